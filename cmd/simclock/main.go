@@ -1,0 +1,28 @@
+// Command simclock reproduces, predicts and finds ROS 2 time hazards.
+// Run "simclock --help" for the commands.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"simclock/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Main(ctx, os.Args[1:], &cli.Env{
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		StderrIsTTY: isTerminal(os.Stderr),
+	})
+	stop()
+	os.Exit(code)
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,194 @@
+// Package transport defines how simclock nodes exchange serialized ROS 2
+// messages: publish and take raw CDR payloads on named topics with a QoS,
+// and know who published each sample.
+//
+// Two implementations ship with simclock: transport/inproc, an in-process
+// bus that is the embedded default, and transport/dds, which speaks ROS 2's
+// wire format over Cyclone DDS. Every implementation passes the shared
+// conformance suite in transport/transporttest.
+//
+// # Delivery model
+//
+// Delivery follows rcl rather than callbacks: a Subscription keeps a queue
+// bounded by its QoS depth (KEEP_LAST; the oldest sample is dropped when a
+// new one arrives on a full queue), Notify wakes whoever waits for data, and
+// the owner Takes samples when it chooses. This lets an executor dispatch
+// subscription callbacks in a defined order, and lets virtual-time runs stay
+// deterministic.
+//
+// # Names
+//
+// Topics are ROS names ("/clock") and types are ROS type names
+// ("rosgraph_msgs/msg/Clock"); a transport maps them to its own conventions
+// (DDS: "rt/clock", "rosgraph_msgs::msg::dds_::Clock_").
+//
+// # Thread safety
+//
+// Every method of Transport, Publisher and Subscription is safe for
+// concurrent use.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Reliability is the DDS reliability QoS policy.
+type Reliability uint8
+
+const (
+	// Reliable retransmits lost samples. A reliable publisher matches both
+	// reliable and best-effort subscriptions.
+	Reliable Reliability = iota
+	// BestEffort never retransmits. A best-effort subscription matches
+	// every publisher; a best-effort publisher matches only best-effort
+	// subscriptions.
+	BestEffort
+)
+
+func (r Reliability) String() string {
+	switch r {
+	case Reliable:
+		return "reliable"
+	case BestEffort:
+		return "best_effort"
+	}
+	return fmt.Sprintf("Reliability(%d)", uint8(r))
+}
+
+// Durability is the DDS durability QoS policy.
+type Durability uint8
+
+const (
+	// Volatile delivers only samples published after a subscription matched.
+	Volatile Durability = iota
+	// TransientLocal keeps the last Depth samples for late subscriptions.
+	TransientLocal
+)
+
+func (d Durability) String() string {
+	switch d {
+	case Volatile:
+		return "volatile"
+	case TransientLocal:
+		return "transient_local"
+	}
+	return fmt.Sprintf("Durability(%d)", uint8(d))
+}
+
+// QoS is the subset of ROS 2 QoS that simclock uses. History is always
+// KEEP_LAST with the given Depth. The zero value is reliable, volatile,
+// depth 0, which transports treat as depth 1.
+type QoS struct {
+	Depth       int
+	Reliability Reliability
+	Durability  Durability
+}
+
+// ClockSubscriptionQoS is what rclpy and rclcpp use to subscribe to /clock:
+// KEEP_LAST 1, BEST_EFFORT, VOLATILE (R16).
+var ClockSubscriptionQoS = QoS{Depth: 1, Reliability: BestEffort, Durability: Volatile}
+
+// ClockPublisherQoS is what simclock publishes /clock with: RELIABLE and
+// VOLATILE, which matches best-effort and reliable subscriptions alike.
+var ClockPublisherQoS = QoS{Depth: 1, Reliability: Reliable, Durability: Volatile}
+
+// Compatible reports whether a publisher offering pub matches a
+// subscription requesting sub, by the DDS request/offered rules.
+func Compatible(pub, sub QoS) bool {
+	if pub.Reliability == BestEffort && sub.Reliability == Reliable {
+		return false
+	}
+	if pub.Durability == Volatile && sub.Durability == TransientLocal {
+		return false
+	}
+	return true
+}
+
+// A PublisherID identifies one publisher across the graph: a DDS GUID in
+// hex for the dds transport, a bus-unique name for inproc. The empty ID
+// means unknown.
+type PublisherID string
+
+// A Sample is one received message.
+type Sample struct {
+	// Data is the serialized payload, CDR encapsulation header included.
+	// The receiver owns it.
+	Data []byte
+	// Publisher identifies who sent the sample, when the transport knows.
+	Publisher PublisherID
+	// SourceTimestamp is the publisher's wall-clock time of publication in
+	// nanoseconds since the Unix epoch, or 0 when the transport does not
+	// carry it.
+	SourceTimestamp int64
+}
+
+// A Transport creates publishers and subscriptions in one participant
+// (one DDS domain participant, or one attachment to an in-process bus).
+type Transport interface {
+	// Publisher creates a publisher on topic carrying typeName.
+	Publisher(topic, typeName string, qos QoS) (Publisher, error)
+	// Subscribe creates a subscription on topic carrying typeName.
+	Subscribe(topic, typeName string, qos QoS) (Subscription, error)
+	// Close releases every publisher and subscription created by this
+	// transport. Methods called after Close return ErrClosed.
+	Close() error
+}
+
+// A Publisher sends samples on one topic.
+type Publisher interface {
+	// Publish sends one serialized payload (CDR header included). It may
+	// block for flow control until ctx is done.
+	Publish(ctx context.Context, data []byte) error
+	// ID is this publisher's identity as subscribers see it.
+	ID() PublisherID
+	// MatchedSubscriptions reports how many subscriptions currently match.
+	MatchedSubscriptions() int
+	// Close stops the publisher. Subscribers see it unmatched.
+	Close() error
+}
+
+// A Subscription receives samples on one topic.
+type Subscription interface {
+	// Take removes and returns the oldest queued sample. ok is false when
+	// the queue is empty.
+	Take() (s Sample, ok bool)
+	// Notify returns a channel that receives a value (capacity 1,
+	// coalescing) whenever samples are queued. It is never closed: after
+	// Close, Take reports no samples.
+	Notify() <-chan struct{}
+	// MatchedPublishers lists the publishers currently matched, sorted.
+	// More than one publisher on /clock is a fault worth reporting (R18).
+	MatchedPublishers() []PublisherID
+	// Close stops the subscription.
+	Close() error
+}
+
+// ErrClosed is returned by operations on a closed transport, publisher or
+// subscription.
+var ErrClosed = errors.New("transport closed")
+
+// ErrIncompatibleQoS is returned when a publisher's offered QoS cannot
+// serve a subscription's requested QoS. Transports that cannot tell (DDS
+// silently does not match) never return it.
+var ErrIncompatibleQoS = errors.New("incompatible QoS")
+
+// Receive calls handle for every sample sub receives until ctx is done,
+// then returns ctx's error. handle runs on the calling goroutine.
+func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
+	for {
+		for {
+			s, ok := sub.Take()
+			if !ok {
+				break
+			}
+			handle(s)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-sub.Notify():
+		}
+	}
+}
