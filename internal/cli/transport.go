@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"context"
+
+	"simclock/transport"
+	"simclock/transport/inproc"
+)
+
+// Transport kinds accepted by --transport.
+const (
+	transportInproc = "inproc"
+	transportDDS    = "dds"
+)
+
+// openTransport opens the transport a user picked with --transport.
+// inproc gets a fresh bus: useful only when the command's publishers and
+// subscribers all live in this process.
+func openTransport(ctx context.Context, env *Env, kind string) (transport.Transport, error) {
+	switch kind {
+	case transportInproc:
+		return inproc.NewBus().Connect("simclock"), nil
+	case transportDDS:
+		return openDDS(ctx, env)
+	}
+	return nil, flagErrorf("--transport %q: want inproc or dds", kind)
+}
