@@ -209,7 +209,7 @@ func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
 			<-wake.Done()
 		} else {
 			// The loop re-checks why the sleep ended.
-			_ = c.system.SleepUntil(wake, Time[System]{ns: t.ns})
+			_ = c.system.SleepUntil(wake, Time[System](t))
 		}
 		c.unwatch(key)
 		cancel()
