@@ -1,0 +1,324 @@
+package ros2msg
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf16"
+
+	"simclock/cdr"
+	"simclock/msg"
+)
+
+// A TimeField is one builtin_interfaces/Time value found in a message.
+type TimeField struct {
+	// Path is the field path from the root, with "[]" for array elements
+	// ("header.stamp", "transforms[].header.stamp", "info.stamp").
+	Path string
+	// Index is the element index of the innermost array on the path, or -1.
+	Index int
+	// Header is true when the Time is the stamp of a std_msgs/Header.
+	Header bool
+	// Offset is the byte offset of the sec field in the payload.
+	Offset int
+	Time   msg.Time
+}
+
+// A planNode mirrors one occurrence of a Time-bearing type in the schema
+// tree, with every field path precomputed so Times allocates nothing per
+// message.
+type planNode struct {
+	t      *Type
+	path   string
+	header bool // this node is a Time that is the stamp of a Header
+	fields []planField
+}
+
+type planField struct {
+	f     *Field
+	path  string    // "a.b"
+	epath string    // "a.b[]"
+	child *planNode // nil when no Time is reachable through the field
+}
+
+// maxPlanNodes bounds the plan of a pathological schema whose Time fields
+// multiply through nesting.
+const maxPlanNodes = 1 << 14
+
+func buildPlan(t *Type, path string, header bool, budget *int) (*planNode, error) {
+	*budget--
+	if *budget < 0 {
+		return nil, &SyntaxError{Type: t.Name, Text: path, Err: fmt.Errorf("%w: more than %d nested Time fields", ErrSyntax, maxPlanNodes)}
+	}
+	n := &planNode{t: t, path: path, header: header}
+	if t.Name == TimeType {
+		return n, nil
+	}
+	for i := 0; i <= t.lastTF; i++ {
+		f := &t.Fields[i]
+		pf := planField{f: f, path: join(path, f.Name)}
+		pf.epath = pf.path
+		if f.Array != Scalar {
+			pf.epath += "[]"
+		}
+		if f.Kind == Message && (f.Type.hasTime || f.TypeName == TimeType) {
+			c, err := buildPlan(f.Type, pf.epath, t.Name == HeaderType && f.Name == "stamp", budget)
+			if err != nil {
+				return nil, err
+			}
+			pf.child = c
+		}
+		n.fields = append(n.fields, pf)
+	}
+	return n, nil
+}
+
+// Times calls fn for every builtin_interfaces/Time in the CDR payload
+// data, in serialization order. It decodes only as far as the last field
+// that can hold a Time, so trailing bytes are not checked; use Decode to
+// validate a whole message. A malformed payload returns a
+// *cdr.DecodeError naming the offset and field; fn has then been called
+// for every Time before the problem. Times does not allocate.
+func (s *Schema) Times(data []byte, fn func(TimeField)) error {
+	if s.plan == nil {
+		return nil
+	}
+	r, err := cdr.NewReader(data)
+	if err != nil {
+		return err
+	}
+	walkPlan(r, s.plan, -1, false, fn)
+	return r.Err()
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// walkPlan reads one value of n's type. With full unset it stops after the
+// last field through which a Time is reachable; with full set (a value
+// that more data follows) it consumes the whole value.
+func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, fn func(TimeField)) {
+	t := n.t
+	if t.Name == TimeType && len(n.fields) == 0 {
+		r.Align(4)
+		off := r.Offset()
+		sec := r.Int32(n.path)
+		nsec := r.Uint32(n.path)
+		if r.Err() == nil {
+			fn(TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: msg.Time{Sec: sec, Nanosec: nsec}})
+		}
+		return
+	}
+	last := len(n.fields) - 1
+	for i := range n.fields {
+		if r.Err() != nil {
+			return
+		}
+		pf := &n.fields[i]
+		if pf.child == nil {
+			skipField(r, pf.f, pf.path)
+			continue
+		}
+		more := full || i != last
+		if pf.f.Array == Scalar {
+			walkPlan(r, pf.child, index, more, fn)
+			continue
+		}
+		cnt := arrayLen(r, pf.f, pf.path)
+		for j := 0; j < cnt && r.Err() == nil; j++ {
+			walkPlan(r, pf.child, j, more || j != cnt-1, fn)
+		}
+	}
+	if full {
+		for i := len(n.fields); i < len(t.Fields) && r.Err() == nil; i++ {
+			skipField(r, &t.Fields[i], n.path)
+		}
+	}
+}
+
+// arrayLen returns the element count of an array field, reading the
+// length of a sequence and checking it against the bytes left.
+func arrayLen(r *cdr.Reader, f *Field, path string) int {
+	minElem := minElemSize(f)
+	if f.Array == Fixed {
+		if minElem > 0 && f.Len > r.Remaining()/minElem+1 {
+			r.Fail(path, fmt.Errorf("%w: array of %d elements exceeds the %d bytes left", io.ErrUnexpectedEOF, f.Len, r.Remaining()))
+			return 0
+		}
+		return f.Len
+	}
+	n := r.SequenceLength(minElem, path)
+	if f.Array == Bounded && n > f.Len {
+		r.Fail(path, fmt.Errorf("%w: sequence of %d elements exceeds its bound %d", cdr.ErrMalformed, n, f.Len))
+		return 0
+	}
+	return n
+}
+
+func minElemSize(f *Field) int {
+	switch f.Kind {
+	case String, WString:
+		return 4
+	case Message:
+		return f.Type.minSize
+	}
+	return f.Kind.Size()
+}
+
+// skipField consumes one field without building values.
+func skipField(r *cdr.Reader, f *Field, path string) {
+	if f.Array == Scalar {
+		skipOne(r, f, path)
+		return
+	}
+	n := arrayLen(r, f, path)
+	if sz := f.Kind.Size(); sz > 0 {
+		if n > 0 {
+			r.Align(sz)
+			r.Bytes(n*sz, path)
+		}
+		return
+	}
+	for j := 0; j < n && r.Err() == nil; j++ {
+		skipOne(r, f, path)
+	}
+}
+
+func skipOne(r *cdr.Reader, f *Field, path string) {
+	switch f.Kind {
+	case String:
+		n := r.SequenceLength(1, path)
+		r.Bytes(n, path)
+	case WString:
+		n := r.SequenceLength(2, path)
+		r.Bytes(2*n, path)
+	case Message:
+		skipType(r, f.Type, path)
+	default:
+		sz := f.Kind.Size()
+		r.Align(sz)
+		r.Bytes(sz, path)
+	}
+}
+
+func skipType(r *cdr.Reader, t *Type, path string) {
+	if len(t.Fields) == 0 {
+		r.Uint8(path)
+		return
+	}
+	for i := range t.Fields {
+		if r.Err() != nil {
+			return
+		}
+		skipField(r, &t.Fields[i], path)
+	}
+}
+
+// A Value is a decoded message: field name to value, in a map. Primitive
+// values are bool, uint8 (byte, char, uint8), int8, int16, uint16, int32,
+// uint32, int64, uint64, float32, float64 and string; arrays are slices of
+// those ([]any for nested messages); nested messages are Value.
+type Value map[string]any
+
+// Decode fully decodes the CDR payload data into a Value, checking every
+// length and string, and that at most 3 bytes of padding follow the
+// message. Errors are *cdr.DecodeError (offset and field path) wrapping
+// io.ErrUnexpectedEOF, cdr.ErrMalformed or ErrTrailingData.
+func (s *Schema) Decode(data []byte) (Value, error) {
+	r, err := cdr.NewReader(data)
+	if err != nil {
+		return nil, err
+	}
+	v := decodeType(r, s.Root, "")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if r.Remaining() > 3 {
+		return nil, &cdr.DecodeError{Offset: r.Offset(), Field: s.Root.Name,
+			Err: fmt.Errorf("%w: %d bytes", ErrTrailingData, r.Remaining())}
+	}
+	return v, nil
+}
+
+func decodeType(r *cdr.Reader, t *Type, path string) Value {
+	v := make(Value, len(t.Fields))
+	if len(t.Fields) == 0 {
+		r.Uint8(join(path, "structure_needs_at_least_one_member"))
+		return v
+	}
+	for i := range t.Fields {
+		f := &t.Fields[i]
+		fp := join(path, f.Name)
+		if f.Array == Scalar {
+			v[f.Name] = decodeOne(r, f, fp)
+		} else {
+			n := arrayLen(r, f, fp)
+			if r.Err() != nil {
+				return v
+			}
+			if f.Kind == Uint8 || f.Kind == Byte {
+				b := r.Bytes(n, fp)
+				v[f.Name] = append([]byte(nil), b...)
+			} else {
+				a := make([]any, 0, n)
+				for j := 0; j < n && r.Err() == nil; j++ {
+					a = append(a, decodeOne(r, f, fp+"["+strconv.Itoa(j)+"]"))
+				}
+				v[f.Name] = a
+			}
+		}
+		if r.Err() != nil {
+			return v
+		}
+	}
+	return v
+}
+
+func decodeOne(r *cdr.Reader, f *Field, path string) any {
+	switch f.Kind {
+	case Bool:
+		return r.Bool(path)
+	case Byte, Char, Uint8:
+		return r.Uint8(path)
+	case Int8:
+		return int8(r.Uint8(path))
+	case Int16:
+		return int16(r.Uint16(path))
+	case Uint16:
+		return r.Uint16(path)
+	case Int32:
+		return r.Int32(path)
+	case Uint32:
+		return r.Uint32(path)
+	case Int64:
+		return r.Int64(path)
+	case Uint64:
+		return r.Uint64(path)
+	case Float32:
+		return r.Float32(path)
+	case Float64:
+		return r.Float64(path)
+	case String:
+		s := r.String(path)
+		if f.StringBound > 0 && len(s) > f.StringBound {
+			r.Fail(path, fmt.Errorf("%w: string of %d bytes exceeds its bound %d", cdr.ErrMalformed, len(s), f.StringBound))
+		}
+		return s
+	case WString:
+		// rmw_cyclonedds: uint32 count of UTF-16 code units, then the units, no NUL.
+		n := r.SequenceLength(2, path)
+		units := make([]uint16, 0, n)
+		for j := 0; j < n && r.Err() == nil; j++ {
+			units = append(units, r.Uint16(path))
+		}
+		return string(utf16.Decode(units))
+	case Message:
+		return decodeType(r, f.Type, path)
+	}
+	r.Fail(path, fmt.Errorf("%w: field of kind %v", cdr.ErrMalformed, f.Kind))
+	return nil
+}
