@@ -100,9 +100,11 @@ func (p *participant) Subscribe(topicName, typeName string, qos transport.QoS) (
 	sub := &subscription{bus: b, topic: t, qos: normalize(qos), notify: make(chan struct{}, 1)}
 	t.subs = append(t.subs, sub)
 	p.subs = append(p.subs, sub)
-	// A late subscription gets what transient-local publishers kept.
+	// A late transient-local subscription gets what transient-local
+	// publishers kept; a volatile one gets only what is published later.
 	for _, pub := range t.pubs {
-		if transport.Compatible(pub.qos, sub.qos) && pub.qos.Durability == transport.TransientLocal {
+		if transport.Compatible(pub.qos, sub.qos) && pub.qos.Durability == transport.TransientLocal &&
+			sub.qos.Durability == transport.TransientLocal {
 			for _, data := range pub.kept {
 				sub.pushLocked(transport.Sample{Data: slices.Clone(data), Publisher: pub.id})
 			}

@@ -1,0 +1,421 @@
+package dds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"simclock/transport"
+	"simclock/transport/dds/internal/ddsc"
+)
+
+// ErrNoDDS reports that Cyclone DDS (libddsc) cannot be used: it is not
+// installed, or this simclock was built without cgo. The wrapping error
+// says what to install.
+var ErrNoDDS = errors.New("no Cyclone DDS library (libddsc)")
+
+// installHint is appended to ErrNoDDS errors.
+const installHint = "install it with 'apt-get install cyclonedds-dev' (Debian/Ubuntu), " +
+	"or source a ROS 2 install (source /opt/ros/<distro>/setup.bash) so that its libddsc is found"
+
+// libraryCandidates lists what Open tries when Config.Library is empty.
+// Bare names go through the dynamic loader's search (LD_LIBRARY_PATH
+// first, so a sourced ROS 2 install wins).
+func libraryCandidates() []string {
+	c := []string{"libddsc.so.0", "libddsc.so.0debian", "libddsc.so"}
+	ros, _ := filepath.Glob("/opt/ros/*/lib/libddsc.so.0")
+	return append(c, ros...)
+}
+
+func load(cfg Config) error {
+	paths := libraryCandidates()
+	if cfg.Library != "" {
+		paths = []string{cfg.Library}
+	}
+	err := ddsc.Load(paths)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ddsc.ErrNoCgo) {
+		return fmt.Errorf("dds: %w: %v; rebuild with cgo enabled and cyclonedds-dev installed", ErrNoDDS, err)
+	}
+	return fmt.Errorf("dds: %w: %v\n%s", ErrNoDDS, err, installHint)
+}
+
+// Available reports whether libddsc can be loaded, and if not, why.
+func Available() error { return load(Config{}) }
+
+// domains counts the transports of this process per domain, so the
+// domain created with the first transport's configuration is deleted with
+// the last one.
+var domains struct {
+	mu sync.Mutex // mu guards m
+	m  map[uint32]*domainRef
+}
+
+type domainRef struct {
+	e    ddsc.Entity // 0 when someone else created the domain
+	refs int
+}
+
+func acquireDomain(cfg Config) error {
+	domains.mu.Lock()
+	defer domains.mu.Unlock()
+	if domains.m == nil {
+		domains.m = make(map[uint32]*domainRef)
+	}
+	if d := domains.m[cfg.Domain]; d != nil {
+		d.refs++
+		return nil
+	}
+	e, err := ddsc.CreateDomain(cfg.Domain, cfg.CycloneConfig())
+	var re *ddsc.RetcodeError
+	if errors.As(err, &re) && re.Code == ddsc.RetcodePreconditionNotMet {
+		e, err = 0, nil // already created in this process by someone else
+	}
+	if err != nil {
+		return fmt.Errorf("dds: domain %d: %w", cfg.Domain, err)
+	}
+	domains.m[cfg.Domain] = &domainRef{e: e, refs: 1}
+	return nil
+}
+
+func releaseDomain(domain uint32) {
+	domains.mu.Lock()
+	defer domains.mu.Unlock()
+	d := domains.m[domain]
+	if d == nil {
+		return
+	}
+	if d.refs--; d.refs == 0 {
+		delete(domains.m, domain)
+		if d.e != 0 {
+			ddsc.Delete(d.e) //nolint:errcheck // nothing to do about it
+		}
+	}
+}
+
+// A Transport is one DDS domain participant.
+type Transport struct {
+	domain uint32
+	pp     ddsc.Entity
+
+	mu     sync.Mutex // mu guards the fields below
+	closed bool
+	pubs   []*publisher
+	subs   []*subscription
+}
+
+var _ transport.Transport = (*Transport)(nil)
+
+// Open joins the DDS domain cfg describes. It fails with an error
+// wrapping ErrNoDDS when libddsc cannot be loaded.
+func Open(ctx context.Context, cfg Config) (*Transport, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cfg.Domain > MaxDomainID {
+		return nil, fmt.Errorf("dds: domain %d: want 0 to %d", cfg.Domain, MaxDomainID)
+	}
+	if err := load(cfg); err != nil {
+		return nil, err
+	}
+	if err := acquireDomain(cfg); err != nil {
+		return nil, err
+	}
+	// "enclave=/;" is what rmw_cyclonedds puts in participant USER_DATA;
+	// ROS graph tools list participants that carry it.
+	pp, err := ddsc.CreateParticipant(cfg.Domain, "enclave=/;")
+	if err != nil {
+		releaseDomain(cfg.Domain)
+		return nil, fmt.Errorf("dds: domain %d: %w", cfg.Domain, err)
+	}
+	return &Transport{domain: cfg.Domain, pp: pp}, nil
+}
+
+// Domain returns the domain id t joined.
+func (t *Transport) Domain() uint32 { return t.domain }
+
+func (t *Transport) topic(rosTopic, rosType string) (ddsc.Entity, ddsc.Sertype, error) {
+	name, err := TopicName(rosTopic)
+	if err != nil {
+		return 0, 0, err
+	}
+	typ, err := TypeName(rosType)
+	if err != nil {
+		return 0, 0, err
+	}
+	tp, st, err := ddsc.CreateTopic(t.pp, name, typ)
+	if err != nil {
+		return 0, 0, fmt.Errorf("dds: topic %s: %w", rosTopic, err)
+	}
+	return tp, st, nil
+}
+
+func ddsQoS(q transport.QoS) ddsc.QoS {
+	d := q.Depth
+	if d <= 0 {
+		d = 1
+	}
+	return ddsc.QoS{Depth: int32(min(d, math.MaxInt32)), Reliable: q.Reliability == transport.Reliable,
+		TransientLocal: q.Durability == transport.TransientLocal}
+}
+
+// Publisher creates a DDS writer on rt/<topic>.
+func (t *Transport) Publisher(topic, typeName string, qos transport.QoS) (transport.Publisher, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, st, err := t.topic(topic, typeName)
+	if err != nil {
+		return nil, err
+	}
+	w, err := ddsc.CreateWriter(t.pp, tp, ddsQoS(qos), endpointUserData(typeName))
+	if err != nil {
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: publisher on %s: %w", topic, err)
+	}
+	g, err := ddsc.GUID(w)
+	if err != nil {
+		ddsc.Delete(w)  //nolint:errcheck // best effort cleanup
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: publisher on %s: %w", topic, err)
+	}
+	p := &publisher{t: t, topic: tp, w: w, st: st, id: guidID(g)}
+	t.pubs = append(t.pubs, p)
+	return p, nil
+}
+
+// Subscribe creates a DDS reader on rt/<topic>.
+func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transport.Subscription, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, _, err := t.topic(topic, typeName)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ddsc.CreateReader(t.pp, tp, ddsQoS(qos), endpointUserData(typeName))
+	if err != nil {
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
+	}
+	ws, guard, err := ddsc.NewWaiter(t.pp, r)
+	if err != nil {
+		ddsc.Delete(r)  //nolint:errcheck // best effort cleanup
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
+	}
+	s := &subscription{t: t, topic: tp, r: r, ws: ws, guard: guard,
+		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID)}
+	s.wg.Go(s.wait)
+	t.subs = append(t.subs, s)
+	return s, nil
+}
+
+// Close deletes the participant with every publisher and subscription it
+// created. Closing twice is harmless.
+func (t *Transport) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	pubs, subs := t.pubs, t.subs
+	t.pubs, t.subs = nil, nil
+	t.mu.Unlock()
+	for _, p := range pubs {
+		p.Close() //nolint:errcheck // Close of a child never fails
+	}
+	for _, s := range subs {
+		s.Close() //nolint:errcheck // Close of a child never fails
+	}
+	err := ddsc.Delete(t.pp)
+	releaseDomain(t.domain)
+	if err != nil {
+		return fmt.Errorf("dds: close: %w", err)
+	}
+	return nil
+}
+
+func (t *Transport) forget(p *publisher, s *subscription) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pubs = slices.DeleteFunc(t.pubs, func(x *publisher) bool { return x == p })
+	t.subs = slices.DeleteFunc(t.subs, func(x *subscription) bool { return x == s })
+}
+
+// guidID formats a DDS GUID the way Cyclone's traces do:
+// four dot-separated groups of eight hex digits.
+func guidID(g [16]byte) transport.PublisherID {
+	return transport.PublisherID(fmt.Sprintf("%x.%x.%x.%x", g[0:4], g[4:8], g[8:12], g[12:16]))
+}
+
+type publisher struct {
+	t     *Transport
+	topic ddsc.Entity
+	w     ddsc.Entity
+	st    ddsc.Sertype
+	id    transport.PublisherID
+
+	mu     sync.RWMutex // mu guards closed against Publish racing Close
+	closed bool
+}
+
+func (p *publisher) ID() transport.PublisherID { return p.id }
+
+// Publish writes data. A reliable writer may block for flow control for
+// up to 100 ms, after which the write fails with a timeout.
+func (p *publisher) Publish(ctx context.Context, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.closed {
+		return transport.ErrClosed
+	}
+	if err := ddsc.Write(p.w, p.st, data); err != nil {
+		return fmt.Errorf("dds: publish: %w", err)
+	}
+	return nil
+}
+
+func (p *publisher) MatchedSubscriptions() int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.closed {
+		return 0
+	}
+	n, err := ddsc.MatchedSubscriptions(p.w)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func (p *publisher) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	ddsc.Delete(p.w)     //nolint:errcheck // the participant's deletion would catch it
+	ddsc.Delete(p.topic) //nolint:errcheck // idem
+	p.mu.Unlock()
+	p.t.forget(p, nil)
+	return nil
+}
+
+type subscription struct {
+	t     *Transport
+	topic ddsc.Entity
+	r     ddsc.Entity
+	ws    ddsc.Entity
+	guard ddsc.Entity
+
+	notify chan struct{} // capacity 1: a pending wake-up coalesces later ones
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex // mu guards the fields below and serialises use of r
+	closed bool
+	ids    map[uint64]transport.PublisherID // writer instance handle → GUID
+}
+
+// wait runs on its own goroutine until Close triggers the guard.
+func (s *subscription) wait() {
+	for {
+		res, err := ddsc.Wait(s.ws, s.r, waitForever)
+		if err != nil || res == ddsc.WaitGuard {
+			return
+		}
+		if res == ddsc.WaitData {
+			select {
+			case s.notify <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+const waitForever = math.MaxInt64
+
+func (s *subscription) Take() (transport.Sample, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return transport.Sample{}, false
+	}
+	for {
+		tk, ok, err := ddsc.Take(s.r)
+		if err != nil || !ok {
+			return transport.Sample{}, false
+		}
+		if !tk.Valid {
+			continue // a state change (writer gone), not data
+		}
+		return transport.Sample{Data: tk.Data, Publisher: s.idLocked(tk.PubHandle),
+			SourceTimestamp: tk.SourceTimestamp}, true
+	}
+}
+
+// idLocked maps a writer handle to its GUID. The caller must hold s.mu.
+func (s *subscription) idLocked(h uint64) transport.PublisherID {
+	if id, ok := s.ids[h]; ok {
+		return id
+	}
+	g, err := ddsc.PublicationGUID(s.r, h)
+	if err != nil {
+		return transport.PublisherID(fmt.Sprintf("handle-%x", h))
+	}
+	id := guidID(g)
+	s.ids[h] = id
+	return id
+}
+
+func (s *subscription) Notify() <-chan struct{} { return s.notify }
+
+func (s *subscription) MatchedPublishers() []transport.PublisherID {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	hs, err := ddsc.MatchedPublications(s.r)
+	if err != nil {
+		return nil
+	}
+	ids := make([]transport.PublisherID, 0, len(hs))
+	for _, h := range hs {
+		ids = append(ids, s.idLocked(h))
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (s *subscription) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	ddsc.Trigger(s.guard) //nolint:errcheck // if it fails, Delete below wakes the waitset
+	s.wg.Wait()
+	for _, e := range []ddsc.Entity{s.ws, s.guard, s.r, s.topic} {
+		ddsc.Delete(e) //nolint:errcheck // the participant's deletion would catch it
+	}
+	s.t.forget(nil, s)
+	return nil
+}

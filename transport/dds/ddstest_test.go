@@ -1,0 +1,57 @@
+package dds_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"simclock/transport/dds"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// loopbackURI is the project's loopback-only Cyclone configuration: every
+// DDS test stays on 127.0.0.1 with no multicast.
+func loopbackURI(t testing.TB) string {
+	t.Helper()
+	p, err := filepath.Abs("../../dds/loopback.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("loopback config: %v", err)
+	}
+	return "file://" + p
+}
+
+// requireDDS skips when libddsc is missing, unless CI is set: then a
+// missing library fails the test.
+func requireDDS(t testing.TB) {
+	t.Helper()
+	err := dds.Available()
+	if err == nil {
+		return
+	}
+	if !errors.Is(err, dds.ErrNoDDS) {
+		t.Fatalf("Available: %v, which does not wrap ErrNoDDS", err)
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI is set and Cyclone DDS is missing: %v", err)
+	}
+	t.Skipf("Cyclone DDS is not installed (apt-get install cyclonedds-dev): %v", err)
+}
+
+// open joins test domain domain on loopback.
+func open(t testing.TB, domain uint32) *dds.Transport {
+	t.Helper()
+	tr, err := dds.Open(context.Background(), dds.Config{Domain: domain, URI: loopbackURI(t)})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { tr.Close() }) //nolint:errcheck // idempotent
+	return tr
+}

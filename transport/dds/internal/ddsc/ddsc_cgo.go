@@ -1,0 +1,207 @@
+//go:build cgo && linux
+
+package ddsc
+
+/*
+#cgo CFLAGS: -DDDS_NDEBUG -O2
+#cgo LDFLAGS: -ldl
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"sync"
+	"time"
+	"unsafe"
+)
+
+var loadMu sync.Mutex // serialises Load; the C side loads at most once
+
+// Load opens the first of paths that is a usable libddsc. Names without a
+// slash are searched like any shared library (LD_LIBRARY_PATH first).
+// Once a library is loaded, Load returns nil at once.
+func Load(paths []string) error {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	le := &LoadError{}
+	var buf [512]C.char
+	for _, p := range paths {
+		cp := C.CString(p)
+		rc := C.sc_load(cp, &buf[0], C.size_t(len(buf)))
+		C.free(unsafe.Pointer(cp))
+		if rc == 0 {
+			return nil
+		}
+		le.Tried = append(le.Tried, p)
+		le.Errs = append(le.Errs, C.GoString(&buf[0]))
+	}
+	return le
+}
+
+func check(op string, rc C.int32_t) error {
+	if rc >= 0 {
+		return nil
+	}
+	return &RetcodeError{Op: op, Code: int32(rc), Msg: C.GoString(C.sc_strretcode(rc))}
+}
+
+func entity(op string, rc C.int32_t) (Entity, error) {
+	if err := check(op, rc); err != nil {
+		return 0, err
+	}
+	return Entity(rc), nil
+}
+
+// CreateDomain creates domain with a Cyclone configuration string (XML
+// fragments and file:// URIs separated by commas). A *RetcodeError with
+// RetcodePreconditionNotMet means the domain already exists in this process.
+func CreateDomain(domain uint32, config string) (Entity, error) {
+	cc := C.CString(config)
+	defer C.free(unsafe.Pointer(cc))
+	return entity("dds_create_domain", C.sc_create_domain(C.uint32_t(domain), cc))
+}
+
+// CreateParticipant creates a participant on domain with USER_DATA userData.
+func CreateParticipant(domain uint32, userData string) (Entity, error) {
+	cu := C.CString(userData)
+	defer C.free(unsafe.Pointer(cu))
+	return entity("dds_create_participant", C.sc_create_participant(C.uint32_t(domain), cu))
+}
+
+// Delete deletes e and its children.
+func Delete(e Entity) error { return check("dds_delete", C.sc_delete(C.int32_t(e))) }
+
+// CreateTopic creates topic name carrying opaque payloads of typeName.
+func CreateTopic(pp Entity, name, typeName string) (Entity, Sertype, error) {
+	cn, ct := C.CString(name), C.CString(typeName)
+	defer C.free(unsafe.Pointer(cn))
+	defer C.free(unsafe.Pointer(ct))
+	var st C.uintptr_t
+	e, err := entity("dds_create_topic_sertype", C.sc_create_topic(C.int32_t(pp), cn, ct, &st))
+	return e, Sertype(st), err
+}
+
+func createEndpoint(op string, pp, topic Entity, writer bool, q QoS, userData string) (Entity, error) {
+	cu := C.CString(userData)
+	defer C.free(unsafe.Pointer(cu))
+	return entity(op, C.sc_create_endpoint(C.int32_t(pp), C.int32_t(topic), cbool(writer),
+		cbool(q.Reliable), cbool(q.TransientLocal), C.int32_t(q.Depth), cu))
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// CreateWriter creates a data writer on topic.
+func CreateWriter(pp, topic Entity, q QoS, userData string) (Entity, error) {
+	return createEndpoint("dds_create_writer", pp, topic, true, q, userData)
+}
+
+// CreateReader creates a data reader on topic whose status mask is
+// DATA_AVAILABLE only, ready for NewWaiter.
+func CreateReader(pp, topic Entity, q QoS, userData string) (Entity, error) {
+	return createEndpoint("dds_create_reader", pp, topic, false, q, userData)
+}
+
+// GUID returns the DDS GUID of e.
+func GUID(e Entity) ([16]byte, error) {
+	var g [16]byte
+	err := check("dds_get_guid", C.sc_get_guid(C.int32_t(e), (*C.uint8_t)(unsafe.Pointer(&g[0]))))
+	return g, err
+}
+
+// Write publishes data (CDR, header included) on writer w, whose topic's
+// sertype is st.
+func Write(w Entity, st Sertype, data []byte) error {
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = unsafe.Pointer(&data[0])
+	}
+	return check("dds_writecdr", C.sc_write(C.int32_t(w), C.uintptr_t(st), p, C.uint32_t(len(data))))
+}
+
+// Take removes one sample from reader r. ok is false when none is queued.
+func Take(r Entity) (t Taken, ok bool, err error) {
+	var (
+		sd    C.uintptr_t
+		size  C.uint32_t
+		valid C.int
+		pub   C.uint64_t
+		ts    C.int64_t
+	)
+	rc := C.sc_take(C.int32_t(r), &sd, &size, &valid, &pub, &ts)
+	if rc <= 0 {
+		return Taken{}, false, check("dds_takecdr", rc)
+	}
+	t = Taken{Valid: valid != 0, PubHandle: uint64(pub), SourceTimestamp: int64(ts)}
+	var p unsafe.Pointer
+	if size > 0 {
+		t.Data = make([]byte, size)
+		p = unsafe.Pointer(&t.Data[0])
+	}
+	C.sc_copy_free(sd, p, size)
+	return t, true, nil
+}
+
+// MatchedPublications returns the instance handles of the writers matched
+// with reader r.
+func MatchedPublications(r Entity) ([]uint64, error) {
+	handles := make([]uint64, 16)
+	for {
+		n := C.sc_matched_publications(C.int32_t(r), (*C.uint64_t)(unsafe.Pointer(&handles[0])), C.uint32_t(len(handles)))
+		if err := check("dds_get_matched_publications", n); err != nil {
+			return nil, err
+		}
+		if int(n) <= len(handles) {
+			return handles[:n], nil
+		}
+		handles = make([]uint64, n)
+	}
+}
+
+// PublicationGUID returns the GUID of the writer with handle in reader r.
+func PublicationGUID(r Entity, handle uint64) ([16]byte, error) {
+	var g [16]byte
+	err := check("dds_get_matched_publication_data",
+		C.sc_publication_guid(C.int32_t(r), C.uint64_t(handle), (*C.uint8_t)(unsafe.Pointer(&g[0]))))
+	return g, err
+}
+
+// MatchedSubscriptions returns how many readers writer w currently matches.
+func MatchedSubscriptions(w Entity) (int, error) {
+	n := C.sc_matched_subscriptions_count(C.int32_t(w))
+	if err := check("dds_get_publication_matched_status", n); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// NewWaiter creates a waitset on which Wait reports data on reader r, and
+// a guard condition that Trigger sets to end a Wait.
+func NewWaiter(pp, r Entity) (ws, guard Entity, err error) {
+	var w, g C.int32_t
+	if err := check("dds_create_waitset", C.sc_waiter_create(C.int32_t(pp), C.int32_t(r), &w, &g)); err != nil {
+		return 0, 0, err
+	}
+	return Entity(w), Entity(g), nil
+}
+
+// Wait blocks the calling thread until r has data, the guard is
+// triggered, or timeout passes. Waking for data re-arms the reader's
+// DATA_AVAILABLE status.
+func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) {
+	rc := C.sc_wait(C.int32_t(ws), C.int32_t(r), C.int64_t(timeout))
+	if err := check("dds_waitset_wait", rc); err != nil {
+		return WaitTimeout, err
+	}
+	return WaitResult(rc), nil
+}
+
+// Trigger sets the guard condition, waking a Wait.
+func Trigger(guard Entity) error {
+	return check("dds_set_guardcondition", C.sc_trigger(C.int32_t(guard)))
+}
