@@ -99,10 +99,7 @@ func (c *ROSClock) setActive(on bool) {
 	if on {
 		jump.ClockChange = ROSTimeActivated
 	}
-	c.jump(jump, func() {
-		c.active.Store(on)
-		c.generation.Add(1)
-	})
+	c.jump(jump, change{setActive: true, active: on})
 }
 
 // SetROSTimeOverride sets the override value. While the override is
@@ -117,16 +114,25 @@ func (c *ROSClock) SetROSTimeOverride(t Time[ROS]) {
 		return
 	}
 	delta := time.Duration(t.ns - c.override.Load())
-	c.jump(TimeJump{ClockChange: ROSTimeNoChange, Delta: delta}, func() { c.override.Store(t.ns) })
+	c.jump(TimeJump{ClockChange: ROSTimeNoChange, Delta: delta}, change{override: t.ns})
 }
 
 // ROSTimeOverride returns the stored override value, whether or not the
 // override is enabled.
 func (c *ROSClock) ROSTimeOverride() Time[ROS] { return Time[ROS]{ns: c.override.Load()} }
 
-// jump runs pre callbacks, apply, wakes sleepers, then post callbacks. The
-// caller must hold c.jumpMu. It does not allocate once c.scratch has grown.
-func (c *ROSClock) jump(j TimeJump, apply func()) {
+// change is what a jump applies between its pre and post callbacks: an
+// activation state or an override value.
+type change struct {
+	setActive bool
+	active    bool
+	override  int64
+}
+
+// jump runs pre callbacks, applies ch, wakes sleepers, then runs post
+// callbacks. The caller must hold c.jumpMu. It does not allocate once
+// c.scratch has grown.
+func (c *ROSClock) jump(j TimeJump, ch change) {
 	c.mu.Lock()
 	selected := c.scratch[:0]
 	for _, h := range c.handlers {
@@ -141,7 +147,12 @@ func (c *ROSClock) jump(j TimeJump, apply func()) {
 			h.callbacks.Pre(j)
 		}
 	}
-	apply()
+	if ch.setActive {
+		c.active.Store(ch.active)
+		c.generation.Add(1)
+	} else {
+		c.override.Store(ch.override)
+	}
 	c.wakeWatchers()
 	for _, h := range selected {
 		if h.callbacks.Post != nil {

@@ -5,6 +5,7 @@
 package msg
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -113,17 +114,27 @@ type secNsec struct {
 }
 
 func unmarshalSecNsec(data []byte, field string) (secNsec, error) {
+	// A direct read of the fixed 12-byte layout: the time source decodes
+	// every /clock message with it, and it must not allocate.
+	if len(data) >= ClockSize && data[0] == 0 && (data[1] == 0 || data[1] == 1) {
+		var v secNsec
+		if data[1] == 1 {
+			v = secNsec{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: binary.LittleEndian.Uint32(data[8:])}
+		} else {
+			v = secNsec{Sec: int32(binary.BigEndian.Uint32(data[4:])), Nanosec: binary.BigEndian.Uint32(data[8:])}
+		}
+		if v.Nanosec >= 1e9 {
+			return v, &cdr.DecodeError{Offset: 8, Field: field + ".nanosec",
+				Err: fmt.Errorf("%w: %d", ErrNotNormalized, v.Nanosec)}
+		}
+		return v, nil
+	}
+	// Anything else is malformed; the CDR reader says where and why.
 	r, err := cdr.NewReader(data)
 	if err != nil {
 		return secNsec{}, err
 	}
-	v := secNsec{Sec: r.Int32(field + ".sec"), Nanosec: r.Uint32(field + ".nanosec")}
-	if err := r.Err(); err != nil {
-		return secNsec{}, err
-	}
-	if v.Nanosec >= 1e9 {
-		return v, &cdr.DecodeError{Offset: r.Offset() - 4, Field: field + ".nanosec",
-			Err: fmt.Errorf("%w: %d", ErrNotNormalized, v.Nanosec)}
-	}
-	return v, nil
+	r.Int32(field + ".sec")
+	r.Uint32(field + ".nanosec")
+	return secNsec{}, r.Err()
 }

@@ -1,0 +1,321 @@
+// Package executor runs timer and subscription callbacks on one goroutine,
+// in real time or in virtual time.
+//
+// # Dispatch order
+//
+// The executor works in rounds. Each round it
+//
+//  1. calls every timer that is ready at the start of the round, across
+//     all queues, in timer creation order (rclpy's order: timers first);
+//  2. then takes at most one sample from each subscription, in
+//     subscription creation order, and calls its handler.
+//
+// A sample published by a timer callback is therefore handled in the same
+// round, and a timer made ready by that sample (a /clock message moving
+// ROS time) is called in the next round.
+//
+// # Real and virtual time
+//
+// In real time the executor sleeps on the steady clock until the next
+// deadline, a new sample, or a jump of a ROS clock. In virtual time
+// (Config.Virtual set) it never sleeps: when no work is ready it advances
+// the fake clock straight to the next deadline. Virtual runs are
+// single-threaded and deterministic: the same inputs give the same calls
+// at the same virtual instants on every run.
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"simclock"
+	"simclock/clocktest"
+	"simclock/timer"
+	"simclock/transport"
+)
+
+// ErrIdle is returned by a virtual-time Spin when nothing is left to do:
+// no armed timer on a clock that moves by itself and no queued sample.
+var ErrIdle = errors.New("executor: nothing left to run")
+
+// Config configures an executor. The zero value runs in real time on the
+// OS clocks.
+type Config struct {
+	// Virtual, when set, runs the executor in virtual time on this fake
+	// clock.
+	Virtual *clocktest.Clock
+}
+
+// An Executor dispatches callbacks. Add work with Queue, AddQueue and
+// Subscribe, then call Spin. Spin runs callbacks on its own goroutine;
+// the other methods are safe for concurrent use.
+type Executor struct {
+	fake   *clocktest.Clock
+	steady simclock.Clock[simclock.Steady]
+	system simclock.Clock[simclock.System]
+	wake   chan struct{} // capacity 1: a pending wake-up coalesces later ones
+
+	mu     sync.Mutex // mu guards the fields below
+	queues []*timer.Queue
+	subs   []*subscription
+
+	ready []*timer.Timer // scratch, used only by Spin's goroutine
+}
+
+type subscription struct {
+	sub    transport.Subscription
+	handle func(transport.Sample)
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+// New returns an executor.
+func New(cfg Config) *Executor {
+	e := &Executor{fake: cfg.Virtual, wake: make(chan struct{}, 1)}
+	if cfg.Virtual != nil {
+		e.steady, e.system = cfg.Virtual.Steady(), cfg.Virtual.System()
+	} else {
+		e.steady, e.system = simclock.SteadyClock{}, simclock.SystemClock{}
+	}
+	return e
+}
+
+// Steady returns the steady clock the executor runs on (the fake one in
+// virtual time).
+func (e *Executor) Steady() simclock.Clock[simclock.Steady] { return e.steady }
+
+// System returns the system clock the executor runs on.
+func (e *Executor) System() simclock.Clock[simclock.System] { return e.system }
+
+// Virtual reports whether the executor runs in virtual time.
+func (e *Executor) Virtual() bool { return e.fake != nil }
+
+// AddQueue adds a timer queue. The executor calls its ready timers and is
+// woken by its jumps and resets.
+func (e *Executor) AddQueue(q *timer.Queue) {
+	q.SetWake(e.poke)
+	e.mu.Lock()
+	e.queues = append(e.queues, q)
+	e.mu.Unlock()
+	e.poke()
+}
+
+// RemoveQueue stops dispatching q's timers.
+func (e *Executor) RemoveQueue(q *timer.Queue) {
+	q.SetWake(nil)
+	e.mu.Lock()
+	for i, x := range e.queues {
+		if x == q {
+			e.queues = append(e.queues[:i:i], e.queues[i+1:]...)
+			break
+		}
+	}
+	e.mu.Unlock()
+}
+
+// Subscribe makes the executor call handle for each sample sub receives.
+// In real time a goroutine forwards sub's notifications; remove stops it
+// (and Close stops all of them).
+func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.Sample)) (remove func()) {
+	s := &subscription{sub: sub, handle: handle, stop: make(chan struct{}), done: make(chan struct{})}
+	if e.fake == nil {
+		go func() {
+			defer close(s.done)
+			for {
+				select {
+				case <-s.stop:
+					return
+				case <-sub.Notify():
+					e.poke()
+				}
+			}
+		}()
+	} else {
+		close(s.done)
+	}
+	e.mu.Lock()
+	e.subs = append(e.subs, s)
+	e.mu.Unlock()
+	e.poke()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			e.mu.Lock()
+			for i, x := range e.subs {
+				if x == s {
+					e.subs = append(e.subs[:i:i], e.subs[i+1:]...)
+					break
+				}
+			}
+			e.mu.Unlock()
+			close(s.stop)
+			<-s.done
+		})
+	}
+}
+
+// Close stops every forwarding goroutine. The executor must not be
+// spinning.
+func (e *Executor) Close() error {
+	e.mu.Lock()
+	subs := e.subs
+	e.subs = nil
+	e.mu.Unlock()
+	for _, s := range subs {
+		close(s.stop)
+		<-s.done
+	}
+	return nil
+}
+
+// poke wakes a waiting Spin.
+func (e *Executor) poke() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// SpinOnce runs one round (see the package doc) and reports whether any
+// callback ran.
+func (e *Executor) SpinOnce() bool {
+	e.mu.Lock()
+	queues := append([]*timer.Queue(nil), e.queues...)
+	subs := append([]*subscription(nil), e.subs...)
+	e.mu.Unlock()
+
+	ready := e.ready[:0]
+	for _, q := range queues {
+		ready = q.AppendReady(ready)
+	}
+	timer.SortByCreation(ready)
+	worked := false
+	for _, t := range ready {
+		// A callback earlier in the round may have canceled or reset it.
+		if !t.IsReady() {
+			continue
+		}
+		if _, err := t.Call(); err == nil {
+			worked = true
+		}
+	}
+	clear(ready)
+	e.ready = ready[:0]
+
+	for _, s := range subs {
+		if sample, ok := s.sub.Take(); ok {
+			s.handle(sample)
+			worked = true
+		}
+	}
+	return worked
+}
+
+// Spin runs rounds until ctx is done. In virtual time it returns ErrIdle
+// when nothing is left to do; use SpinUntil to stop at a condition.
+func (e *Executor) Spin(ctx context.Context) error {
+	return e.SpinUntil(ctx, func() bool { return false })
+}
+
+// SpinUntil runs rounds until done() reports true (checked after every
+// round), ctx is done (its error is returned, wrapped), or, in virtual
+// time, nothing is left to do (ErrIdle).
+func (e *Executor) SpinUntil(ctx context.Context, done func() bool) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("executor: %w", err)
+		}
+		if done() {
+			return nil
+		}
+		if e.SpinOnce() {
+			continue
+		}
+		if done() {
+			return nil
+		}
+		if err := e.wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// wait blocks until work may be ready: in virtual time by advancing the
+// fake clock to the next deadline.
+func (e *Executor) wait(ctx context.Context) error {
+	next, ok := e.nextSteadyDeadline()
+	if e.fake != nil {
+		// A pending poke means a sample or jump arrived: run another round.
+		select {
+		case <-e.wake:
+			return nil
+		default:
+		}
+		if !ok {
+			return ErrIdle
+		}
+		e.fake.AdvanceTo(next)
+		return nil
+	}
+	var timeout <-chan time.Time
+	if ok {
+		d := time.Duration(next.Nanoseconds() - e.steady.Now().Nanoseconds())
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("executor: %w", ctx.Err())
+	case <-e.wake:
+	case <-timeout:
+	}
+	return nil
+}
+
+// nextSteadyDeadline converts the earliest timer deadline of every queue
+// to steady time. ROS queues with sim time active have no deadline of
+// their own: they move only when /clock does.
+func (e *Executor) nextSteadyDeadline() (simclock.Time[simclock.Steady], bool) {
+	e.mu.Lock()
+	queues := append([]*timer.Queue(nil), e.queues...)
+	e.mu.Unlock()
+	steadyNow := e.steady.Now().Nanoseconds()
+	best := int64(math.MaxInt64)
+	found := false
+	for _, q := range queues {
+		deadline, ok := q.Next()
+		if !ok {
+			continue
+		}
+		var wait int64
+		switch q.ClockType() {
+		case simclock.SteadyTime:
+			wait = deadline - steadyNow
+		case simclock.SystemTime:
+			wait = deadline - e.system.Now().Nanoseconds()
+		case simclock.ROSTime:
+			ros := q.ROSClock()
+			if ros == nil || ros.ROSTimeActive() {
+				continue
+			}
+			wait = deadline - q.Now()
+		}
+		at := steadyNow + max(wait, 0)
+		if at < best {
+			best, found = at, true
+		}
+	}
+	if !found {
+		return simclock.Time[simclock.Steady]{}, false
+	}
+	t, _ := simclock.TimeFromNanoseconds[simclock.Steady](best)
+	return t, true
+}

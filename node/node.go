@@ -1,0 +1,170 @@
+// Package node provides a ROS 2 node for Go: a name, a ROS clock driven
+// by a /clock time source when use_sim_time is on, timers on the ROS,
+// steady or system clock, and publishers and subscriptions on a transport,
+// all dispatched by one executor.
+package node
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"simclock"
+	"simclock/executor"
+	"simclock/timer"
+	"simclock/timesource"
+	"simclock/transport"
+)
+
+// UseSimTimeParam is the parameter that switches a node to sim time.
+const UseSimTimeParam = "use_sim_time"
+
+// ErrParameterType rejects a parameter value of the wrong type, as rclcpp
+// does for a non-bool use_sim_time.
+var ErrParameterType = errors.New("wrong parameter type")
+
+// ErrUnknownParameter rejects a parameter the node does not declare.
+var ErrUnknownParameter = errors.New("parameter not declared")
+
+// Options configures a node. The zero value is use_sim_time=false.
+type Options struct {
+	// UseSimTime is the initial value of use_sim_time.
+	UseSimTime bool
+	// OnTimeSourceWarning receives the time source's warnings (malformed
+	// /clock, several publishers).
+	OnTimeSourceWarning func(error)
+}
+
+// A Node is one ROS 2 node. Its methods are safe for concurrent use.
+type Node struct {
+	name  string
+	exec  *executor.Executor
+	tr    transport.Transport
+	clock *simclock.ROSClock
+	ts    *timesource.TimeSource
+
+	ros, steady, system *timer.Queue
+
+	mu      sync.Mutex // mu guards the fields below
+	removes []func()
+}
+
+// New creates a node on exec and tr. Its ROS clock reads exec's system
+// clock while sim time is off, so a virtual-time executor gives the node
+// virtual time.
+func New(name string, exec *executor.Executor, tr transport.Transport, opts Options) (*Node, error) {
+	n := &Node{
+		name:  name,
+		exec:  exec,
+		tr:    tr,
+		clock: simclock.NewROSClockOn(exec.System(), exec.Steady()),
+	}
+	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnTimeSourceWarning})
+	n.ts.AttachClock(n.clock)
+	n.ros = timer.NewQueue[simclock.ROS](n.clock)
+	n.steady = timer.NewQueue(exec.Steady())
+	n.system = timer.NewQueue(exec.System())
+	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
+		exec.AddQueue(q)
+	}
+	if err := n.ts.SetUseSimTime(opts.UseSimTime); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("node %s: %w", name, err)
+	}
+	return n, nil
+}
+
+// Name returns the node's name.
+func (n *Node) Name() string { return n.name }
+
+// Clock returns the node's ROS clock (rclpy's get_clock()).
+func (n *Node) Clock() *simclock.ROSClock { return n.clock }
+
+// Now returns the node's ROS time: 0 with sim time on before the first
+// /clock (R16, R26).
+func (n *Node) Now() simclock.Time[simclock.ROS] { return n.clock.Now() }
+
+// TimeSource returns the node's time source.
+func (n *Node) TimeSource() *timesource.TimeSource { return n.ts }
+
+// UseSimTime returns the use_sim_time parameter.
+func (n *Node) UseSimTime() bool { return n.ts.UseSimTime() }
+
+// SetUseSimTime sets the use_sim_time parameter, applied at once (as rclpy
+// does).
+func (n *Node) SetUseSimTime(on bool) error { return n.ts.SetUseSimTime(on) }
+
+// SetParameter sets a declared parameter. The node declares only
+// use_sim_time, which must be a bool.
+func (n *Node) SetParameter(name string, value any) error {
+	if name != UseSimTimeParam {
+		return fmt.Errorf("node %s: %q: %w", n.name, name, ErrUnknownParameter)
+	}
+	on, ok := value.(bool)
+	if !ok {
+		return fmt.Errorf("node %s: %s must be a bool, not %T: %w", n.name, name, value, ErrParameterType)
+	}
+	return n.SetUseSimTime(on)
+}
+
+// CreateTimer creates a timer on the node's ROS clock (R19), as
+// create_timer does by default.
+func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
+	return n.ros.New(period, callback, true)
+}
+
+// CreateWallTimer creates a timer on the steady clock, as rclcpp's
+// create_wall_timer does.
+func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
+	return n.steady.New(period, callback, true)
+}
+
+// CreateSystemTimer creates a timer on the system clock.
+func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
+	return n.system.New(period, callback, true)
+}
+
+// CreateRate returns a rate of hz on the node's ROS clock.
+func (n *Node) CreateRate(hz float64) (*timer.Rate[simclock.ROS], error) {
+	return timer.NewRate[simclock.ROS](n.clock, hz)
+}
+
+// Publisher creates a publisher on the node's transport.
+func (n *Node) Publisher(topic, typeName string, qos transport.QoS) (transport.Publisher, error) {
+	return n.tr.Publisher(topic, typeName, qos)
+}
+
+// Subscribe creates a subscription whose samples the executor hands to
+// handle.
+func (n *Node) Subscribe(topic, typeName string, qos transport.QoS, handle func(transport.Sample)) (transport.Subscription, error) {
+	sub, err := n.tr.Subscribe(topic, typeName, qos)
+	if err != nil {
+		return nil, err
+	}
+	remove := n.exec.Subscribe(sub, handle)
+	n.mu.Lock()
+	n.removes = append(n.removes, func() { remove(); sub.Close() })
+	n.mu.Unlock()
+	return sub, nil
+}
+
+// Close stops the node's timers, subscriptions and time source. It does
+// not close the transport.
+func (n *Node) Close() error {
+	n.mu.Lock()
+	removes := n.removes
+	n.removes = nil
+	n.mu.Unlock()
+	for _, r := range removes {
+		r()
+	}
+	err := n.ts.Close()
+	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
+		if q != nil {
+			n.exec.RemoveQueue(q)
+			q.Close()
+		}
+	}
+	return err
+}

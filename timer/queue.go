@@ -1,0 +1,287 @@
+package timer
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"simclock"
+)
+
+// A Queue holds the timers of one clock in deadline order. Create one per
+// clock with NewQueue; the executor polls it with Next and Ready.
+type Queue struct {
+	now       func() int64
+	clockType simclock.ClockType
+	ros       *simclock.ROSClock // non-nil for ROS clocks
+	removeCB  func()
+
+	mu   sync.Mutex // mu guards the fields below and every timer's state
+	heap timerHeap
+	// staleEpoch is set when sim time was enabled while the ROS value was
+	// 0: timer deadlines are still system times until the next jump.
+	staleEpoch bool
+	wakeFn     func()
+}
+
+// NewQueue returns a queue for timers on clock. On a *simclock.ROSClock
+// the queue registers one jump callback (R22) and applies rcl's per-timer
+// jump rules to all its timers.
+func NewQueue[K simclock.Kind](clock simclock.Clock[K]) *Queue {
+	q := &Queue{now: func() int64 { return clock.Now().Nanoseconds() }}
+	var k K
+	q.clockType = k.ClockType()
+	if ros, ok := any(clock).(*simclock.ROSClock); ok {
+		q.ros = ros
+		q.removeCB, _ = ros.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Pre: q.preJump, Post: q.postJump})
+	}
+	return q
+}
+
+// ClockType returns the type of the queue's clock.
+func (q *Queue) ClockType() simclock.ClockType { return q.clockType }
+
+// ROSClock returns the queue's ROS clock, or nil for other clocks.
+func (q *Queue) ROSClock() *simclock.ROSClock { return q.ros }
+
+// Now reads the queue's clock in nanoseconds.
+func (q *Queue) Now() int64 { return q.now() }
+
+// SetWake registers f to be called when a timer may have become ready
+// outside a call: a reset, a new timer, or a jump of the clock. The
+// executor uses it to stop waiting. f must not block.
+func (q *Queue) SetWake(f func()) {
+	q.mu.Lock()
+	q.wakeFn = f
+	q.mu.Unlock()
+}
+
+func (q *Queue) poke() {
+	q.mu.Lock()
+	f := q.wakeFn
+	q.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// Close unregisters the queue's jump callback.
+func (q *Queue) Close() {
+	if q.removeCB != nil {
+		q.removeCB()
+	}
+}
+
+// New creates a timer with the given period and callback (nil allowed),
+// started (R19) unless autostart is false, in which case it is created
+// canceled until Reset.
+func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (*Timer, error) {
+	if period < 0 {
+		return nil, ErrNegativePeriod
+	}
+	now := q.now()
+	q.mu.Lock()
+	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: now + int64(period),
+		canceled: !autostart, callback: callback}
+	heap.Push(&q.heap, t)
+	q.mu.Unlock()
+	q.poke()
+	return t, nil
+}
+
+// Remove takes t out of the queue for good.
+func (q *Queue) Remove(t *Timer) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
+		heap.Remove(&q.heap, t.index)
+		t.index = -1
+	}
+}
+
+// Len returns the number of timers in the queue.
+func (q *Queue) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.heap)
+}
+
+// Next returns the earliest next call time of a non-canceled timer, in
+// nanoseconds on the queue's clock. ok is false when no timer is armed.
+func (q *Queue) Next() (deadline int64, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.heap) == 0 || q.heap[0].canceled {
+		return 0, false
+	}
+	return q.heap[0].nextCall, true
+}
+
+// AppendReady appends every timer that is ready at the queue's current
+// time to dst, in creation order, and returns it.
+func (q *Queue) AppendReady(dst []*Timer) []*Timer {
+	now := q.now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	start := len(dst)
+	dst = q.appendReadyLocked(dst, 0, now)
+	sortBySeq(dst[start:])
+	return dst
+}
+
+// appendReadyLocked walks the heap from index i, visiting only the
+// subtrees whose root is due. The caller must hold q.mu.
+func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
+	if i >= len(q.heap) {
+		return dst
+	}
+	t := q.heap[i]
+	if t.canceled || t.nextCall > now {
+		return dst
+	}
+	dst = append(dst, t)
+	dst = q.appendReadyLocked(dst, 2*i+1, now)
+	return q.appendReadyLocked(dst, 2*i+2, now)
+}
+
+// SortByCreation orders timers by creation, across all queues: the
+// executor's dispatch order.
+func SortByCreation(ts []*Timer) { sortBySeq(ts) }
+
+func sortBySeq(ts []*Timer) {
+	slices.SortFunc(ts, func(a, b *Timer) int { return cmp.Compare(a.seq, b.seq) })
+}
+
+// timerSeq numbers timers across all queues in creation order.
+var timerSeq atomic.Uint64
+
+// fixLocked restores heap order after t's deadline or state changed. The
+// caller must hold q.mu.
+func (q *Queue) fixLocked(t *Timer) {
+	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
+		heap.Fix(&q.heap, t.index)
+	}
+}
+
+// preJump is rcl's pre-jump timer callback: on activation or deactivation
+// it stores the time remaining until the next call as a "credit" (the
+// comment in rcl calls it elapsed time; it is the remaining time).
+func (q *Queue) preJump(j simclock.TimeJump) {
+	if j.ClockChange != simclock.ROSTimeActivated && j.ClockChange != simclock.ROSTimeDeactivated {
+		return
+	}
+	now := q.now() // still in the old epoch
+	if now == 0 {
+		return
+	}
+	q.mu.Lock()
+	for _, t := range q.heap {
+		t.credit = t.nextCall - now
+	}
+	q.mu.Unlock()
+}
+
+// postJump is rcl's post-jump timer callback (R22, R23).
+func (q *Queue) postJump(j simclock.TimeJump) {
+	now := q.now() // the new epoch
+	q.mu.Lock()
+	wake := false
+	switch {
+	case j.ClockChange == simclock.ROSTimeActivated || j.ClockChange == simclock.ROSTimeDeactivated:
+		if now == 0 {
+			// The credit stays stored for a later change, and the timers
+			// keep deadlines from the old epoch until the first value
+			// arrives (R22: activation while the ROS value is still 0).
+			q.staleEpoch = len(q.heap) > 0
+			break
+		}
+		for _, t := range q.heap {
+			credit := t.credit
+			t.credit = 0
+			if credit != 0 {
+				// Net effect: time until next call = period - remaining.
+				t.nextCall = now - credit + t.period
+				t.lastCall = now - credit
+			}
+		}
+		heap.Init(&q.heap)
+		wake = true
+	case j.Delta < 0 || q.staleEpoch:
+		// rcl checks every timer: a deadline passed wakes; a last call in
+		// the future (a backward jump, or a last call stamped in the old
+		// epoch of an activation at 0) restarts a full period from now.
+		changed := false
+		for _, t := range q.heap {
+			if t.canceled {
+				continue
+			}
+			if t.nextCall <= now {
+				wake = true
+			} else if now < t.lastCall {
+				t.nextCall = now + t.period
+				t.lastCall = now
+				changed = true
+			}
+		}
+		q.staleEpoch = false
+		if changed {
+			heap.Init(&q.heap)
+			wake = true
+		}
+	default:
+		// Forward jump in the same epoch: no last call can be in the
+		// future, so only a passed deadline matters, and only the heap's
+		// minimum can tell. O(1) per /clock message.
+		wake = len(q.heap) > 0 && !q.heap[0].canceled && q.heap[0].nextCall <= now
+	}
+	f := q.wakeFn
+	q.mu.Unlock()
+	if wake && f != nil {
+		f()
+	}
+}
+
+// timerHeap orders timers by next call time, canceled timers last, ties
+// by creation order.
+type timerHeap []*Timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	ka, kb := key(a), key(b)
+	if ka != kb {
+		return ka < kb
+	}
+	return a.seq < b.seq
+}
+
+func key(t *Timer) int64 {
+	if t.canceled {
+		return math.MaxInt64
+	}
+	return t.nextCall
+}
+
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index = i
+	h[j].index = j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*Timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	n := len(old)
+	t := old[n-1]
+	old[n-1] = nil
+	t.index = -1
+	*h = old[:n-1]
+	return t
+}

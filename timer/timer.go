@@ -1,0 +1,198 @@
+// Package timer implements ROS 2 timers and rates with rcl's semantics
+// (rcl/src/rcl/timer.c), to the nanosecond.
+//
+// A Timer belongs to a Queue, which schedules every timer of one clock in
+// a heap ordered by next call time, so 100 000 timers cost O(log n) per
+// call and O(1) per /clock update. The executor (package executor) asks
+// each queue for its ready timers and calls them.
+//
+// # Semantics (R19-R24)
+//
+//   - A new timer's first call is due one period after creation:
+//     last_call = now, next_call = now + period.
+//   - It is ready when not canceled and now >= next_call.
+//   - Call sets last_call = now and next_call += period, then skips whole
+//     missed periods so next_call > now strictly (Jazzy; never a burst).
+//     Period 0 makes next_call = now: always ready.
+//   - Timers on a ROS clock follow its jumps: a forward jump past the
+//     deadline wakes the executor once; a backward jump to before
+//     last_call restarts a full period from the new now; enabling or
+//     disabling sim time carries rcl's "credit" across the change (see
+//     Queue's jump handling).
+//   - Reset sets next_call = now + period and un-cancels; it does not
+//     change last_call. Cancel stops calls until Reset.
+package timer
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"simclock"
+)
+
+// Errors returned by timers.
+var (
+	// ErrCanceled is returned by Call on a canceled timer (rcl's
+	// TIMER_CANCELED).
+	ErrCanceled = errors.New("timer is canceled")
+	// ErrNegativePeriod rejects a period below 0.
+	ErrNegativePeriod = errors.New("timer period must be non-negative")
+	// ErrNegativeNow reports a clock that reads below 0 at call time.
+	ErrNegativeNow = errors.New("clock now returned negative time point value")
+)
+
+// Info describes one call: when it was due and when it ran, in
+// nanoseconds on the timer's clock.
+type Info struct {
+	// ExpectedCallTime is the deadline the call was scheduled for.
+	ExpectedCallTime int64
+	// ActualCallTime is the clock's reading when the call ran.
+	ActualCallTime int64
+	// ClockType is the clock the times are on.
+	ClockType simclock.ClockType
+}
+
+// A Timer calls a function periodically on one clock. Methods are safe
+// for concurrent use.
+type Timer struct {
+	q        *Queue
+	seq      uint64 // creation order, for deterministic dispatch
+	index    int    // position in q.heap; guarded by q.mu
+	period   int64
+	lastCall int64
+	nextCall int64
+	credit   int64
+	canceled bool
+	callback func(Info)
+}
+
+// Period returns the timer's period.
+func (t *Timer) Period() time.Duration {
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	return time.Duration(t.period)
+}
+
+// ExchangePeriod sets a new period and returns the old one. As in rcl,
+// the next call time is not moved: the new period applies from the next
+// call or reset.
+func (t *Timer) ExchangePeriod(p time.Duration) (time.Duration, error) {
+	if p < 0 {
+		return 0, ErrNegativePeriod
+	}
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	old := t.period
+	t.period = int64(p)
+	return time.Duration(old), nil
+}
+
+// Cancel stops the timer until Reset (R24). It is idempotent.
+func (t *Timer) Cancel() {
+	t.q.mu.Lock()
+	t.canceled = true
+	t.q.fixLocked(t)
+	t.q.mu.Unlock()
+}
+
+// IsCanceled reports whether the timer is canceled.
+func (t *Timer) IsCanceled() bool {
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	return t.canceled
+}
+
+// Reset schedules the next call one period from now and un-cancels the
+// timer (R24). The last call time is kept, as rcl does.
+func (t *Timer) Reset() {
+	q := t.q
+	now := q.now()
+	q.mu.Lock()
+	t.nextCall = now + t.period
+	t.canceled = false
+	q.fixLocked(t)
+	q.mu.Unlock()
+	q.poke()
+}
+
+// IsReady reports whether a call is due: not canceled and now >=
+// next_call (R20).
+func (t *Timer) IsReady() bool {
+	now := t.q.now()
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	return !t.canceled && now >= t.nextCall
+}
+
+// TimeUntilNextCall returns next_call - now, which is <= 0 when the call
+// is due (R20). ok is false for a canceled timer.
+func (t *Timer) TimeUntilNextCall() (d time.Duration, ok bool) {
+	now := t.q.now()
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	if t.canceled {
+		return 0, false
+	}
+	return time.Duration(t.nextCall - now), true
+}
+
+// TimeSinceLastCall returns now - last_call.
+func (t *Timer) TimeSinceLastCall() time.Duration {
+	now := t.q.now()
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	return time.Duration(now - t.lastCall)
+}
+
+// NextCallTime returns the scheduled deadline in nanoseconds on the
+// timer's clock.
+func (t *Timer) NextCallTime() int64 {
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
+	return t.nextCall
+}
+
+// Call records a call now and runs the callback (R21), whether or not
+// the timer is ready, as rcl allows. It returns the call's Info, or
+// ErrCanceled.
+func (t *Timer) Call() (Info, error) {
+	info, err := t.advance(t.q.now())
+	if err != nil {
+		return info, err
+	}
+	if t.callback != nil {
+		t.callback(info)
+	}
+	return info, nil
+}
+
+// advance is the bookkeeping of rcl_timer_call_with_info.
+func (t *Timer) advance(now int64) (Info, error) {
+	q := t.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if t.canceled {
+		return Info{}, ErrCanceled
+	}
+	if now < 0 {
+		return Info{}, ErrNegativeNow
+	}
+	info := Info{ExpectedCallTime: t.nextCall, ActualCallTime: now, ClockType: q.clockType}
+	t.lastCall = now
+	t.nextCall += t.period
+	if t.nextCall <= now {
+		if t.period == 0 {
+			t.nextCall = now
+		} else {
+			// Skip the missed periods, keeping the phase (rcl#1089).
+			t.nextCall += (1 + (now-t.nextCall)/t.period) * t.period
+		}
+	}
+	q.fixLocked(t)
+	return info, nil
+}
+
+func (t *Timer) String() string {
+	return fmt.Sprintf("timer(period=%v, next=%d, canceled=%v)", time.Duration(t.period), t.nextCall, t.canceled)
+}

@@ -1,0 +1,265 @@
+// Package timesource drives ROS clocks from /clock, as rclpy's and
+// rclcpp's TimeSource do (R16-R18).
+//
+// With use_sim_time on, a TimeSource subscribes to /clock (KEEP_LAST 1,
+// BEST_EFFORT, VOLATILE), enables the ROS-time override on every attached
+// clock, and sets each message as the override value. Before the first
+// message the clocks read 0. A clock attached later gets the last value at
+// once. Turning use_sim_time off disables the override, so the clocks read
+// system time again; the stored value is kept, as in rclpy, so turning it
+// back on resumes from the last /clock received.
+//
+// Unlike rclpy and rclcpp, a TimeSource refuses what it cannot trust: a
+// message that does not decode, or whose nanosec is not below 1e9, is
+// counted and dropped, never applied. It also notices when more than one
+// publisher feeds /clock (R18).
+package timesource
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"simclock"
+	"simclock/msg"
+	"simclock/transport"
+)
+
+// SubscribeFunc hands a subscription to whoever dispatches its samples
+// (normally an executor) and returns a function that stops dispatching.
+type SubscribeFunc func(sub transport.Subscription, handle func(transport.Sample)) (remove func())
+
+// Options configures a TimeSource. The zero value is usable.
+type Options struct {
+	// Topic is the clock topic; it defaults to "/clock".
+	Topic string
+	// QoS defaults to transport.ClockSubscriptionQoS.
+	QoS *transport.QoS
+	// OnWarning, when set, is called once per kind of problem: the first
+	// malformed message, the first time a second publisher is seen.
+	OnWarning func(error)
+}
+
+// Problems a TimeSource reports through Options.OnWarning and Stats.
+var (
+	// ErrMalformedClock marks a /clock message that was dropped.
+	ErrMalformedClock = errors.New("malformed /clock message dropped")
+	// ErrMultiplePublishers marks a /clock topic fed by more than one
+	// publisher (R18).
+	ErrMultiplePublishers = errors.New("more than one /clock publisher")
+)
+
+// Stats counts what a TimeSource received.
+type Stats struct {
+	Received  uint64 // messages taken from /clock
+	Applied   uint64 // messages set on the clocks
+	Malformed uint64 // messages dropped because they did not decode
+	// LastMalformed is the decode error of the last dropped message.
+	LastMalformed error
+	// Senders lists the distinct publishers seen in samples, sorted.
+	Senders []transport.PublisherID
+}
+
+// A TimeSource feeds /clock to ROS clocks. Its methods are safe for
+// concurrent use; Handle is normally called by the executor.
+type TimeSource struct {
+	tr        transport.Transport
+	subscribe SubscribeFunc
+	opts      Options
+
+	mu            sync.Mutex // mu guards the fields below
+	clocks        []*simclock.ROSClock
+	active        bool
+	last          simclock.Time[simclock.ROS]
+	received      bool
+	sub           transport.Subscription
+	removeSub     func()
+	stats         Stats
+	warnedBad     bool
+	warnedSenders bool
+}
+
+// New returns a time source with use_sim_time off that will subscribe on
+// tr and hand its subscription to subscribe.
+func New(tr transport.Transport, subscribe SubscribeFunc, opts Options) *TimeSource {
+	if opts.Topic == "" {
+		opts.Topic = msg.ClockTopic
+	}
+	if opts.QoS == nil {
+		q := transport.ClockSubscriptionQoS
+		opts.QoS = &q
+	}
+	return &TimeSource{tr: tr, subscribe: subscribe, opts: opts}
+}
+
+// AttachClock makes c follow this time source: it gets the last /clock
+// value (0 before the first) and the current use_sim_time state (R17).
+func (ts *TimeSource) AttachClock(c *simclock.ROSClock) {
+	ts.mu.Lock()
+	ts.clocks = append(ts.clocks, c)
+	last, active := ts.last, ts.active
+	ts.mu.Unlock()
+	c.SetROSTimeOverride(last)
+	if active {
+		c.EnableROSTimeOverride()
+	} else {
+		c.DisableROSTimeOverride()
+	}
+}
+
+// DetachClock stops c following this time source; c keeps its state.
+func (ts *TimeSource) DetachClock(c *simclock.ROSClock) {
+	ts.mu.Lock()
+	// Copy on write: Handle ranges over the old slice without the lock.
+	ts.clocks = slices.DeleteFunc(slices.Clone(ts.clocks), func(x *simclock.ROSClock) bool { return x == c })
+	ts.mu.Unlock()
+}
+
+// UseSimTime reports whether sim time is on.
+func (ts *TimeSource) UseSimTime() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.active
+}
+
+// SetUseSimTime turns sim time on or off (R16, R17). Turning it on
+// subscribes to /clock and enables the override on every clock; off
+// unsubscribes and disables it. Setting the current state does nothing.
+func (ts *TimeSource) SetUseSimTime(on bool) error {
+	ts.mu.Lock()
+	if ts.active == on {
+		ts.mu.Unlock()
+		return nil
+	}
+	var sub transport.Subscription
+	var removeSub func()
+	if on {
+		var err error
+		sub, err = ts.tr.Subscribe(ts.opts.Topic, msg.ClockType, *ts.opts.QoS)
+		if err != nil {
+			ts.mu.Unlock()
+			return fmt.Errorf("timesource: subscribe to %s: %w", ts.opts.Topic, err)
+		}
+	} else {
+		sub, removeSub = ts.sub, ts.removeSub
+		ts.sub, ts.removeSub = nil, nil
+	}
+	ts.active = on
+	clocks := slices.Clone(ts.clocks)
+	ts.mu.Unlock()
+
+	for _, c := range clocks {
+		if on {
+			c.EnableROSTimeOverride()
+		} else {
+			c.DisableROSTimeOverride()
+		}
+	}
+	if on {
+		remove := ts.subscribe(sub, ts.Handle)
+		ts.mu.Lock()
+		ts.sub, ts.removeSub = sub, remove
+		ts.mu.Unlock()
+		return nil
+	}
+	if removeSub != nil {
+		removeSub()
+	}
+	return sub.Close()
+}
+
+// Handle applies one /clock sample: decode, then set it on every attached
+// clock. A sample that does not decode, or whose nanosec is 1e9 or more,
+// is counted and dropped. It does not allocate for a well-formed sample
+// from a publisher already seen.
+func (ts *TimeSource) Handle(s transport.Sample) {
+	m, err := msg.UnmarshalClock(s.Data)
+	var t simclock.Time[simclock.ROS]
+	if err == nil {
+		t, err = msg.ToTime[simclock.ROS](m.Clock)
+	}
+	ts.mu.Lock()
+	ts.stats.Received++
+	var warn error
+	if s.Publisher != "" && !slices.Contains(ts.stats.Senders, s.Publisher) {
+		ts.stats.Senders = append(ts.stats.Senders, s.Publisher)
+		slices.Sort(ts.stats.Senders)
+		if len(ts.stats.Senders) > 1 && !ts.warnedSenders {
+			ts.warnedSenders = true
+			warn = fmt.Errorf("timesource: %w on %s: %v", ErrMultiplePublishers, ts.opts.Topic, ts.stats.Senders)
+		}
+	}
+	if err != nil {
+		ts.stats.Malformed++
+		ts.stats.LastMalformed = err
+		if !ts.warnedBad {
+			ts.warnedBad = true
+			warn = errors.Join(warn, fmt.Errorf("timesource: %w from %q: %w", ErrMalformedClock, s.Publisher, err))
+		}
+		ts.mu.Unlock()
+		ts.warn(warn)
+		return
+	}
+	ts.stats.Applied++
+	ts.last = t
+	ts.received = true
+	active := ts.active
+	// Clocks are set outside the lock: their jump callbacks may call back.
+	clocks := ts.clocks
+	ts.mu.Unlock()
+	ts.warn(warn)
+	if !active {
+		return
+	}
+	for _, c := range clocks {
+		c.SetROSTimeOverride(t)
+	}
+}
+
+func (ts *TimeSource) warn(err error) {
+	if err != nil && ts.opts.OnWarning != nil {
+		ts.opts.OnWarning(err)
+	}
+}
+
+// FirstClockReceived reports whether a /clock message has been applied:
+// separate state from "the clock reads > 0", so a simulation that truly
+// starts at 0 can be told apart from one that has not started (R29).
+func (ts *TimeSource) FirstClockReceived() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.received
+}
+
+// Last returns the last /clock value applied (0 before the first).
+func (ts *TimeSource) Last() simclock.Time[simclock.ROS] {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.last
+}
+
+// Stats returns a copy of the counters.
+func (ts *TimeSource) Stats() Stats {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	s := ts.stats
+	s.Senders = slices.Clone(s.Senders)
+	return s
+}
+
+// Publishers lists the publishers the transport currently matches with
+// the /clock subscription (nil while sim time is off). More than one is a
+// fault worth reporting (R18).
+func (ts *TimeSource) Publishers() []transport.PublisherID {
+	ts.mu.Lock()
+	sub := ts.sub
+	ts.mu.Unlock()
+	if sub == nil {
+		return nil
+	}
+	return sub.MatchedPublishers()
+}
+
+// Close turns sim time off and releases the subscription.
+func (ts *TimeSource) Close() error { return ts.SetUseSimTime(false) }
