@@ -1,0 +1,54 @@
+//go:build cgo
+
+package lint
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func dump(n *node, src []byte, depth int, sb *strings.Builder) {
+	txt := string(src[n.start:n.end])
+	if len(n.children) > 0 || len(txt) > 40 {
+		txt = ""
+	}
+	fmt.Fprintf(sb, "%s%s %s %q\n", strings.Repeat("  ", depth), n.field, n.kind, txt)
+	for _, c := range n.children {
+		dump(c, src, depth+1, sb)
+	}
+}
+
+func TestDump(t *testing.T) {
+	f := os.Getenv("LINT_DUMP")
+	if f == "" {
+		t.Skip("set LINT_DUMP=file to print its tree")
+	}
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _, err := parse(langOf(f), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	dump(root, src, 0, &sb)
+	t.Log("\n" + sb.String())
+}
+
+func TestDumpFindings(t *testing.T) {
+	f := os.Getenv("LINT_FIND")
+	if f == "" {
+		t.Skip("set LINT_FIND=path to print its findings")
+	}
+	res, err := Run(t.Context(), strings.Fields(f), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range res.Findings {
+		t.Logf("%s:%d:%d: %s: %s [%s] edits=%v", x.File, x.Line, x.Col, x.Rule, x.Message, x.Level, x.Edits)
+	}
+	t.Logf("files=%d parse errors=%v", res.Files, res.ParseErrors)
+}

@@ -1,0 +1,552 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+)
+
+// fact is a set of things the data-flow pass knows about a value.
+type fact uint16
+
+const (
+	fNow      fact = 1 << iota // ROS_TIME from a node clock's now()
+	fROS                       // other ROS_TIME time: from_msg, explicit ROS clock type
+	fSystem                    // SYSTEM_TIME: Time(), rclcpp::Time(), a system Clock().now()
+	fDuration                  // a Duration (rclpy, rclcpp or std::chrono)
+	fAgo                       // now() - Duration without a correct R27 guard: may be <= 0
+	fCtorNow                   // now() read in a Node constructor: 0 before the first /clock
+	fROSClock                  // a clock whose now() is ROS_TIME (node.get_clock())
+	fSysClock                  // a clock whose now() is SYSTEM_TIME (Clock(), rclcpp::Clock())
+)
+
+// fTime is any time point.
+const fTime = fNow | fROS | fSystem
+
+// dataflow holds the facts of locals and class members. It is flow-
+// insensitive: a variable's facts are the union over every assignment, which
+// is what the checks want (a member set to Time() in the constructor and to
+// now() in a callback may hold either when a later callback reads it).
+type dataflow struct {
+	units    []*unit
+	classes  []*class
+	locals   map[*fn]map[string]fact
+	declared map[*fn]map[string]bool // C++ and Python locals, params included
+	members  map[*class]map[string]fact
+	// assigns lists the values assigned to each local or member, for
+	// alias detection and fixes.
+	localVals  map[*fn]map[string][]*expr
+	memberVals map[*class]map[string][]memberAssign
+	// agoLevel records the R27 guard level of each now() - Duration
+	// subtraction; fAgo is dropped where the guard is correct.
+	agoLevel map[*expr]int
+}
+
+type memberAssign struct {
+	value *expr
+	f     *fn
+}
+
+func newDataflow(units []*unit, classes []*class) *dataflow {
+	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}}
+	d.declared = map[*fn]map[string]bool{}
+	for _, u := range units {
+		for _, f := range u.fns {
+			decl := map[string]bool{}
+			for p := range f.params {
+				decl[p] = true
+			}
+			eachStmt(f.body, func(s *stmt) {
+				if s.kind == sAssign && s.target != nil && s.target.kind == eName &&
+					(s.decl || u.lang == langPython) {
+					decl[s.target.name] = true
+				}
+			})
+			d.declared[f] = decl
+		}
+	}
+	return d
+}
+
+// eachStmt calls f on every statement, nested ones included.
+func eachStmt(stmts []*stmt, f func(*stmt)) {
+	for _, s := range stmts {
+		f(s)
+		eachStmt(s.then, f)
+		eachStmt(s.els, f)
+		eachStmt(s.body, f)
+	}
+}
+
+// solve computes the facts of every local and member, iterating to a fixed
+// point (three rounds suffice for the chains seen in practice; the cap
+// keeps pathological files linear).
+func (d *dataflow) solve() {
+	d.locals = map[*fn]map[string]fact{}
+	d.members = map[*class]map[string]fact{}
+	d.localVals = map[*fn]map[string][]*expr{}
+	d.memberVals = map[*class]map[string][]memberAssign{}
+	for _, c := range d.classes {
+		d.members[c] = map[string]fact{}
+		d.memberVals[c] = map[string][]memberAssign{}
+	}
+	for _, u := range d.units {
+		for _, f := range u.fns {
+			d.locals[f] = map[string]fact{}
+			d.localVals[f] = map[string][]*expr{}
+			for p, typ := range f.params {
+				d.locals[f][p] = typeFacts(typ)
+			}
+			eachStmt(f.body, func(s *stmt) {
+				if s.kind != sAssign || s.target == nil || s.value == nil {
+					return
+				}
+				p := d.path(s.target, f)
+				if m, ok := strings.CutPrefix(p, "self."); ok && f.cls != nil {
+					d.memberVals[f.cls][m] = append(d.memberVals[f.cls][m], memberAssign{s.value, f})
+				} else if p != "" {
+					d.localVals[f][p] = append(d.localVals[f][p], s.value)
+				}
+			})
+		}
+	}
+	for _, c := range d.classes {
+		assignedInCtor := map[string]bool{}
+		for name, vals := range d.memberVals[c] {
+			for _, v := range vals {
+				if v.f.ctor {
+					assignedInCtor[name] = true
+				}
+			}
+		}
+		for name, fl := range c.fields {
+			if fl.init == nil && isTimeType(fl.typ) && !assignedInCtor[name] {
+				d.members[c][name] = fSystem // rclcpp::Time() is RCL_SYSTEM_TIME
+			} else if fl.init == nil {
+				d.members[c][name] = typeFacts(fl.typ)
+			}
+		}
+	}
+	for range 3 {
+		changed := false
+		for _, c := range d.classes {
+			for name, fl := range c.fields {
+				if fl.init != nil {
+					changed = d.addMember(c, name, d.valueFacts(fl.typ, fl.init, nil)) || changed
+				}
+			}
+			for name, vals := range d.memberVals[c] {
+				for _, v := range vals {
+					typ := ""
+					if fl := c.fields[name]; fl != nil {
+						typ = fl.typ
+					}
+					ft := d.valueFacts(typ, v.value, v.f)
+					if v.f.ctor && ft&fNow != 0 {
+						ft |= fCtorNow
+					}
+					changed = d.addMember(c, name, ft) || changed
+				}
+			}
+		}
+		for _, u := range d.units {
+			for _, f := range u.fns {
+				eachStmt(f.body, func(s *stmt) {
+					if s.kind != sAssign || s.target == nil {
+						return
+					}
+					p := d.path(s.target, f)
+					if p == "" || strings.HasPrefix(p, "self.") {
+						return
+					}
+					var ft fact
+					if s.value == nil {
+						if isTimeType(s.typ) {
+							ft = fSystem
+						} else {
+							ft = typeFacts(s.typ)
+						}
+					} else {
+						ft = d.valueFacts(s.typ, s.value, f)
+					}
+					if old := d.locals[f][p]; old|ft != old {
+						d.locals[f][p] = old | ft
+						changed = true
+					}
+				})
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+func (d *dataflow) addMember(c *class, name string, ft fact) bool {
+	old := d.members[c][name]
+	d.members[c][name] = old | ft
+	return old|ft != old
+}
+
+// valueFacts is the facts of value assigned to something of declared type
+// typ (C++; "" when unknown or auto).
+func (d *dataflow) valueFacts(typ string, value *expr, f *fn) fact {
+	ft := d.facts(value, f)
+	if tf := typeFacts(typ); tf != 0 && ft&tf == 0 {
+		ft |= tf
+	}
+	return ft
+}
+
+// isTimeType reports whether a normalised C++ type is rclcpp::Time.
+func isTimeType(typ string) bool { return typ == "rclcpp.Time" }
+
+// typeFacts maps a declared type to facts.
+func typeFacts(typ string) fact {
+	switch typ {
+	case "rclcpp.Duration", "rclpy.duration.Duration", "Duration", "builtin_interfaces.msg.Duration":
+		if typ == "builtin_interfaces.msg.Duration" {
+			return 0
+		}
+		return fDuration
+	case "rclcpp.Clock.SharedPtr", "rclcpp.Clock":
+		return 0
+	}
+	if isChronoDuration(typ) {
+		return fDuration
+	}
+	return 0
+}
+
+// isChronoDuration reports whether a normalised name is a std::chrono
+// duration type or constructor.
+func isChronoDuration(q string) bool {
+	q = strings.TrimPrefix(q, "std.")
+	rest, ok := strings.CutPrefix(q, "chrono.")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexByte(rest, '<'); i >= 0 {
+		rest = rest[:i]
+	}
+	switch rest {
+	case "nanoseconds", "microseconds", "milliseconds", "seconds", "minutes", "hours", "duration", "duration_cast":
+		return true
+	}
+	return false
+}
+
+// path names an lvalue: "x" for a local, "self.x" for a member (Python
+// self.x, C++ this->x or a bare member name), "" otherwise.
+func (d *dataflow) path(e *expr, f *fn) string {
+	if e == nil {
+		return ""
+	}
+	switch e.kind {
+	case eName:
+		if e.name == "self" {
+			return "self"
+		}
+		if f == nil || f.u.lang == langPython || f.cls == nil || strings.Contains(e.name, ".") {
+			return e.name
+		}
+		for g := f; g != nil; g = g.outer {
+			if d.declared[g][e.name] {
+				return e.name
+			}
+		}
+		return "self." + e.name
+	case eAttr:
+		rp := d.path(e.recv, f)
+		if rp == "" {
+			return ""
+		}
+		return rp + "." + e.name
+	}
+	return ""
+}
+
+// lookup returns the facts of a path.
+func (d *dataflow) lookup(p string, f *fn) fact {
+	if p == "" || f == nil {
+		return 0
+	}
+	if m, ok := strings.CutPrefix(p, "self."); ok {
+		if f.cls == nil || strings.Contains(m, ".") {
+			return 0
+		}
+		return d.members[f.cls][m]
+	}
+	for g := f; g != nil; g = g.outer {
+		if ft, ok := d.locals[g][p]; ok {
+			return ft
+		}
+	}
+	return 0
+}
+
+// facts evaluates what an expression's value is known to be.
+func (d *dataflow) facts(e *expr, f *fn) fact {
+	if e == nil {
+		return 0
+	}
+	switch e.kind {
+	case eName, eAttr:
+		return d.lookup(d.path(e, f), f)
+	case eCall:
+		return d.callFacts(e, f)
+	case eChrono:
+		return fDuration
+	case eCond:
+		var ft fact
+		for i, s := range e.subs {
+			if i < 2 {
+				ft |= d.facts(s, f)
+			}
+		}
+		return ft
+	case eBinary:
+		l, r := d.facts(e.l, f), d.facts(e.r, f)
+		switch e.op {
+		case "-":
+			if l&fTime != 0 && r&fDuration != 0 && r&fTime == 0 {
+				res := l & fTime
+				if l&fNow != 0 {
+					if lvl, ok := d.agoLevel[e]; !ok || lvl < guardSafe {
+						res |= fAgo
+					}
+				}
+				return res
+			}
+			if l&fTime != 0 && r&fTime != 0 || l&fDuration != 0 && r&fDuration != 0 {
+				return fDuration
+			}
+		case "+":
+			if l&fTime != 0 && r&fDuration != 0 {
+				return l & fTime
+			}
+			if r&fTime != 0 && l&fDuration != 0 {
+				return r & fTime
+			}
+			if l&r&fDuration != 0 {
+				return fDuration
+			}
+		case "*", "/":
+			if (l|r)&fDuration != 0 && (l|r)&fTime == 0 {
+				return fDuration
+			}
+		}
+	}
+	return 0
+}
+
+// qual returns the qualified name a callee refers to: Python resolves
+// imports (Time -> rclpy.time.Time), C++ names are already normalised.
+func (d *dataflow) qual(e *expr, f *fn) string {
+	switch e.kind {
+	case eName:
+		if f != nil && f.u.lang == langPython {
+			if q, ok := f.u.imports[e.name]; ok {
+				return q
+			}
+		}
+		return e.name
+	case eAttr:
+		if f == nil || f.u.lang != langPython {
+			return ""
+		}
+		r := d.qual(e.recv, f)
+		if r == "" || r == "self" {
+			return ""
+		}
+		return r + "." + e.name
+	}
+	return ""
+}
+
+// pyTimeNames and friends are the qualified names of rclpy's classes.
+var pyAliases = map[string]string{
+	"rclpy.time.Time":         "rclpy.time.Time",
+	"rclpy.time.Duration":     "rclpy.duration.Duration",
+	"rclpy.duration.Duration": "rclpy.duration.Duration",
+	"rclpy.clock.Clock":       "rclpy.clock.Clock",
+	"rclpy.clock.ROSClock":    "rclpy.clock.ROSClock",
+	"rclpy.clock.Time":        "rclpy.time.Time",
+	"rclpy.Time":              "rclpy.time.Time",
+}
+
+// canon maps a qualified name to the canonical rclpy/rclcpp name, "" when
+// it is not one the checks know.
+func canon(q string, l lang) string {
+	if l == langPython {
+		if c, ok := pyAliases[q]; ok {
+			return c
+		}
+		if b, ok := strings.CutSuffix(q, ".from_msg"); ok {
+			if c := pyAliases[b]; c != "" {
+				return c + ".from_msg"
+			}
+		}
+		return ""
+	}
+	return q
+}
+
+func (d *dataflow) callFacts(e *expr, f *fn) fact {
+	callee := e.recv
+	if callee == nil || f == nil {
+		return 0
+	}
+	l := f.u.lang
+	if q := canon(d.qual(callee, f), l); q != "" {
+		switch {
+		case q == "rclpy.time.Time":
+			return clockTypeFacts(d.clockArg(e, 2, f), fSystem, fROS, fSystem)
+		case q == "rclpy.time.Time.from_msg":
+			return clockTypeFacts(d.clockArg(e, 1, f), fROS, fROS, fSystem)
+		case q == "rclpy.duration.Duration", q == "rclpy.duration.Duration.from_msg":
+			return fDuration
+		case q == "rclpy.clock.Clock":
+			return clockTypeFacts(d.clockArg(e, 0, f), fSysClock, fROSClock, fSysClock)
+		case q == "rclpy.clock.ROSClock":
+			return fROSClock
+		case q == "rclcpp.Time":
+			return d.cppTimeCtor(e, f)
+		case q == "rclcpp.Duration" || strings.HasPrefix(q, "rclcpp.Duration.from_") || q == "rclcpp.Duration.max":
+			return fDuration
+		case isChronoDuration(q):
+			return fDuration
+		case q == "rclcpp.Clock" || q == "std.make_shared<rclcpp.Clock>" || q == "rclcpp.Clock.make_shared":
+			return clockTypeFacts(d.cppClockArg(e), fSysClock, fROSClock, fSysClock)
+		case l == langCPP && q == "get_clock" && f.cls != nil:
+			return fROSClock
+		case l == langCPP && q == "now" && f.cls != nil:
+			return fNow
+		}
+	}
+	if callee.kind != eAttr {
+		return 0
+	}
+	switch callee.name {
+	case "get_clock":
+		return fROSClock
+	case "now":
+		recv := callee.recv
+		if recv.kind == eCall && recv.recv != nil && (recv.recv.kind == eAttr || recv.recv.kind == eName) &&
+			strings.HasSuffix(recv.recv.name, "get_clock") {
+			return fNow
+		}
+		rf := d.facts(recv, f)
+		switch {
+		case rf&fROSClock != 0:
+			return fNow
+		case rf&fSysClock != 0:
+			return fSystem
+		}
+		if l == langCPP {
+			if recv.kind == eName && recv.name == "self" {
+				return fNow
+			}
+			if p := d.path(recv, f); p != "" {
+				last := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
+				if strings.Contains(last, "node") {
+					return fNow
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// clockArg returns the clock_type argument of an rclpy call: the keyword,
+// or the positional argument at index pos.
+func (d *dataflow) clockArg(e *expr, pos int, f *fn) *expr {
+	for _, kw := range e.kwargs {
+		if kw.name == "clock_type" {
+			return kw.value
+		}
+	}
+	if pos < len(e.args) {
+		return e.args[pos]
+	}
+	return nil
+}
+
+func (d *dataflow) cppClockArg(e *expr) *expr {
+	if len(e.args) > 0 {
+		return e.args[0]
+	}
+	return nil
+}
+
+// clockTypeFacts maps a clock-type argument to facts: none when absent,
+// ros or system by the constant's name, 0 when it is a variable.
+func clockTypeFacts(arg *expr, none, ros, system fact) fact {
+	if arg == nil {
+		return none
+	}
+	t := arg.text()
+	switch {
+	case strings.Contains(t, "ROS_TIME"):
+		return ros
+	case strings.Contains(t, "SYSTEM_TIME"):
+		return system
+	}
+	return 0
+}
+
+// cppTimeCtor classifies an rclcpp::Time construction. Its default clock
+// type is RCL_SYSTEM_TIME for the (), (int64 ns) and (sec, nsec) forms, and
+// RCL_ROS_TIME for the builtin_interfaces::msg::Time form.
+func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
+	for _, a := range e.args {
+		t := a.text()
+		switch {
+		case strings.Contains(t, "RCL_ROS_TIME"):
+			return fROS
+		case strings.Contains(t, "RCL_SYSTEM_TIME"):
+			return fSystem
+		case strings.Contains(t, "RCL_STEADY_TIME"):
+			return 0
+		}
+	}
+	switch len(e.args) {
+	case 0:
+		return fSystem
+	case 1:
+		a := e.args[0]
+		if ft := d.facts(a, f); ft&fTime != 0 {
+			return ft & fTime
+		}
+		if a.kind == eNumber {
+			return fSystem
+		}
+		t := strings.ToLower(a.text())
+		if strings.Contains(t, "stamp") || strings.Contains(t, "header") || strings.Contains(t, "msg") {
+			return fROS
+		}
+	case 2:
+		if d.facts(e.args[0], f)&fTime != 0 {
+			return 0
+		}
+		return fSystem
+	}
+	return 0
+}
+
+// text is the source text of e ("" for synthetic nodes).
+func (e *expr) text() string {
+	if e == nil || e.n == nil || e.u == nil {
+		return ""
+	}
+	return string(e.u.src[e.n.start:e.n.end])
+}
+
+// isZero reports whether e is a literal zero.
+func isZero(e *expr) bool {
+	if e == nil || e.kind != eNumber {
+		return false
+	}
+	t := strings.TrimRight(strings.ToLower(e.text()), "ful")
+	v, err := strconv.ParseFloat(t, 64)
+	return err == nil && v == 0
+}

@@ -1,0 +1,170 @@
+package lint
+
+// The front ends (python.go, cpp.go) lower both languages into this small
+// intermediate form, so the data-flow pass and the checks in analyze.go are
+// written once. It keeps only what the checks need: functions and the class
+// they belong to, assignments, conditions, early exits and expressions.
+
+// exprKind classifies an expression.
+type exprKind uint8
+
+const (
+	eOther   exprKind = iota // anything else; subs holds its subexpressions
+	eName                    // identifier or qualified name (rclcpp.Time); "self" for self/this
+	eAttr                    // recv.name (Python attribute, C++ field access)
+	eCall                    // recv(args..., kw=...)
+	eBinary                  // l op r, arithmetic
+	eCompare                 // l op r, one comparison (Python chains are split)
+	eAnd                     // l and r
+	eOr                      // l or r
+	eNot                     // not l
+	eNumber                  // numeric literal
+	eString                  // string literal; name holds its content
+	eChrono                  // C++ chrono literal such as 100ms
+	eCond                    // conditional expression; subs are the branches
+)
+
+// expr is one expression.
+type expr struct {
+	kind   exprKind
+	n      *node  // syntax node, for positions and text
+	name   string // eName, eAttr: the name; eString: content; eCall of a template: template args
+	op     string // eBinary, eCompare
+	recv   *expr  // eAttr: object; eCall: callee
+	l, r   *expr  // eBinary, eCompare, eAnd, eOr; eNot uses l
+	args   []*expr
+	kwargs []kwarg
+	splat  bool // eCall: *args or **kwargs present
+	subs   []*expr
+	// content is the string_content node of an eString, for fixes.
+	content *node
+	// argList is the argument list node of an eCall, for fixes.
+	argList *node
+	u       *unit
+}
+
+// bindUnit points every expression of u at u, so expr.text works.
+func bindUnit(u *unit) {
+	var bind func(e *expr)
+	bind = func(e *expr) {
+		if e == nil || e.u == u {
+			return
+		}
+		e.u = u
+		bind(e.recv)
+		bind(e.l)
+		bind(e.r)
+		for _, a := range e.args {
+			bind(a)
+		}
+		for _, k := range e.kwargs {
+			bind(k.value)
+		}
+		for _, s := range e.subs {
+			bind(s)
+		}
+	}
+	for _, f := range u.fns {
+		eachStmt(f.body, func(s *stmt) {
+			bind(s.e)
+			bind(s.target)
+			bind(s.value)
+		})
+	}
+	for _, c := range u.classes {
+		for _, fl := range c.fields {
+			if fl.file == u {
+				bind(fl.init)
+			}
+		}
+	}
+	for _, e := range u.strings {
+		bind(e)
+	}
+}
+
+// kwarg is a Python keyword argument.
+type kwarg struct {
+	name  string
+	value *expr
+}
+
+// stmtKind classifies a statement.
+type stmtKind uint8
+
+const (
+	sExpr   stmtKind = iota // e is evaluated
+	sAssign                 // target = value (value may be nil for a C++ declaration)
+	sIf                     // if e { then } else { els }
+	sExit                   // return, raise, throw, continue, break; e is the returned value
+	sBlock                  // loop, try, with, switch: body runs, maybe more than once
+)
+
+// stmt is one statement.
+type stmt struct {
+	kind   stmtKind
+	n      *node
+	e      *expr
+	target *expr
+	typ    string // C++ declared type, normalised (rclcpp.Time); "" when none or auto
+	value  *expr
+	decl   bool // C++ declaration of a local
+	then   []*stmt
+	els    []*stmt
+	body   []*stmt
+}
+
+// class is a class (or struct) definition. In C++ the methods of one class
+// may be spread over a header and source files; classes are merged by name.
+type class struct {
+	name   string
+	isNode bool // derives from rclpy/rclcpp Node or LifecycleNode
+	fields map[string]*field
+	fns    []*fn
+}
+
+// field is a C++ data member declaration.
+type field struct {
+	name string
+	typ  string
+	init *expr // default member initializer, nil when none
+	n    *node // the declarator, for fixes
+	decl *node // the whole declaration
+	file *unit
+}
+
+// fn is a function, method or lambda body.
+type fn struct {
+	name   string
+	cls    *class
+	ctor   bool
+	outer  *fn // enclosing function of a lambda or nested def
+	params map[string]string
+	body   []*stmt
+	n      *node
+	u      *unit
+}
+
+// unit is one parsed source file.
+type unit struct {
+	path    string
+	lang    lang
+	src     []byte
+	root    *node
+	fns     []*fn
+	classes []*class
+	// imports maps a Python name bound by an import to its qualified name.
+	imports map[string]string
+	// lastImportEnd is the byte offset after the last top-level import line.
+	lastImportEnd int
+	comments      []*node
+	strings       []*expr
+	hasErr        bool
+}
+
+func (u *unit) text(n *node) string {
+	if n == nil {
+		return ""
+	}
+	return string(u.src[n.start:n.end])
+}

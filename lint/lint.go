@@ -1,0 +1,343 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Config selects what a run checks.
+type Config struct {
+	// Rules lists the rule IDs to report; empty means every rule.
+	Rules []string
+	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Findings []Finding
+	// Files is the number of source files analysed.
+	Files int
+	// ParseErrors lists files that tree-sitter could only partly parse; they
+	// are still analysed, so their findings may be incomplete.
+	ParseErrors []string
+}
+
+// Failed reports whether any finding is a warning or an error that has not
+// been fixed. Notes alone do not fail a run.
+func (r *Result) Failed() bool {
+	for _, f := range r.Findings {
+		if f.Level != LevelNote && !f.Fixed {
+			return true
+		}
+	}
+	return false
+}
+
+// source is one file to analyse.
+type source struct {
+	path string
+	src  []byte
+}
+
+// skipDirs are directories a walk never enters: colcon output and VCS data.
+var skipDirs = map[string]bool{"build": true, "install": true, "log": true, "node_modules": true, "__pycache__": true}
+
+// Files lists the Python and C++ sources under paths, sorted. A path that
+// names a file is taken whatever its extension.
+func Files(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != p && (strings.HasPrefix(name, ".") || skipDirs[name]) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && langOf(path) != langNone {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// Run lints the Python and C++ files under paths. C++ classes are merged
+// across the files of one run, so give a package's headers and sources
+// together.
+func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
+	files, err := Files(paths)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]source, len(files))
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		srcs[i] = source{f, b}
+	}
+	return analyze(ctx, srcs, cfg)
+}
+
+// Source lints one file's contents; name picks the language by extension
+// and is used in findings.
+func Source(name string, src []byte, cfg Config) (*Result, error) {
+	if langOf(name) == langNone {
+		return nil, fmt.Errorf("lint %s: not a Python or C++ file", name)
+	}
+	return analyze(context.Background(), []source{{name, src}}, cfg)
+}
+
+func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
+	enabled := map[string]bool{}
+	ids := cfg.Rules
+	if len(ids) == 0 {
+		for _, r := range Rules {
+			ids = append(ids, r.ID)
+		}
+	}
+	for _, id := range ids {
+		r, ok := RuleByID(id)
+		if !ok {
+			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id)
+		}
+		enabled[r.ID] = true
+	}
+	units := make([]*unit, len(srcs))
+	errs := make([]error, len(srcs))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, max(len(srcs), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				s := srcs[i]
+				l := langOf(s.path)
+				if l == langNone {
+					l = langPython
+				}
+				root, hasErr, err := parse(l, s.src)
+				if err != nil {
+					errs[i] = fmt.Errorf("lint %s: %w", s.path, err)
+					continue
+				}
+				units[i] = &unit{path: s.path, lang: l, src: s.src, root: root, hasErr: hasErr}
+			}
+		})
+	}
+feed:
+	for i := range srcs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Lower in file order, so C++ classes merge deterministically.
+	ct := &classTable{byName: map[string]*class{}}
+	var classes []*class
+	seen := map[*class]bool{}
+	res := &Result{Files: len(units)}
+	for _, u := range units {
+		if u.lang == langPython {
+			lowerPython(u)
+		} else {
+			lowerCPP(u, ct)
+		}
+		bindUnit(u)
+		u.root = nil // the tree is no longer needed; let it go
+		for _, c := range u.classes {
+			if !seen[c] {
+				seen[c] = true
+				classes = append(classes, c)
+			}
+		}
+		if u.hasErr {
+			res.ParseErrors = append(res.ParseErrors, u.path)
+		}
+	}
+	d := newDataflow(units, classes)
+	d.solve()
+	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}}
+	c.guardPass(units)
+	d.solve()
+	for _, u := range units {
+		before := len(c.findings)
+		c.check(u)
+		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
+	}
+	res.Findings = c.findings
+	sortFindings(res.Findings)
+	return res, nil
+}
+
+// classTable merges C++ classes by name across the files of a run.
+type classTable struct {
+	byName map[string]*class
+}
+
+func (t *classTable) get(name string) *class {
+	c := t.byName[name]
+	if c == nil {
+		c = &class{name: name, fields: map[string]*field{}}
+		t.byName[name] = c
+	}
+	return c
+}
+
+// Fix applies the edits of findings to their files on disk and marks them
+// Fixed. It returns the number of findings fixed.
+func Fix(res *Result) (int, error) {
+	byFile := map[string][]int{}
+	for i, f := range res.Findings {
+		if len(f.Edits) > 0 {
+			byFile[f.File] = append(byFile[f.File], i)
+		}
+	}
+	names := make([]string, 0, len(byFile))
+	for name := range byFile {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	n := 0
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return n, err
+		}
+		var edits []Edit
+		for _, i := range byFile[name] {
+			edits = append(edits, res.Findings[i].Edits...)
+		}
+		out, err := ApplyEdits(src, edits)
+		if err != nil {
+			return n, fmt.Errorf("fix %s: %w", name, err)
+		}
+		info, err := os.Stat(name)
+		if err != nil {
+			return n, err
+		}
+		if err := os.WriteFile(name, out, info.Mode().Perm()); err != nil {
+			return n, err
+		}
+		for _, i := range byFile[name] {
+			res.Findings[i].Fixed = true
+			n++
+		}
+	}
+	return n, nil
+}
+
+// finding builds a Finding at node n.
+func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
+	f := Finding{File: u.path, Rule: r.ID, Level: r.Level, Message: msg, Why: why, Fix: fix, Edits: edits}
+	if n != nil {
+		f.Line, f.Col = u.position(n.start)
+		f.EndLine, f.EndCol = u.position(n.end)
+	}
+	return f
+}
+
+// position converts a byte offset to a 1-based line and code-point column.
+func (u *unit) position(off int) (line, col int) {
+	off = min(off, len(u.src))
+	line = 1 + bytes.Count(u.src[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(u.src[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(u.src[start:off])
+}
+
+// unsuppressed drops findings silenced by a "simclock: ignore" comment on
+// the same line, or alone on the line before.
+func (u *unit) unsuppressed(fs []Finding) []Finding {
+	if len(fs) == 0 {
+		return fs
+	}
+	type sup struct {
+		all   bool
+		rules map[string]bool
+	}
+	byLine := map[int]*sup{}
+	for _, c := range u.comments {
+		text := u.text(c)
+		i := strings.Index(text, "simclock:")
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(text[i+len("simclock:"):])
+		rest, ok := strings.CutPrefix(rest, "ignore")
+		if !ok {
+			continue
+		}
+		s := &sup{rules: map[string]bool{}}
+		if inner, ok := strings.CutPrefix(rest, "["); ok {
+			if j := strings.IndexByte(inner, ']'); j >= 0 {
+				for id := range strings.SplitSeq(inner[:j], ",") {
+					if r, ok := RuleByID(strings.TrimSpace(id)); ok {
+						s.rules[r.ID] = true
+					}
+				}
+			}
+		} else {
+			s.all = true
+		}
+		line, _ := u.position(c.start)
+		byLine[line] = s
+		// A comment alone on its line covers the next line too.
+		start := bytes.LastIndexByte(u.src[:c.start], '\n') + 1
+		if len(bytes.TrimSpace(u.src[start:c.start])) == 0 {
+			if _, taken := byLine[line+1]; !taken {
+				byLine[line+1] = s
+			}
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if s := byLine[f.Line]; s != nil && (s.all || s.rules[f.Rule]) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
