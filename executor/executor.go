@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simclock"
@@ -63,7 +64,8 @@ type Executor struct {
 	queues []*timer.Queue
 	subs   []*subscription
 
-	ready []*timer.Timer // scratch, used only by Spin's goroutine
+	ready   []*timer.Timer // scratch, used only by Spin's goroutine
+	stopped atomic.Bool
 }
 
 type subscription struct {
@@ -180,6 +182,17 @@ func (e *Executor) poke() {
 	}
 }
 
+// Stop makes the spinning executor return as soon as the callback that is
+// running returns: no further callback of the round runs. A callback may
+// call it. SpinUntil then returns nil.
+func (e *Executor) Stop() {
+	e.stopped.Store(true)
+	e.poke()
+}
+
+// Stopped reports whether Stop was called.
+func (e *Executor) Stopped() bool { return e.stopped.Load() }
+
 // SpinOnce runs one round (see the package doc) and reports whether any
 // callback ran.
 func (e *Executor) SpinOnce() bool {
@@ -195,6 +208,9 @@ func (e *Executor) SpinOnce() bool {
 	timer.SortByCreation(ready)
 	worked := false
 	for _, t := range ready {
+		if e.stopped.Load() {
+			break
+		}
 		// A callback earlier in the round may have canceled or reset it.
 		if !t.IsReady() {
 			continue
@@ -207,6 +223,9 @@ func (e *Executor) SpinOnce() bool {
 	e.ready = ready[:0]
 
 	for _, s := range subs {
+		if e.stopped.Load() {
+			break
+		}
 		if sample, ok := s.sub.Take(); ok {
 			s.handle(sample)
 			worked = true
@@ -229,13 +248,13 @@ func (e *Executor) SpinUntil(ctx context.Context, done func() bool) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("executor: %w", err)
 		}
-		if done() {
+		if e.stopped.Load() || done() {
 			return nil
 		}
 		if e.SpinOnce() {
 			continue
 		}
-		if done() {
+		if e.stopped.Load() || done() {
 			return nil
 		}
 		if err := e.wait(ctx); err != nil {
