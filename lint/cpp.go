@@ -27,7 +27,6 @@ func (c *cppFront) top(n *node, cls *class) {
 	for _, ch := range n.children {
 		switch ch.kind {
 		case "comment":
-			c.u.comments = append(c.u.comments, ch)
 		case "class_specifier", "struct_specifier":
 			c.class(ch)
 		case "function_definition":
@@ -181,7 +180,6 @@ func (c *cppFront) function(n *node, cls *class) {
 	if fil := n.firstKind("field_initializer_list"); fil != nil {
 		for _, fi := range fil.children {
 			if fi.kind == "comment" {
-				u.comments = append(u.comments, fi)
 				continue
 			}
 			if fi.kind != "field_initializer" || len(fi.children) < 2 {
@@ -236,7 +234,6 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 	u := c.u
 	switch n.kind {
 	case "comment":
-		u.comments = append(u.comments, n)
 		return nil
 	case "compound_statement":
 		return []*stmt{{kind: sBlock, n: n, body: c.block(n, f)}}
@@ -274,7 +271,6 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 		var out []*stmt
 		for _, ch := range n.children {
 			if ch.kind == "comment" {
-				u.comments = append(u.comments, ch)
 				continue
 			}
 			if ch.kind == "assignment_expression" && u.text(ch.child("operator")) == "=" {
@@ -320,7 +316,6 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 		for _, ch := range n.children {
 			switch {
 			case ch.kind == "comment":
-				u.comments = append(u.comments, ch)
 			case ch.kind == "compound_statement" || ch.field == "body" || ch.kind == "catch_clause" || ch.kind == "case_statement":
 				s.body = append(s.body, c.stmt(ch, f)...)
 			case strings.HasSuffix(ch.kind, "_statement") || ch.kind == "declaration":
@@ -366,7 +361,6 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 		if args != nil {
 			for _, a := range args.children {
 				if a.kind == "comment" {
-					u.comments = append(u.comments, a)
 					continue
 				}
 				e.args = append(e.args, c.expr(a, f))
@@ -441,13 +435,11 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 		lf.body = c.block(n.child("body"), lf)
 		return &expr{kind: eOther, n: n}
 	case "comment":
-		u.comments = append(u.comments, n)
 		return &expr{kind: eOther, n: n}
 	}
 	e := &expr{kind: eOther, n: n}
 	for _, ch := range n.children {
 		if ch.kind == "comment" {
-			u.comments = append(u.comments, ch)
 			continue
 		}
 		if ch.field == "operator" {

@@ -176,14 +176,16 @@ feed:
 		}
 	}
 	// Lower in file order, so C++ classes merge deterministically.
-	ct := &classTable{byName: map[string]*class{}}
+	ct := &classTable{byName: map[string]*class{}, roots: map[string]string{}}
 	var classes []*class
 	seen := map[*class]bool{}
 	res := &Result{Files: len(units)}
 	for _, u := range units {
+		collectComments(u)
 		if u.lang == langPython {
 			lowerPython(u)
 		} else {
+			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
 		}
 		bindUnit(u)
@@ -213,18 +215,61 @@ feed:
 	return res, nil
 }
 
-// classTable merges C++ classes by name across the files of a run.
+// classTable merges C++ classes by name across the files of one package in
+// a run, so a method defined in src/x.cpp sees the members declared in
+// include/pkg/x.hpp.
 type classTable struct {
 	byName map[string]*class
+	roots  map[string]string // directory -> package root, cached
+	scope  string            // package root of the file being lowered
 }
 
 func (t *classTable) get(name string) *class {
-	c := t.byName[name]
+	key := t.scope + "\x00" + name
+	c := t.byName[key]
 	if c == nil {
 		c = &class{name: name, fields: map[string]*field{}}
-		t.byName[name] = c
+		t.byName[key] = c
 	}
 	return c
+}
+
+// packageRoot returns the nearest directory at or above dir holding a
+// package.xml (a ROS 2 package), or dir itself when there is none.
+func (t *classTable) packageRoot(dir string) string {
+	if r, ok := t.roots[dir]; ok {
+		return r
+	}
+	root := dir
+	if _, err := os.Stat(filepath.Join(dir, "package.xml")); err != nil {
+		if parent := filepath.Dir(dir); parent != dir {
+			if r := t.packageRoot(parent); r != parent || fileExists(filepath.Join(parent, "package.xml")) {
+				root = r
+			}
+		}
+	}
+	t.roots[dir] = root
+	return root
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// collectComments records every comment node of u, wherever the grammar
+// attaches it, for suppression.
+func collectComments(u *unit) {
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.kind == "comment" {
+			u.comments = append(u.comments, n)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	walk(u.root)
 }
 
 // Fix applies the edits of findings to their files on disk and marks them

@@ -28,7 +28,6 @@ func (p *pyFront) stmt(n *node, f *fn, cls *class) []*stmt {
 	u := p.u
 	switch n.kind {
 	case "comment":
-		u.comments = append(u.comments, n)
 		return nil
 	case "import_statement", "import_from_statement":
 		p.imports(n)
@@ -58,7 +57,6 @@ func (p *pyFront) stmt(n *node, f *fn, cls *class) []*stmt {
 		var out []*stmt
 		for _, c := range n.children {
 			if c.kind == "comment" {
-				u.comments = append(u.comments, c)
 				continue
 			}
 			out = append(out, p.exprStmt(c, f)...)
@@ -86,7 +84,6 @@ func (p *pyFront) stmt(n *node, f *fn, cls *class) []*stmt {
 					s.body = append(s.body, p.stmt(c, f, cls)...)
 				}
 			case "comment":
-				u.comments = append(u.comments, c)
 			default:
 				if c.field == "body" || c.field == "consequence" {
 					s.body = append(s.body, p.block(c, f, cls)...)
@@ -171,7 +168,6 @@ func (p *pyFront) class(n *node, outer *fn) {
 					p.function(d, outer, c)
 				}
 			case "comment":
-				u.comments = append(u.comments, s)
 			default:
 				// Class-level statements (constants, nested classes) run at
 				// import time; lower them into the enclosing function.
@@ -292,7 +288,6 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 					e.splat = true
 					e.subs = append(e.subs, p.expr(a, f))
 				case "comment":
-					u.comments = append(u.comments, a)
 				default:
 					e.args = append(e.args, p.expr(a, f))
 				}
@@ -385,7 +380,6 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		u.fns = append(u.fns, lf)
 		return &expr{kind: eOther, n: n}
 	case "comment":
-		u.comments = append(u.comments, n)
 		return &expr{kind: eOther, n: n}
 	}
 	return p.other(n, f)
@@ -397,7 +391,6 @@ func (p *pyFront) other(n *node, f *fn) *expr {
 	e := &expr{kind: eOther, n: n}
 	for _, c := range n.children {
 		if c.kind == "comment" {
-			p.u.comments = append(p.u.comments, c)
 			continue
 		}
 		if c.field == "operator" || c.field == "operators" {

@@ -1,0 +1,127 @@
+//go:build cgo
+
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// archive is a parsed txtar file: a comment, then "-- name --" sections.
+type archive struct {
+	comment string
+	files   []archiveFile
+}
+
+type archiveFile struct {
+	name string
+	data []byte
+}
+
+// parseArchive parses the txtar format (golang.org/x/tools/txtar), which is
+// small enough not to justify a dependency.
+func parseArchive(data []byte) archive {
+	var a archive
+	var cur *archiveFile
+	for line := range strings.SplitAfterSeq(string(data), "\n") {
+		trim := strings.TrimRight(line, "\r\n")
+		if name, ok := strings.CutPrefix(trim, "-- "); ok && strings.HasSuffix(name, " --") {
+			a.files = append(a.files, archiveFile{name: strings.TrimSuffix(name, " --")})
+			cur = &a.files[len(a.files)-1]
+			continue
+		}
+		if cur == nil {
+			a.comment += line
+		} else {
+			cur.data = append(cur.data, line...)
+		}
+	}
+	return a
+}
+
+// extract writes an archive's files under dir.
+func extract(t testing.TB, a archive, dir string) {
+	t.Helper()
+	for _, f := range a.files {
+		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// wants collects the "want: R27 R28" annotations of the files: each names
+// the rules expected on its line. Files whose name starts with "ok_" are
+// the corrected versions and must carry no annotation.
+func wants(t *testing.T, a archive) []string {
+	t.Helper()
+	var out []string
+	for _, f := range a.files {
+		for i, line := range strings.Split(string(f.data), "\n") {
+			_, w, ok := strings.Cut(line, "want: ")
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(filepath.Base(f.name), "ok_") {
+				t.Fatalf("%s:%d: corrected file has a want annotation", f.name, i+1)
+			}
+			for _, r := range strings.Fields(w) {
+				out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestCorpus lints every archive in testdata/corpus and compares the
+// findings, by file, line and rule, with the want annotations.
+func TestCorpus(t *testing.T) {
+	paths, err := filepath.Glob("testdata/corpus/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := parseArchive(data)
+			dir := t.TempDir()
+			extract(t, a, dir)
+			res, err := Run(t.Context(), []string{dir}, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				rel, _ := filepath.Rel(dir, f.File)
+				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), f.Line, f.Rule))
+			}
+			slices.Sort(got)
+			want := wants(t, a)
+			for _, g := range got {
+				if !slices.Contains(want, g) {
+					t.Errorf("unexpected finding %s", g)
+				}
+			}
+			for _, w := range want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing finding %s", w)
+				}
+			}
+			if len(res.ParseErrors) > 0 {
+				t.Errorf("parse errors in %v", res.ParseErrors)
+			}
+		})
+	}
+}
