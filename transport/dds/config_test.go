@@ -68,7 +68,7 @@ func TestCycloneConfig(t *testing.T) {
 			want: []string{"<AllowMulticast>false</AllowMulticast>", "<ParticipantIndex>none</ParticipantIndex>",
 				fmt.Sprintf("<Tag>ros_discovery_off_%d</Tag>", os.Getpid())}},
 		{cfg: dds.Config{StaticPeers: []string{"10.1.2.3", `a"b`}},
-			want: []string{`<Peer address="10.1.2.3"/>`, `<Peer address="a&#34;b"/>`, "<ParticipantIndex>auto</ParticipantIndex>"},
+			want:   []string{`<Peer address="10.1.2.3"/>`, `<Peer address="a&#34;b"/>`, "<ParticipantIndex>auto</ParticipantIndex>"},
 			absent: []string{"AllowMulticast"}},
 		{cfg: dds.Config{Range: dds.SystemDefault, StaticPeers: []string{"10.1.2.3"}}, absent: []string{"<"}},
 	} {

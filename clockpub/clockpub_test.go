@@ -1,0 +1,115 @@
+package clockpub_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"simclock/clockpub"
+)
+
+const (
+	ms = time.Millisecond
+	s  = time.Second
+)
+
+// ticks returns the first n ticks of cfg as "wall:sim[:event]" strings,
+// in milliseconds.
+func ticks(t *testing.T, cfg clockpub.Config, n int) []string {
+	t.Helper()
+	sch, err := clockpub.New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	var out []string
+	for range n {
+		tk, ok := sch.Next()
+		if !ok {
+			out = append(out, "end")
+			break
+		}
+		str := fmt.Sprintf("%d:%d", tk.Wall/ms, tk.Sim/ms)
+		if tk.Event != clockpub.EventNone {
+			str += ":" + string(tk.Event)
+		}
+		out = append(out, str)
+	}
+	return out
+}
+
+func TestSchedule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  clockpub.Config
+		n    int
+		want []string
+	}{
+		{"rtf1", clockpub.Config{Start: 100 * s, Period: 100 * ms, Step: 100 * ms}, 3,
+			[]string{"0:100000:start", "100:100100", "200:100200"}},
+		{"rtf2_preclock", clockpub.Config{Period: 10 * ms, Step: 20 * ms, PreClock: 2 * s}, 3,
+			[]string{"2000:0:start", "2010:20", "2020:40"}},
+		{"pause_resume_constant_value_while_paused", clockpub.Config{Period: 100 * ms, Step: 100 * ms, Pause: true, PauseAt: 200 * ms, ResumeAfter: 300 * ms}, 7,
+			[]string{"0:0:start", "100:100", "200:200:pause", "300:200", "400:200", "500:300:resume", "600:400"}},
+		{"pause_forever", clockpub.Config{Period: 100 * ms, Step: 100 * ms, Pause: true, PauseAt: 0}, 3,
+			[]string{"0:0:start", "100:0", "200:0"}},
+		{"jump_backward", clockpub.Config{Start: 10 * s, Period: 1 * s, Step: 1 * s, Jump: true, JumpAt: 11 * s, JumpTo: 5 * s}, 5,
+			[]string{"0:10000:start", "1000:11000", "2000:5000:jump", "3000:6000", "4000:7000"}},
+		{"jump_forward_once", clockpub.Config{Period: 1 * s, Step: 1 * s, Jump: true, JumpAt: 1 * s, JumpTo: 100 * s}, 4,
+			[]string{"0:0:start", "1000:1000", "2000:100000:jump", "3000:101000"}},
+		{"until_ends", clockpub.Config{Period: 1 * s, Step: 1 * s, HasUntil: true, Until: 2 * s}, 5,
+			[]string{"0:0:start", "1000:1000", "2000:2000", "end"}},
+		{"loop_restarts_from_start", clockpub.Config{Start: 5 * s, Period: 1 * s, Step: 1 * s, HasUntil: true, Until: 6 * s, Loop: true}, 5,
+			[]string{"0:5000:start", "1000:6000", "2000:5000:loop", "3000:6000", "4000:5000:loop"}},
+		{"loop_rearms_jump", clockpub.Config{Period: 1 * s, Step: 1 * s, Jump: true, JumpAt: 1 * s, JumpTo: 3 * s, HasUntil: true, Until: 3 * s, Loop: true}, 7,
+			[]string{"0:0:start", "1000:1000", "2000:3000:jump", "3000:0:loop", "4000:1000", "5000:3000:jump", "6000:0:loop"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ticks(t, tc.cfg, tc.n); !slices.Equal(got, tc.want) {
+				t.Errorf("got  %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  clockpub.Config
+		want error
+	}{
+		{clockpub.Config{}, clockpub.ErrPeriod},
+		{clockpub.Config{Period: s, Step: -1}, clockpub.ErrStep},
+		{clockpub.Config{Period: s, Start: -1}, clockpub.ErrNegative},
+		{clockpub.Config{Period: s, Loop: true}, clockpub.ErrLoop},
+		{clockpub.Config{Period: s, Loop: true, HasUntil: true, Start: 5 * s, Until: 5 * s}, clockpub.ErrLoop},
+	} {
+		if _, err := clockpub.New(tc.cfg); !errors.Is(err, tc.want) {
+			t.Errorf("New(%+v) = %v, want %v", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+func TestRTF(t *testing.T) {
+	sch, err := clockpub.New(clockpub.Config{Period: 10 * ms, Step: 25 * ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch.RTF(); got != 2.5 {
+		t.Errorf("RTF = %v, want 2.5", got)
+	}
+}
+
+func ExampleSchedule() {
+	sch, _ := clockpub.New(clockpub.Config{Start: 100 * time.Second, Period: 500 * time.Millisecond,
+		Step: time.Second, HasUntil: true, Until: 101 * time.Second, Loop: true})
+	for range 4 {
+		tk, _ := sch.Next()
+		fmt.Printf("at %v publish %v (%s)\n", tk.Wall, tk.Sim, tk.Event)
+	}
+	// Output:
+	// at 0s publish 1m40s (start)
+	// at 500ms publish 1m41s ()
+	// at 1s publish 1m40s (loop)
+	// at 1.5s publish 1m41s ()
+}
