@@ -19,6 +19,10 @@ func totalNanos(sec float64, nsec int64) (int64, error) {
 		return 0, ErrOverflow
 	}
 	f := math.Trunc(sec * 1e9)
+	if math.IsInf(f, 0) {
+		// sec is finite but sec*1e9 is not (|sec| > MaxFloat64/1e9).
+		return 0, ErrOverflow
+	}
 	if f > -two63 && f < two63 {
 		return addInt64(int64(f), nsec)
 	}
