@@ -248,7 +248,8 @@ func (c *ROSClock) SleepFor(ctx context.Context, d time.Duration) error {
 // is woken by each change of the clock rather than by polling. When ctx
 // is done first it returns Started() and ctx's error.
 func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) (bool, error) {
-	deadline, err := c.steady.Now().Add(timeout)
+	// A timeout <= 0 checks once, as rclcpp does; only overflow means "never".
+	deadline, err := c.steady.Now().Add(max(timeout, 0))
 	if err != nil {
 		deadline = Time[Steady]{ns: 1<<63 - 1}
 	}
