@@ -1,0 +1,1599 @@
+package simclock_test
+
+// The conformance suite: every rule R1-R15 of ../shared/spec/ros2-time.md
+// as input → expected result, plus the upstream rclpy / rcl / rclcpp test
+// vectors of ros2-time-reference.md §14 translated to Go. Each case names
+// its summary rule (the subtest prefix) and its vector ("§14.1 PT-022";
+// "derived" marks §14.9 vectors that no upstream test exercises).
+//
+// Where simclock deliberately differs from an upstream library (rclcpp
+// saturation, rclpy's silent int32 wrap, rclpy's blocking past-target
+// sleep), the case says so in its name.
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"io"
+	"math"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"simclock"
+	"simclock/cdr"
+	"simclock/clocktest"
+	"simclock/msg"
+)
+
+const sec = int64(time.Second)
+
+// must unwraps a constructor result for table literals with valid inputs.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func rosNS(ns int64) simclock.Time[simclock.ROS] {
+	return must(simclock.TimeFromNanoseconds[simclock.ROS](ns))
+}
+
+func anyNS(ns int64, ct simclock.ClockType) simclock.AnyTime {
+	return must(simclock.AnyTimeFromNanoseconds(ns, ct))
+}
+
+// checkErr reports whether err matches want (nil meaning "no error") and
+// fails t when it does not.
+func checkErr(t *testing.T, ref string, err, want error) bool {
+	t.Helper()
+	if want == nil {
+		if err != nil {
+			t.Errorf("%s: unexpected error %v", ref, err)
+			return false
+		}
+		return true
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: got error %v, want %v", ref, err, want)
+		return false
+	}
+	return true
+}
+
+// R1: clock types, clock changes and kinds carry rcl's values.
+func TestConformanceR1Types(t *testing.T) {
+	var (
+		ros    simclock.Time[simclock.ROS]
+		system simclock.Time[simclock.System]
+		steady simclock.Time[simclock.Steady]
+	)
+	cases := []struct {
+		rule, name, ref string
+		got, want       any
+	}{
+		{"R1", "UNINITIALIZED=0", "§1 R3", int(simclock.Uninitialized), 0},
+		{"R1", "ROS_TIME=1", "§1 R3", int(simclock.ROSTime), 1},
+		{"R1", "SYSTEM_TIME=2", "§1 R3", int(simclock.SystemTime), 2},
+		{"R1", "STEADY_TIME=3", "§1 R3", int(simclock.SteadyTime), 3},
+		{"R1", "name_UNINITIALIZED", "§1 R3", simclock.Uninitialized.String(), "UNINITIALIZED"},
+		{"R1", "name_ROS_TIME", "§1 R3", simclock.ROSTime.String(), "ROS_TIME"},
+		{"R1", "name_SYSTEM_TIME", "§1 R3", simclock.SystemTime.String(), "SYSTEM_TIME"},
+		{"R1", "name_STEADY_TIME", "§1 R3", simclock.SteadyTime.String(), "STEADY_TIME"},
+		{"R1", "type_130_is_not_valid", "§14.4 CT-016", simclock.ClockType(130).Valid(), false},
+		{"R1", "type_130_name", "§14.4 CT-016", simclock.ClockType(130).String(), "ClockType(130)"},
+		{"R1", "uninitialized_is_not_valid", "§14.4 CT-013", simclock.Uninitialized.Valid(), false},
+		{"R1", "ros_is_valid", "§14.4 CT-012", simclock.ROSTime.Valid(), true},
+		{"R1", "system_is_valid", "§14.4 CT-012", simclock.SystemTime.Valid(), true},
+		{"R1", "steady_is_valid", "§14.4 CT-012", simclock.SteadyTime.Valid(), true},
+		{"R1", "ROS_TIME_NO_CHANGE=1", "§1 R4", int(simclock.ROSTimeNoChange), 1},
+		{"R1", "ROS_TIME_ACTIVATED=2", "§1 R4", int(simclock.ROSTimeActivated), 2},
+		{"R1", "ROS_TIME_DEACTIVATED=3", "§1 R4", int(simclock.ROSTimeDeactivated), 3},
+		{"R1", "SYSTEM_TIME_NO_CHANGE=4", "§1 R4", int(simclock.SystemTimeNoChange), 4},
+		{"R1", "change_names", "§1 R4", simclock.ROSTimeActivated.String() + " " + simclock.ROSTimeDeactivated.String() + " " +
+			simclock.ROSTimeNoChange.String() + " " + simclock.SystemTimeNoChange.String(),
+			"ROS_TIME_ACTIVATED ROS_TIME_DEACTIVATED ROS_TIME_NO_CHANGE SYSTEM_TIME_NO_CHANGE"},
+		{"R1", "kind_ROS", "§14.6 CP-001", ros.ClockType(), simclock.ROSTime},
+		{"R1", "kind_System", "§14.6 CP-001", system.ClockType(), simclock.SystemTime},
+		{"R1", "kind_Steady", "§14.6 CP-001", steady.ClockType(), simclock.SteadyTime},
+		{"R1", "zero_time_is_0ns", "§14.1 PT-001", system.Nanoseconds(), int64(0)},
+		{"R1", "zero_AnyTime_is_uninitialized", "§1 R3", simclock.AnyTime{}.ClockType(), simclock.Uninitialized},
+		{"R1", "duration_is_signed_int64_ns", "§1 R1", time.Duration(-1).Nanoseconds(), int64(-1)},
+		{"R1", "infinite_duration_is_int64_max", "§14.9 DV-025 derived", int64(simclock.InfiniteDuration), int64(math.MaxInt64)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %v, want %v", tc.ref, tc.got, tc.want)
+			}
+		})
+	}
+}
+
+// R2: Time from seconds and nanoseconds, rclpy's Time(seconds=, nanoseconds=).
+func TestConformanceR2NewTime(t *testing.T) {
+	cases := []struct {
+		rule, name, ref string
+		sec             float64
+		nsec            int64
+		want            int64
+		err             error
+	}{
+		{"R2", "default_is_zero", "§14.1 PT-001", 0, 0, 0, nil},
+		{"R2", "seconds_plus_nanoseconds", "§14.1 PT-002", 1, 5e8, 1_500_000_000, nil},
+		{"R2", "additive_2s_plus_500ms", "summary R2", 2, 500_000_000, 2_500_000_000, nil},
+		{"R2", "additive_nanoseconds_past_1s", "§14.1 PT-043", 0, 15e8, 1_500_000_000, nil},
+		{"R2", "half_plus_half", "summary R2", 0.5, 500_000_000, sec, nil},
+		{"R2", "max_int64_ns", "§14.1 PT-004", 0, math.MaxInt64, math.MaxInt64, nil},
+		{"R2", "2^63_ns_overflows", "§14.1 PT-003", 1e-9, math.MaxInt64, 0, simclock.ErrOverflow},
+		{"R2", "negative_seconds", "§14.1 PT-005", -1, 0, 0, simclock.ErrNegativeTime},
+		{"R2", "negative_nanoseconds", "§14.1 PT-006", 0, -1, 0, simclock.ErrNegativeTime},
+		{"R2", "1.001s_truncates_to_1000999999", "§14.9 DV-001 derived", 1.001, 0, 1_000_999_999, nil},
+		{"R2", "1.003s_truncates_to_1002999999", "§14.9 DV-001 derived", 1.003, 0, 1_002_999_999, nil},
+		{"R2", "1.5s", "§14.9 DV-006 derived", 1.5, 0, 1_500_000_000, nil},
+		{"R2", "0.1s", "§13 note 1", 0.1, 0, 100_000_000, nil},
+		{"R2", "1e-10s_truncates_to_0", "§14.9 DV-002 derived", 1e-10, 0, 0, nil},
+		{"R2", "1e-9s_is_1ns", "§14.9 DV-002 derived", 1e-9, 0, 1, nil},
+		{"R2", "-1e-12s_rejected_on_input", "§14.9 DV-003 derived", -1e-12, 0, 0, simclock.ErrNegativeTime},
+		{"R2", "-0.0s_accepted", "§14.9 DV-003 derived", math.Copysign(0, -1), 0, 0, nil},
+		{"R2", "-0.0s_plus_ns", "§14.9 DV-003 derived", math.Copysign(0, -1), 7, 7, nil},
+		{"R2", "product_rounding_to_2^63_overflows", "§14.9 DV-005 derived", 9223372036.854775807, 0, 0, simclock.ErrOverflow},
+		{"R2", "largest_seconds_below_2^63", "§2 R22", 9223372036.854774, 0, 9_223_372_036_854_774_784, nil},
+		{"R2", "seconds_plus_ns_exactly_int64_max", "§2 R23", 9223372036, 854_775_807, math.MaxInt64, nil},
+		{"R2", "seconds_plus_ns_exactly_2^63", "§2 R23", 9223372036, 854_775_808, 0, simclock.ErrOverflow},
+		{"R2", "9.2e9s", "§2 R22", 9.2e9, 0, 9_200_000_000_000_000_000, nil},
+		{"R2", "1e10s_overflows", "§2 R23", 1e10, 0, 0, simclock.ErrOverflow},
+		{"R2", "max_float_overflows", "§2 R23", math.MaxFloat64, 0, 0, simclock.ErrOverflow},
+		{"R2", "smallest_denormal_is_0", "§2 R22", math.SmallestNonzeroFloat64, 0, 0, nil},
+		{"R2", "NaN_rejected", "§2 R22", math.NaN(), 0, 0, simclock.ErrOutOfRange},
+		{"R2", "+Inf_overflows", "§2 R23", math.Inf(1), 0, 0, simclock.ErrOverflow},
+		{"R2", "-Inf_negative", "§2 R21", math.Inf(-1), 0, 0, simclock.ErrNegativeTime},
+		{"R2", "ns_int64_min_negative", "§2 R21", 0, math.MinInt64, 0, simclock.ErrNegativeTime},
+		{"R2", "5e9ns_equals_5s", "§14.1 PT-029", 0, 5e9, 5 * sec, nil},
+		{"R2", "1553575413s", "§14.1 PT-040", 0, 1553575413247045598, 1553575413247045598, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			got, err := simclock.NewTime[simclock.System](tc.sec, tc.nsec)
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
+				t.Errorf("%s: NewTime(%v, %d) = %d ns, want %d", tc.ref, tc.sec, tc.nsec, got.Nanoseconds(), tc.want)
+			}
+			// The dynamic constructor agrees and keeps its clock type.
+			a, err := simclock.NewAnyTime(tc.sec, tc.nsec, simclock.SteadyTime)
+			if checkErr(t, tc.ref+" (NewAnyTime)", err, tc.err) && tc.err == nil &&
+				(a.Nanoseconds() != tc.want || a.ClockType() != simclock.SteadyTime) {
+				t.Errorf("%s: NewAnyTime(%v, %d, STEADY) = %v, want %d ns STEADY_TIME", tc.ref, tc.sec, tc.nsec, a, tc.want)
+			}
+		})
+	}
+}
+
+// R2 (continued): other constructors, accessors and the rclpy repr.
+func TestConformanceR2Accessors(t *testing.T) {
+	t.Run("R2/TimeFromNanoseconds_negative", func(t *testing.T) {
+		_, err := simclock.TimeFromNanoseconds[simclock.ROS](-1) // §14.6 CP-015
+		checkErr(t, "§14.6 CP-015", err, simclock.ErrNegativeTime)
+	})
+	t.Run("R2/TimeFromNanoseconds_max", func(t *testing.T) {
+		got, err := simclock.TimeFromNanoseconds[simclock.ROS](math.MaxInt64)
+		if checkErr(t, "§14.1 PT-004", err, nil) && got.Nanoseconds() != math.MaxInt64 {
+			t.Errorf("got %d, want %d", got.Nanoseconds(), int64(math.MaxInt64))
+		}
+	})
+	t.Run("R2/AnyTimeFromNanoseconds_negative", func(t *testing.T) {
+		_, err := simclock.AnyTimeFromNanoseconds(-1, simclock.ROSTime)
+		checkErr(t, "§14.6 CP-015", err, simclock.ErrNegativeTime)
+	})
+	badTypes := []struct {
+		name string
+		ct   simclock.ClockType
+	}{{"uninitialized", simclock.Uninitialized}, {"130", 130}}
+	for _, bt := range badTypes {
+		t.Run("R2/NewAnyTime_clock_type_"+bt.name+"_rejected", func(t *testing.T) {
+			_, err := simclock.NewAnyTime(1, 0, bt.ct) // §14.1 PT-007, §14.4 CT-016
+			checkErr(t, "§14.1 PT-007", err, simclock.ErrOutOfRange)
+			_, err = simclock.AnyTimeFromNanoseconds(1, bt.ct)
+			checkErr(t, "§14.4 CT-016", err, simclock.ErrOutOfRange)
+		})
+	}
+
+	sn := []struct {
+		rule, name, ref string
+		sec             float64
+		nsec            int64
+		wantSec         int64
+		wantNsec        int64
+		wantSeconds     float64
+	}{
+		{"R2", "seconds_nanoseconds_1.5s", "§14.1 PT-042", 1, 5e8, 1, 500_000_000, 1.5},
+		{"R2", "seconds_nanoseconds_15e8ns", "§14.1 PT-043", 0, 15e8, 1, 500_000_000, 1.5},
+		{"R2", "seconds_nanoseconds_zero", "§14.1 PT-044", 0, 0, 0, 0, 0},
+		{"R2", "seconds_4.5", "§14.6 CP-025", 4, 500_000_000, 4, 500_000_000, 4.5},
+		{"R2", "seconds_2.5_from_ns", "§14.6 CP-025", 0, 2_500_000_000, 2, 500_000_000, 2.5},
+		{"R2", "seconds_nanoseconds_max", "§2 R25", 0, math.MaxInt64, 9_223_372_036, 854_775_807, 9223372036.854775807},
+	}
+	for _, tc := range sn {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			tm := must(simclock.NewTime[simclock.System](tc.sec, tc.nsec))
+			if s, ns := tm.SecondsNanoseconds(); s != tc.wantSec || ns != tc.wantNsec {
+				t.Errorf("%s: SecondsNanoseconds() = (%d, %d), want (%d, %d)", tc.ref, s, ns, tc.wantSec, tc.wantNsec)
+			}
+			if got := tm.Seconds(); got != tc.wantSeconds {
+				t.Errorf("%s: Seconds() = %v, want %v", tc.ref, got, tc.wantSeconds)
+			}
+		})
+	}
+
+	reprs := []struct {
+		rule, name, ref string
+		got             string
+		want            string
+	}{
+		{"R2", "repr_system_1.5s", "§14.9 DV-006 derived",
+			must(simclock.NewTime[simclock.System](1.5, 0)).String(), "Time(nanoseconds=1500000000, clock_type=SYSTEM_TIME)"},
+		{"R2", "repr_ros_zero", "§14.9 DV-006 derived",
+			simclock.Time[simclock.ROS]{}.String(), "Time(nanoseconds=0, clock_type=ROS_TIME)"},
+		{"R2", "repr_any_steady", "§2 R26",
+			anyNS(42, simclock.SteadyTime).String(), "Time(nanoseconds=42, clock_type=STEADY_TIME)"},
+	}
+	for _, tc := range reprs {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %q, want %q", tc.ref, tc.got, tc.want)
+			}
+		})
+	}
+}
+
+// R3: the clock type depends on how a time was made.
+func TestConformanceR3DefaultClockTypes(t *testing.T) {
+	fake := clocktest.New()
+	rc := simclock.NewROSClockOn(fake.System(), fake.Steady())
+	rcActive := simclock.NewROSClockOn(fake.System(), fake.Steady())
+	rcActive.EnableROSTimeOverride()
+	m := msg.Time{Sec: 1, Nanosec: 500_000_000}
+	cases := []struct {
+		rule, name, ref string
+		got, want       simclock.ClockType
+	}{
+		{"R3", "SystemClock_now_is_SYSTEM", "§14.2 PC-009", simclock.SystemClock{}.Now().ClockType(), simclock.SystemTime},
+		{"R3", "SteadyClock_now_is_STEADY", "§14.2 PC-011", simclock.SteadyClock{}.Now().ClockType(), simclock.SteadyTime},
+		{"R3", "ROSClock_now_is_ROS_sim_off", "summary R3", rc.Now().ClockType(), simclock.ROSTime},
+		{"R3", "ROSClock_now_is_ROS_sim_on", "summary R3", rcActive.Now().ClockType(), simclock.ROSTime},
+		{"R3", "fake_system_is_SYSTEM", "summary R3", fake.System().Now().ClockType(), simclock.SystemTime},
+		{"R3", "fake_steady_is_STEADY", "summary R3", fake.Steady().Now().ClockType(), simclock.SteadyTime},
+		{"R3", "from_msg_default_is_ROS", "§14.1 PT-038", must(msg.ToAnyTime(m, simclock.ROSTime)).ClockType(), simclock.ROSTime},
+		{"R3", "from_msg_with_SYSTEM", "§14.1 PT-039", must(msg.ToAnyTime(m, simclock.SystemTime)).ClockType(), simclock.SystemTime},
+		{"R3", "typed_from_msg_keeps_kind", "§14.6 CP-028", must(msg.ToTime[simclock.Steady](m)).ClockType(), simclock.SteadyTime},
+		{"R3", "Any_keeps_kind", "§2 R24", must(simclock.NewTime[simclock.System](1.5, 0)).Any().ClockType(), simclock.SystemTime},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %v, want %v", tc.ref, tc.got, tc.want)
+			}
+		})
+	}
+	t.Run("R3/SystemClock_near_time.Now", func(t *testing.T) { // §14.2 PC-009
+		d := time.Duration(simclock.SystemClock{}.Now().Nanoseconds() - time.Now().UnixNano())
+		if d < -5*time.Second || d > 5*time.Second {
+			t.Errorf("§14.2 PC-009: SystemClock differs from time.Now by %v", d)
+		}
+	})
+	t.Run("R3/SteadyClock_monotone", func(t *testing.T) { // §14.2 PC-011
+		prev := simclock.SteadyClock{}.Now()
+		for range 10 {
+			now := simclock.SteadyClock{}.Now()
+			if now.Before(prev) {
+				t.Fatalf("§14.2 PC-011: steady went back from %v to %v", prev, now)
+			}
+			prev = now
+		}
+	})
+	t.Run("R3/As_converts_only_matching_kind", func(t *testing.T) {
+		a := anyNS(5, simclock.ROSTime)
+		if got, err := simclock.As[simclock.ROS](a); err != nil || got.Nanoseconds() != 5 {
+			t.Errorf("As[ROS] = %v, %v; want 5 ns, nil", got, err)
+		}
+		_, err := simclock.As[simclock.System](a)
+		checkErr(t, "summary R3", err, simclock.ErrClockTypeMismatch)
+	})
+}
+
+// R4: Time ± Duration keeps the clock type, exact 0 is valid, negative and
+// overflowing results are errors.
+func TestConformanceR4AddMinus(t *testing.T) {
+	const max = math.MaxInt64
+	cases := []struct {
+		rule, name, ref string
+		ct              simclock.ClockType
+		t               int64
+		op              byte // '+' or '-'
+		d               time.Duration
+		want            int64
+		err             error
+	}{
+		{"R4", "steady_1+1", "§14.1 PT-018", simclock.SteadyTime, 1, '+', 1, 2, nil},
+		{"R4", "duration_plus_time_commutes", "§14.1 PT-019", simclock.SteadyTime, 1, '+', 1, 2, nil},
+		{"R4", "steady_1-1_is_exact_zero", "§14.1 PT-020", simclock.SteadyTime, 1, '-', 1, 0, nil},
+		{"R4", "1s-1s_is_valid_zero", "summary R4", simclock.SystemTime, sec, '-', time.Second, 0, nil},
+		{"R4", "ros_1s-1s_is_valid_zero", "summary R4", simclock.ROSTime, sec, '-', time.Second, 0, nil},
+		{"R4", "max+1_overflows", "§14.1 PT-021", simclock.SystemTime, max, '+', 1, 0, simclock.ErrOverflow},
+		{"R4", "max+1_overflows_DV", "§14.9 DV-009 derived", simclock.ROSTime, max, '+', 1, 0, simclock.ErrOverflow},
+		{"R4", "max+max_overflows", "§14.6 CP-031", simclock.SystemTime, max, '+', max, 0, simclock.ErrOverflow},
+		{"R4", "1-2_negative", "§14.1 PT-022", simclock.SystemTime, 1, '-', 2, 0, simclock.ErrNegativeTime},
+		{"R4", "1-2_negative_DV", "§14.9 DV-010 derived", simclock.SystemTime, 1, '-', 2, 0, simclock.ErrNegativeTime},
+		{"R4", "5+(-10)_negative", "§14.9 DV-007 derived", simclock.SystemTime, 5, '+', -10, 0, simclock.ErrNegativeTime},
+		{"R4", "max-(-1)_overflows", "§14.9 DV-008 derived", simclock.SystemTime, max, '-', -1, 0, simclock.ErrOverflow},
+		{"R4", "max-(-1)_overflows_CP", "§14.6 CP-032", simclock.SteadyTime, max, '-', -1, 0, simclock.ErrOverflow},
+		{"R4", "0-min_overflows", "§14.6 CP-022", simclock.SystemTime, 0, '-', math.MinInt64, 0, simclock.ErrOverflow},
+		{"R4", "0+min_negative", "§14.6 CP-031", simclock.SystemTime, 0, '+', math.MinInt64, 0, simclock.ErrNegativeTime},
+		{"R4", "max+min_negative", "§14.6 CP-022", simclock.SystemTime, max, '+', math.MinInt64, 0, simclock.ErrNegativeTime},
+		{"R4", "max-max_zero", "§14.6 CP-022", simclock.SystemTime, max, '-', max, 0, nil},
+		{"R4", "max+0", "§2 R23", simclock.SystemTime, max, '+', 0, max, nil},
+		{"R4", "0+infinite", "§3 R45", simclock.ROSTime, 0, '+', simclock.InfiniteDuration, max, nil},
+		{"R4", "1+infinite_overflows", "§3 R45", simclock.ROSTime, 1, '+', simclock.InfiniteDuration, 0, simclock.ErrOverflow},
+		{"R4", "young-=1s", "§14.6 CP-017", simclock.ROSTime, 2 * sec, '-', time.Second, sec, nil},
+		{"R4", "1ns+time0", "§14.6 CP-030", simclock.ROSTime, 0, '+', 1, 1, nil},
+		{"R4", "now0-1s_fails_before_first_clock", "summary R4, R25", simclock.ROSTime, 0, '-', time.Second, 0, simclock.ErrNegativeTime},
+		{"R4", "0-0_zero", "summary R4", simclock.ROSTime, 0, '-', 0, 0, nil},
+		{"R4", "1.5s+(-0.5s)", "summary R4", simclock.SystemTime, 3 * sec / 2, '+', -time.Second / 2, sec, nil},
+		{"R4", "1.5s-(-0.5s)", "summary R4", simclock.SystemTime, 3 * sec / 2, '-', -time.Second / 2, 2 * sec, nil},
+		{"R4", "rolling_1-2ns_errors", "§14.6 CP-024", simclock.SystemTime, 1, '-', 2, 0, simclock.ErrNegativeTime},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			var got simclock.AnyTime
+			var err error
+			start := anyNS(tc.t, tc.ct)
+			if tc.op == '+' {
+				got, err = start.Add(tc.d)
+			} else {
+				got, err = start.Minus(tc.d)
+			}
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil &&
+				(got.Nanoseconds() != tc.want || got.ClockType() != tc.ct) {
+				t.Errorf("%s: %v %c %v = %v, want %d ns %v", tc.ref, start, tc.op, tc.d, got, tc.want, tc.ct)
+			}
+			// The typed API gives the same result.
+			var typed int64
+			switch tc.ct {
+			case simclock.ROSTime:
+				typed, err = addTyped[simclock.ROS](tc.t, tc.op, tc.d)
+			case simclock.SystemTime:
+				typed, err = addTyped[simclock.System](tc.t, tc.op, tc.d)
+			default:
+				typed, err = addTyped[simclock.Steady](tc.t, tc.op, tc.d)
+			}
+			if checkErr(t, tc.ref+" (typed)", err, tc.err) && tc.err == nil && typed != tc.want {
+				t.Errorf("%s: typed %d %c %v = %d, want %d", tc.ref, tc.t, tc.op, tc.d, typed, tc.want)
+			}
+		})
+	}
+}
+
+func addTyped[K simclock.Kind](ns int64, op byte, d time.Duration) (int64, error) {
+	t := must(simclock.TimeFromNanoseconds[K](ns))
+	var (
+		r   simclock.Time[K]
+		err error
+	)
+	if op == '+' {
+		r, err = t.Add(d)
+	} else {
+		r, err = t.Minus(d)
+	}
+	if err == nil && r.ClockType() != t.ClockType() {
+		return 0, errors.New("clock type changed")
+	}
+	return r.Nanoseconds(), err
+}
+
+// R5: Time - Time is a Duration, may be negative, and needs one clock type.
+func TestConformanceR5Sub(t *testing.T) {
+	cases := []struct {
+		rule, name, ref string
+		a, b            simclock.AnyTime
+		want            time.Duration
+		mismatch        bool
+	}{
+		{"R5", "steady_1-0", "§14.1 PT-023", anyNS(1, simclock.SteadyTime), anyNS(0, simclock.SteadyTime), 1, false},
+		{"R5", "1-2_is_negative", "§14.1 PT-024", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SystemTime), -1, false},
+		{"R5", "max-0", "§14.9 DV-015 derived", anyNS(math.MaxInt64, simclock.SystemTime), anyNS(0, simclock.SystemTime), math.MaxInt64, false},
+		{"R5", "0-max", "§2 R29", anyNS(0, simclock.SystemTime), anyNS(math.MaxInt64, simclock.SystemTime), -math.MaxInt64, false},
+		{"R5", "difference_a_b", "§14.4 CT-021", anyNS(2000, simclock.ROSTime), anyNS(1000, simclock.ROSTime), 1000, false},
+		{"R5", "difference_b_a", "§14.4 CT-021", anyNS(1000, simclock.ROSTime), anyNS(2000, simclock.ROSTime), -1000, false},
+		{"R5", "10s-0s", "§14.4 CT-023", anyNS(10*sec, simclock.ROSTime), anyNS(0, simclock.ROSTime), 10 * time.Second, false},
+		{"R5", "0s-10s", "§14.4 CT-023", anyNS(0, simclock.ROSTime), anyNS(10*sec, simclock.ROSTime), -10 * time.Second, false},
+		{"R5", "int32_boundary_positive", "§14.4 CT-024",
+			anyNS(1514423498*sec+147483647, simclock.ROSTime), anyNS(1514423496*sec, simclock.ROSTime), 2147483647, false},
+		{"R5", "int32_boundary_negative_no_wrap", "§14.4 CT-024 (rcl#204)",
+			anyNS(1514423496*sec, simclock.ROSTime), anyNS(1514423498*sec+147483647, simclock.ROSTime), -2147483647, false},
+		{"R5", "young-old", "§14.6 CP-016", anyNS(2*sec, simclock.SystemTime), anyNS(sec, simclock.SystemTime), time.Second, false},
+		{"R5", "difference_5_3", "§14.9 DV-124 derived", anyNS(3, simclock.ROSTime), anyNS(5, simclock.ROSTime), -2, false},
+		{"R5", "system-steady_errors", "§14.1 PT-025", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SteadyTime), 0, true},
+		{"R5", "system-steady_errors_DV", "§14.9 DV-011 derived", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SteadyTime), 0, true},
+		{"R5", "zero_system-zero_steady_errors", "§14.9 DV-201 derived", anyNS(0, simclock.SystemTime), anyNS(0, simclock.SteadyTime), 0, true},
+		{"R5", "ros-system_errors", "§14.4 CT-022", anyNS(1000, simclock.ROSTime), anyNS(2000, simclock.SystemTime), 0, true},
+		{"R5", "max_ros-max_steady_errors", "§14.6 CP-027",
+			anyNS(2147483647999999999, simclock.ROSTime), anyNS(2147483647999999999, simclock.SteadyTime), 0, true},
+		{"R5", "uninitialized_errors", "§5 R72", simclock.AnyTime{}, anyNS(0, simclock.ROSTime), 0, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			got, err := tc.a.Sub(tc.b)
+			if !tc.mismatch {
+				if err != nil || got != tc.want {
+					t.Errorf("%s: %v - %v = %v, %v; want %v", tc.ref, tc.a, tc.b, got, err, tc.want)
+				}
+				return
+			}
+			if !errors.Is(err, simclock.ErrClockTypeMismatch) {
+				t.Fatalf("%s: %v - %v: got error %v, want ErrClockTypeMismatch", tc.ref, tc.a, tc.b, err)
+			}
+			var cte *simclock.ClockTypeError
+			if !errors.As(err, &cte) {
+				t.Fatalf("%s: error %v is not a *ClockTypeError", tc.ref, err)
+			}
+			if cte.Op != "subtract" || cte.Left != tc.a.ClockType() || cte.Right != tc.b.ClockType() {
+				t.Errorf("%s: got %+v, want Op subtract, Left %v, Right %v", tc.ref, *cte, tc.a.ClockType(), tc.b.ClockType())
+			}
+		})
+	}
+	t.Run("R5/error_text", func(t *testing.T) { // §2 R29: "Can't subtract times with different clock types"
+		_, err := anyNS(2, simclock.SystemTime).Sub(anyNS(1, simclock.SteadyTime))
+		want := "can't subtract times with different clock types (SYSTEM_TIME and STEADY_TIME)"
+		if err == nil || err.Error() != want {
+			t.Errorf("§2 R29: got %v, want %q", err, want)
+		}
+	})
+	t.Run("R5/typed_sub_may_be_negative", func(t *testing.T) { // §14.1 PT-024 on the typed API
+		a, b := rosNS(1), rosNS(2)
+		if got := a.Sub(b); got != -1 {
+			t.Errorf("§14.1 PT-024: got %v, want -1ns", got)
+		}
+		if got := rosNS(math.MaxInt64).Sub(rosNS(0)); got != math.MaxInt64 {
+			t.Errorf("§14.9 DV-015: got %v, want max", got)
+		}
+	})
+}
+
+// R6: comparisons between clock types are errors, even at 0 ns.
+func TestConformanceR6Compare(t *testing.T) {
+	type result struct{ cmp, eq, before, after any } // each a value or "err"
+	const e = "err"
+	cases := []struct {
+		rule, name, ref string
+		a, b            simclock.AnyTime
+		want            result
+	}{
+		{"R6", "1<2", "§14.1 PT-028", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SystemTime), result{-1, false, true, false}},
+		{"R6", "2>1", "§14.1 PT-028", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SystemTime), result{1, false, false, true}},
+		{"R6", "5e9ns==5s", "§14.1 PT-029",
+			must(simclock.NewAnyTime(0, 5e9, simclock.SystemTime)), must(simclock.NewAnyTime(5, 0, simclock.SystemTime)), result{0, true, false, false}},
+		{"R6", "ros_1s<2s", "§14.6 CP-016", anyNS(sec, simclock.ROSTime), anyNS(2*sec, simclock.ROSTime), result{-1, false, true, false}},
+		{"R6", "max==max", "§14.6 CP-026", anyNS(math.MaxInt64, simclock.ROSTime), anyNS(math.MaxInt64, simclock.ROSTime), result{0, true, false, false}},
+		{"R6", "zero==zero_same_type", "summary R6", anyNS(0, simclock.SteadyTime), anyNS(0, simclock.SteadyTime), result{0, true, false, false}},
+		{"R6", "system_vs_steady_errors", "§14.1 PT-030", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "steady_vs_system_errors", "§14.1 PT-030", anyNS(2, simclock.SteadyTime), anyNS(1, simclock.SystemTime), result{e, e, e, e}},
+		{"R6", "equal_ns_system_vs_ros_errors", "§14.9 DV-012 derived", anyNS(1, simclock.SystemTime), anyNS(1, simclock.ROSTime), result{e, e, e, e}},
+		{"R6", "zero_system_vs_zero_steady_errors", "§14.6 CP-018", anyNS(0, simclock.SystemTime), anyNS(0, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "zero_ros_vs_zero_system_errors", "summary R6", anyNS(0, simclock.ROSTime), anyNS(0, simclock.SystemTime), result{e, e, e, e}},
+		{"R6", "max_ros_vs_max_steady_errors", "§14.6 CP-027",
+			anyNS(2147483647999999999, simclock.ROSTime), anyNS(2147483647999999999, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "uninitialized_vs_ros_errors", "§14.6 CP-029", simclock.AnyTime{}, anyNS(0, simclock.ROSTime), result{e, e, e, e}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			check := func(op string, got any, err error, want any) {
+				t.Helper()
+				if want == e {
+					var cte *simclock.ClockTypeError
+					if !errors.Is(err, simclock.ErrClockTypeMismatch) || !errors.As(err, &cte) || cte.Op != "compare" {
+						t.Errorf("%s: %v %s %v: got (%v, %v), want a compare *ClockTypeError", tc.ref, tc.a, op, tc.b, got, err)
+					}
+					return
+				}
+				if err != nil || got != want {
+					t.Errorf("%s: %v %s %v = (%v, %v), want %v", tc.ref, tc.a, op, tc.b, got, err, want)
+				}
+			}
+			c, err := tc.a.Compare(tc.b)
+			check("Compare", c, err, tc.want.cmp)
+			eq, err := tc.a.Equal(tc.b)
+			check("Equal", eq, err, tc.want.eq)
+			bf, err := tc.a.Before(tc.b)
+			check("Before", bf, err, tc.want.before)
+			af, err := tc.a.After(tc.b)
+			check("After", af, err, tc.want.after)
+		})
+	}
+	t.Run("R6/error_text", func(t *testing.T) { // §2 R30
+		_, err := anyNS(1, simclock.SystemTime).Equal(anyNS(1, simclock.ROSTime))
+		want := "can't compare times with different clock types (SYSTEM_TIME and ROS_TIME)"
+		if err == nil || err.Error() != want {
+			t.Errorf("§2 R30: got %v, want %q", err, want)
+		}
+	})
+	typed := []struct {
+		rule, name, ref            string
+		a, b                       int64
+		cmp                        int
+		equal, before, after, same bool
+	}{
+		{"R6", "typed_1<2", "§14.1 PT-028", 1, 2, -1, false, true, false, false},
+		{"R6", "typed_2>1", "§14.1 PT-028", 2, 1, 1, false, false, true, false},
+		{"R6", "typed_equal", "§14.1 PT-029", 5 * sec, 5 * sec, 0, true, false, false, true},
+		{"R6", "typed_0_vs_max", "§14.6 CP-026", 0, math.MaxInt64, -1, false, true, false, false},
+	}
+	for _, tc := range typed {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			a, b := rosNS(tc.a), rosNS(tc.b)
+			if a.Compare(b) != tc.cmp || a.Equal(b) != tc.equal || a.Before(b) != tc.before || a.After(b) != tc.after || (a == b) != tc.same {
+				t.Errorf("%s: %v vs %v: Compare %d Equal %v Before %v After %v ==%v; want %d %v %v %v %v", tc.ref, a, b,
+					a.Compare(b), a.Equal(b), a.Before(b), a.After(b), a == b, tc.cmp, tc.equal, tc.before, tc.after, tc.same)
+			}
+		})
+	}
+}
+
+// R7: durations from seconds and nanoseconds: negative allowed, int64 range.
+func TestConformanceR7DurationOf(t *testing.T) {
+	cases := []struct {
+		rule, name, ref string
+		sec             float64
+		nsec            int64
+		want            time.Duration
+		err             error
+	}{
+		{"R7", "default_zero", "§14.1 PT-008", 0, 0, 0, nil},
+		{"R7", "1s+5e8ns", "§14.1 PT-009", 1, 5e8, 1500 * time.Millisecond, nil},
+		{"R7", "product_2^63_overflows", "§14.1 PT-010", 9223372036.854775807, 0, 0, simclock.ErrOverflow},
+		{"R7", "ns_plus_one_past_max_overflows", "§14.1 PT-010", 1e-9, math.MaxInt64, 0, simclock.ErrOverflow},
+		{"R7", "max_int64_ns", "§14.1 PT-011", 0, math.MaxInt64, math.MaxInt64, nil},
+		{"R7", "-1s", "§14.1 PT-012", -1, 0, -time.Second, nil},
+		{"R7", "-1ns", "§14.1 PT-013", 0, -1, -1, nil},
+		{"R7", "-2^63/1e9_seconds_is_min", "§14.1 PT-014", -9223372036.854775808, 0, math.MinInt64, nil},
+		{"R7", "-2^63/1e9-1_seconds_overflows", "§14.1 PT-015", -9223372036.854775808 - 1, 0, 0, simclock.ErrOverflow},
+		{"R7", "min_int64_ns", "§14.1 PT-016", 0, math.MinInt64, math.MinInt64, nil},
+		{"R7", "min_minus_1ns_overflows", "§14.1 PT-017", -1e-9, math.MinInt64, 0, simclock.ErrOverflow},
+		{"R7", "-0.5s", "§14.9 DV-020 derived", -0.5, 0, -500 * time.Millisecond, nil},
+		{"R7", "-1.5s", "§14.9 DV-021 derived", -1.5, 0, -1500 * time.Millisecond, nil},
+		{"R7", "1.001s_truncates", "§13 note 1", 1.001, 0, 1_000_999_999, nil},
+		{"R7", "-1.001s_truncates_toward_zero", "§13 note 1", -1.001, 0, -1_000_999_999, nil},
+		{"R7", "mixed_signs_add", "summary R7", 1, -1, 999_999_999, nil},
+		{"R7", "seconds_past_int64_brought_back_by_ns", "§3 R40", 9223372037, -1e9, 9_223_372_035_999_999_488, nil},
+		{"R7", "NaN_rejected", "§3 R40", math.NaN(), 0, 0, simclock.ErrOutOfRange},
+		{"R7", "+Inf_overflows", "§3 R40", math.Inf(1), 0, 0, simclock.ErrOverflow},
+		{"R7", "-Inf_overflows", "§3 R40", math.Inf(-1), 0, 0, simclock.ErrOverflow},
+		{"R7", "5e9ns_equals_5s", "§14.1 PT-035", 0, 5e9, 5 * time.Second, nil},
+		{"R7", "rate_1/3Hz_period", "§13 note 1", 1.0 / 3.0, 0, 333_333_333, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			got, err := simclock.DurationOf(tc.sec, tc.nsec)
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got != tc.want {
+				t.Errorf("%s: DurationOf(%v, %d) = %d, want %d", tc.ref, tc.sec, tc.nsec, int64(got), int64(tc.want))
+			}
+		})
+	}
+	// Durations are time.Duration: arithmetic and comparisons are Go's own.
+	ops := []struct {
+		rule, name, ref string
+		got, want       any
+	}{
+		{"R7", "1ns<2ns", "§14.1 PT-034", time.Duration(1) < time.Duration(2), true},
+		{"R7", "1ns!=2ns", "§14.1 PT-034", time.Duration(1) != time.Duration(2), true},
+		{"R7", "5e9ns==5s", "§14.1 PT-035", must(simclock.DurationOf(0, 5e9)) == must(simclock.DurationOf(5, 0)), true},
+		{"R7", "1s+2s", "§14.1 PT-046", must(simclock.DurationOf(1, 0)) + must(simclock.DurationOf(2, 0)), 3 * time.Second},
+		{"R7", "2s-1s", "§14.1 PT-046", must(simclock.DurationOf(2, 0)) - must(simclock.DurationOf(1, 0)), time.Second},
+		{"R7", "1ns_roundtrip_via_msg", "§14.1 PT-041", msg.ToDuration(must(msg.FromDuration(1))), time.Duration(1)},
+	}
+	for _, tc := range ops {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %v, want %v", tc.ref, tc.got, tc.want)
+			}
+		})
+	}
+}
+
+// R8: builtin_interfaces Time/Duration conversions with floor division and
+// no silent int32 wrap.
+func TestConformanceR8Messages(t *testing.T) {
+	durs := []struct {
+		rule, name, ref string
+		d               time.Duration
+		want            msg.Duration
+		err             error
+	}{
+		{"R8", "-0.5s_floor", "§14.9 DV-020 derived", -500 * time.Millisecond, msg.Duration{Sec: -1, Nanosec: 500_000_000}, nil},
+		{"R8", "-1ns_floor", "§14.9 DV-021 derived", -1, msg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1ns_floor_rclcpp", "§14.9 DV-203 derived", -1, msg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1.5s_floor", "§14.9 DV-021 derived", -1500 * time.Millisecond, msg.Duration{Sec: -2, Nanosec: 500_000_000}, nil},
+		{"R8", "-1s", "§14.8 CD-016", -time.Second, msg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_-1s", "§14.8 CD-014", -time.Second, msg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_1.5s", "§14.8 CD-014", 1500 * time.Millisecond, msg.Duration{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "0.5s", "§14.8 CD-015", 500 * time.Millisecond, msg.Duration{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "§14.8 CD-015", time.Second, msg.Duration{Sec: 1}, nil},
+		{"R8", "1ns", "§14.1 PT-041", 1, msg.Duration{Nanosec: 1}, nil},
+		{"R8", "zero", "summary R8", 0, msg.Duration{}, nil},
+		{"R8", "max_int64_out_of_range_not_saturated", "§14.8 CD-017 (rclcpp saturates)", math.MaxInt64, msg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "-max_int64_out_of_range_not_saturated", "§14.8 CD-018 (rclcpp saturates)", -math.MaxInt64, msg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "int32_max_seconds_fits", "§4 R55", time.Duration(math.MaxInt32*sec + 999_999_999), msg.Duration{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "int32_max+1_seconds_out_of_range", "summary R8", time.Duration((math.MaxInt32 + 1) * sec), msg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "int32_min_seconds_fits", "§4 R55", time.Duration(math.MinInt32 * sec), msg.Duration{Sec: math.MinInt32}, nil},
+		{"R8", "int32_min_seconds-1ns_out_of_range", "summary R8", time.Duration(math.MinInt32*sec - 1), msg.Duration{}, simclock.ErrOutOfRange},
+	}
+	for _, tc := range durs {
+		t.Run(tc.rule+"/FromDuration_"+tc.name, func(t *testing.T) {
+			got, err := msg.FromDuration(tc.d)
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
+				if got != tc.want {
+					t.Errorf("%s: FromDuration(%d) = %v, want %v", tc.ref, int64(tc.d), got, tc.want)
+				}
+				if back := msg.ToDuration(got); back != tc.d {
+					t.Errorf("%s: round trip %d → %v → %d", tc.ref, int64(tc.d), got, int64(back))
+				}
+			}
+		})
+	}
+	toDurs := []struct {
+		rule, name, ref string
+		m               msg.Duration
+		want            time.Duration
+	}{
+		{"R8", "(-1,5e8)_is_-0.5s", "§14.9 DV-022 derived", msg.Duration{Sec: -1, Nanosec: 500_000_000}, -500 * time.Millisecond},
+		{"R8", "(1,1000)", "§14.8 CD-019", msg.Duration{Sec: 1, Nanosec: 1000}, 1_000_001_000},
+		{"R8", "(-1,999999999)_is_-1ns", "§3 R44", msg.Duration{Sec: -1, Nanosec: 999_999_999}, -1},
+		{"R8", "unnormalized_nanosec_added", "summary R8", msg.Duration{Sec: 1, Nanosec: 1_500_000_000}, 2500 * time.Millisecond},
+		{"R8", "extremes", "§4 R55", msg.Duration{Sec: math.MinInt32, Nanosec: math.MaxUint32}, time.Duration(math.MinInt32*sec + math.MaxUint32)},
+	}
+	for _, tc := range toDurs {
+		t.Run(tc.rule+"/ToDuration_"+tc.name, func(t *testing.T) {
+			if got := msg.ToDuration(tc.m); got != tc.want {
+				t.Errorf("%s: ToDuration(%v) = %d, want %d", tc.ref, tc.m, int64(got), int64(tc.want))
+			}
+		})
+	}
+	times := []struct {
+		rule, name, ref string
+		ns              int64
+		want            msg.Time
+		err             error
+	}{
+		{"R8", "1553575413.247045598s", "§14.1 PT-040", 1553575413247045598, msg.Time{Sec: 1553575413, Nanosec: 247045598}, nil},
+		{"R8", "12345s+67890ns", "§14.6 CP-005", 12345*sec + 67890, msg.Time{Sec: 12345, Nanosec: 67890}, nil},
+		{"R8", "0.5s", "§14.6 CP-009", 500_000_000, msg.Time{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "§14.6 CP-010", sec, msg.Time{Sec: 1}, nil},
+		{"R8", "1.5s", "§14.6 CP-011", 1_500_000_000, msg.Time{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "1ns", "§14.1 PT-038", 1, msg.Time{Nanosec: 1}, nil},
+		{"R8", "zero", "summary R8", 0, msg.Time{}, nil},
+		{"R8", "rclcpp_time_max_fits", "§14.6 CP-026", 2147483647999999999, msg.Time{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "2^31s_out_of_range_not_wrapped", "§14.9 DV-202 derived (rclcpp wraps)", 2147483648 * sec, msg.Time{}, simclock.ErrOutOfRange},
+		{"R8", "max_int64_out_of_range", "§14.9 DV-019 derived (rclpy wraps)", math.MaxInt64, msg.Time{}, simclock.ErrOutOfRange},
+	}
+	for _, tc := range times {
+		t.Run(tc.rule+"/FromTime_"+tc.name, func(t *testing.T) {
+			got, err := msg.FromTime(rosNS(tc.ns))
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
+				if got != tc.want {
+					t.Errorf("%s: FromTime(%d) = %v, want %v", tc.ref, tc.ns, got, tc.want)
+				}
+				back, err := msg.ToTime[simclock.ROS](got)
+				if err != nil || back.Nanoseconds() != tc.ns {
+					t.Errorf("%s: round trip %d → %v → %v, %v", tc.ref, tc.ns, got, back, err)
+				}
+			}
+			gotAny, err := msg.FromAnyTime(anyNS(tc.ns, simclock.SystemTime))
+			if checkErr(t, tc.ref+" (FromAnyTime)", err, tc.err) && gotAny != tc.want {
+				t.Errorf("%s: FromAnyTime(%d) = %v, want %v", tc.ref, tc.ns, gotAny, tc.want)
+			}
+		})
+	}
+	toTimes := []struct {
+		rule, name, ref string
+		m               msg.Time
+		want            int64
+		err             error
+	}{
+		{"R8", "negative_sec_rejected", "§14.9 DV-016 derived", msg.Time{Sec: -1}, 0, simclock.ErrNegativeTime},
+		{"R8", "negative_sec_with_nanosec_rejected", "§14.6 CP-006", msg.Time{Sec: -1, Nanosec: 1}, 0, simclock.ErrNegativeTime},
+		{"R8", "jazzy_negative_time_msgs_rejected", "§14.6 CP-012", msg.Time{Sec: -1, Nanosec: 500_000_000}, 0, simclock.ErrNegativeTime},
+		{"R8", "int32_min_rejected", "§14.6 CP-014", msg.Time{Sec: math.MinInt32}, 0, simclock.ErrNegativeTime},
+		{"R8", "unnormalized_nanosec_added", "§14.9 DV-017 derived", msg.Time{Sec: 1, Nanosec: 1_500_000_000}, 2_500_000_000, nil},
+		{"R8", "largest_message", "summary R8", msg.Time{Sec: math.MaxInt32, Nanosec: math.MaxUint32}, math.MaxInt32*sec + math.MaxUint32, nil},
+		{"R8", "1.5s", "summary R30", msg.Time{Sec: 1, Nanosec: 500_000_000}, 1_500_000_000, nil},
+	}
+	for _, tc := range toTimes {
+		t.Run(tc.rule+"/ToTime_"+tc.name, func(t *testing.T) {
+			got, err := msg.ToTime[simclock.ROS](tc.m)
+			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
+				t.Errorf("%s: ToTime(%v) = %d, want %d", tc.ref, tc.m, got.Nanoseconds(), tc.want)
+			}
+			a, err := msg.ToAnyTime(tc.m, simclock.ROSTime)
+			if checkErr(t, tc.ref+" (ToAnyTime)", err, tc.err) && tc.err == nil &&
+				(a.Nanoseconds() != tc.want || a.ClockType() != simclock.ROSTime) {
+				t.Errorf("%s: ToAnyTime(%v) = %v, want %d ns ROS_TIME", tc.ref, tc.m, a, tc.want)
+			}
+		})
+	}
+	t.Run("R8/ToAnyTime_invalid_clock_type", func(t *testing.T) {
+		_, err := msg.ToAnyTime(msg.Time{Sec: 1}, simclock.Uninitialized)
+		checkErr(t, "§14.1 PT-007", err, simclock.ErrOutOfRange)
+	})
+	t.Run("R8/R30_system_time_round_trip_comes_back_ROS", func(t *testing.T) { // summary R30, §14.1 PT-038
+		orig := must(simclock.NewTime[simclock.System](1.5, 0))
+		m := must(msg.FromTime(orig))
+		if m != (msg.Time{Sec: 1, Nanosec: 500_000_000}) {
+			t.Fatalf("to_msg = %v, want {1, 500000000}", m)
+		}
+		back := must(msg.ToAnyTime(m, simclock.ROSTime))
+		if back.Nanoseconds() != orig.Nanoseconds() {
+			t.Fatalf("nanoseconds changed: %d → %d", orig.Nanoseconds(), back.Nanoseconds())
+		}
+		if _, err := orig.Any().Equal(back); !errors.Is(err, simclock.ErrClockTypeMismatch) {
+			t.Errorf("comparing SYSTEM original with ROS round trip: got %v, want ErrClockTypeMismatch", err)
+		}
+	})
+	t.Run("R8/normalized", func(t *testing.T) {
+		if !(msg.Time{Nanosec: 999_999_999}).Normalized() || (msg.Time{Nanosec: 1e9}).Normalized() ||
+			!(msg.Duration{Sec: -1, Nanosec: 0}).Normalized() || (msg.Duration{Nanosec: math.MaxUint32}).Normalized() {
+			t.Error("summary R8: Normalized must be nanosec < 1e9")
+		}
+	})
+}
+
+func unhex(s string) []byte {
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// R9: rosgraph_msgs/Clock on the wire.
+func TestConformanceR9ClockCDR(t *testing.T) {
+	enc := []struct {
+		rule, name, ref string
+		c               msg.Clock
+		want            string
+	}{
+		{"R9", "1234s_567890ns", "summary R9", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, "00 01 00 00 d2 04 00 00 52 aa 08 00"},
+		{"R9", "zero", "summary R9", msg.Clock{}, "00 01 00 00 00 00 00 00 00 00 00 00"},
+		{"R9", "negative_sec_and_max_nanosec", "summary R9", msg.Clock{Clock: msg.Time{Sec: -1, Nanosec: 999_999_999}}, "00 01 00 00 ff ff ff ff ff c9 9a 3b"},
+		{"R9", "int32_max_sec", "summary R9", msg.Clock{Clock: msg.Time{Sec: math.MaxInt32}}, "00 01 00 00 ff ff ff 7f 00 00 00 00"},
+		{"R9", "1.5s", "summary R30", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 500_000_000}}, "00 01 00 00 01 00 00 00 00 65 cd 1d"},
+	}
+	for _, tc := range enc {
+		t.Run(tc.rule+"/encode_"+tc.name, func(t *testing.T) {
+			want := unhex(tc.want)
+			if got := msg.MarshalClock(tc.c); !bytes.Equal(got, want) {
+				t.Errorf("%s: MarshalClock(%v) = % x, want % x", tc.ref, tc.c, got, want)
+			}
+			if got := msg.MarshalTime(tc.c.Clock); !bytes.Equal(got, want) {
+				t.Errorf("%s: MarshalTime = % x, want % x", tc.ref, got, want)
+			}
+			if got := msg.MarshalDuration(msg.Duration(tc.c.Clock)); !bytes.Equal(got, want) {
+				t.Errorf("%s: MarshalDuration = % x, want % x", tc.ref, got, want)
+			}
+			prefix := []byte{0xaa}
+			if got := msg.AppendClock(prefix, tc.c); !bytes.Equal(got, append([]byte{0xaa}, want...)) {
+				t.Errorf("%s: AppendClock = % x", tc.ref, got)
+			}
+			back, err := msg.UnmarshalClock(want)
+			if err != nil || back != tc.c {
+				t.Errorf("%s: UnmarshalClock(% x) = %v, %v; want %v", tc.ref, want, back, err, tc.c)
+			}
+		})
+	}
+	dec := []struct {
+		rule, name, ref string
+		in              string
+		want            msg.Clock
+		err             error
+	}{
+		{"R9", "trailing_padding_ignored", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08 00 00 00 00 00", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "options_bytes_ignored", "summary R9", "00 01 00 03 d2 04 00 00 52 aa 08 00", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "big_endian_cdr", "summary R9", "00 00 00 00 00 00 04 d2 00 08 aa 52", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "empty", "summary R9", "", msg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "header_only_3_bytes", "summary R9", "00 01 00", msg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "header_only", "summary R9", "00 01 00 00", msg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "short_by_one", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08", msg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "missing_nanosec", "summary R9", "00 01 00 00 d2 04 00 00", msg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "PL_CDR_header_rejected", "summary R9", "00 03 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "garbage_header_rejected", "summary R9", "ff ff 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "XCDR2_header_rejected", "summary R9", "00 07 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "nanosec_1e9_flagged", "summary R8", "00 01 00 00 01 00 00 00 00 ca 9a 3b", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 1e9}}, msg.ErrNotNormalized},
+		{"R9", "nanosec_max_flagged", "summary R8", "00 01 00 00 01 00 00 00 ff ff ff ff", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: math.MaxUint32}}, msg.ErrNotNormalized},
+	}
+	for _, tc := range dec {
+		t.Run(tc.rule+"/decode_"+tc.name, func(t *testing.T) {
+			got, err := msg.UnmarshalClock(unhex(tc.in))
+			if !checkErr(t, tc.ref, err, tc.err) {
+				return
+			}
+			if err != nil {
+				var de *cdr.DecodeError
+				if !errors.As(err, &de) {
+					t.Errorf("%s: error %v is not a *cdr.DecodeError", tc.ref, err)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%s: UnmarshalClock = %v, want %v", tc.ref, got, tc.want)
+			}
+		})
+	}
+	t.Run("R9/size_and_names", func(t *testing.T) {
+		if msg.ClockSize != 12 || msg.ClockTopic != "/clock" || msg.ClockType != "rosgraph_msgs/msg/Clock" {
+			t.Errorf("summary R9: ClockSize %d, ClockTopic %q, ClockType %q", msg.ClockSize, msg.ClockTopic, msg.ClockType)
+		}
+	})
+	t.Run("R9/ClockFrom", func(t *testing.T) {
+		c, err := msg.ClockFrom(rosNS(1234*sec + 567890))
+		if err != nil || !bytes.Equal(msg.MarshalClock(c), unhex("00 01 00 00 d2 04 00 00 52 aa 08 00")) {
+			t.Errorf("summary R9: ClockFrom = %v, %v", c, err)
+		}
+		_, err = msg.ClockFrom(rosNS(math.MaxInt64))
+		checkErr(t, "summary R8", err, simclock.ErrOutOfRange)
+	})
+	t.Run("R9/AppendClock_no_alloc", func(t *testing.T) {
+		buf := make([]byte, 0, msg.ClockSize)
+		c := msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 2}}
+		if n := testing.AllocsPerRun(100, func() { buf = msg.AppendClock(buf[:0], c) }); n != 0 {
+			t.Errorf("AppendClock allocates %v times", n)
+		}
+	})
+}
+
+// --- ROS clock (R10-R15) on the fake steady and system clocks. ---
+
+func newFakeROSClock() (*simclock.ROSClock, *clocktest.Clock) {
+	fake := clocktest.New()
+	return simclock.NewROSClockOn(fake.System(), fake.Steady()), fake
+}
+
+// fmtNS prints a reading: "sys" for the fake's system epoch, else a duration.
+func fmtNS(ns int64) string {
+	if ns == clocktest.StartSystem {
+		return "sys"
+	}
+	return time.Duration(ns).String()
+}
+
+// A step changes the ROS clock or its fake under test.
+type step struct {
+	name string
+	do   func(*simclock.ROSClock, *clocktest.Clock)
+}
+
+func enable() step {
+	return step{"enable", func(c *simclock.ROSClock, _ *clocktest.Clock) { c.EnableROSTimeOverride() }}
+}
+
+func disable() step {
+	return step{"disable", func(c *simclock.ROSClock, _ *clocktest.Clock) { c.DisableROSTimeOverride() }}
+}
+
+func set(ns int64) step {
+	return step{"set " + fmtNS(ns), func(c *simclock.ROSClock, _ *clocktest.Clock) { c.SetROSTimeOverride(rosNS(ns)) }}
+}
+
+func advance(d time.Duration) step {
+	return step{"advance " + d.String(), func(_ *simclock.ROSClock, f *clocktest.Clock) { f.Advance(d) }}
+}
+
+func setSystem(ns int64) step {
+	return step{"system " + fmtNS(ns), func(_ *simclock.ROSClock, f *clocktest.Clock) {
+		f.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](ns)))
+	}}
+}
+
+// R10: what a ROS clock reads with the override disabled and enabled.
+func TestConformanceR10ROSClockNow(t *testing.T) {
+	sys := clocktest.StartSystem
+	cases := []struct {
+		rule, name, ref string
+		steps           []step
+		wantNow         int64
+		wantActive      bool
+		wantOverride    int64
+	}{
+		{"R10", "fresh_clock_is_inactive", "§14.4 CT-003", nil, sys, false, 0},
+		{"R10", "fresh_clock_reads_system_time", "§14.4 CT-004", nil, sys, false, 0},
+		{"R10", "set_while_disabled_keeps_system_time", "§14.4 CT-005/CT-006", []step{set(sec)}, sys, false, sec},
+		{"R10", "enable_reads_override_exactly", "§14.4 CT-007", []step{set(sec), enable()}, sec, true, sec},
+		{"R10", "disable_reads_system_again", "§14.4 CT-008", []step{set(sec), enable(), disable()}, sys, false, sec},
+		{"R10", "enable_without_set_reads_0", "§14.4 CT-010", []step{enable()}, 0, true, 0},
+		{"R10", "sim_on_before_first_clock_is_0", "§14.3 PM-020", []step{enable()}, 0, true, 0},
+		{"R10", "set_while_enabled", "§14.3 PM-021", []step{enable(), set(4 * sec)}, 4 * sec, true, 4 * sec},
+		{"R10", "system_advances_while_disabled", "summary R10", []step{advance(time.Second)}, sys + sec, false, 0},
+		{"R10", "system_may_jump_back_while_disabled", "§5 R73", []step{setSystem(sec)}, sec, false, 0},
+		{"R10", "override_ignores_system_advance", "summary R10", []step{enable(), set(5 * sec), advance(time.Hour)}, 5 * sec, true, 5 * sec},
+		{"R10", "re_enable_keeps_last_value", "§14.9 DV-042 derived", []step{enable(), set(5 * sec), disable(), enable()}, 5 * sec, true, 5 * sec},
+		{"R10", "override_may_go_back", "§5 R65", []step{enable(), set(5 * sec), set(sec)}, sec, true, sec},
+		{"R10", "override_back_to_0", "§5 R62", []step{enable(), set(5 * sec), set(0)}, 0, true, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			c, fake := newFakeROSClock()
+			for _, s := range tc.steps {
+				s.do(c, fake)
+			}
+			if got := c.Now(); got.Nanoseconds() != tc.wantNow || got.ClockType() != simclock.ROSTime {
+				t.Errorf("%s: Now() = %v, want %s ROS_TIME", tc.ref, got, fmtNS(tc.wantNow))
+			}
+			if got := c.ROSTimeActive(); got != tc.wantActive {
+				t.Errorf("%s: ROSTimeActive() = %v, want %v", tc.ref, got, tc.wantActive)
+			}
+			if got := c.ROSTimeOverride().Nanoseconds(); got != tc.wantOverride {
+				t.Errorf("%s: ROSTimeOverride() = %s, want %s", tc.ref, fmtNS(got), fmtNS(tc.wantOverride))
+			}
+		})
+	}
+	t.Run("R10/real_clocks_within_1s_of_system", func(t *testing.T) { // §14.4 CT-004, §14.3 PM-016
+		c := simclock.NewROSClock()
+		d := time.Duration(c.Now().Nanoseconds() - simclock.SystemClock{}.Now().Nanoseconds())
+		if d < -time.Second || d > time.Second || c.ROSTimeActive() {
+			t.Errorf("§14.4 CT-004: ROS clock differs from system by %v (active %v)", d, c.ROSTimeActive())
+		}
+	})
+}
+
+// R11: started() is "now > 0".
+func TestConformanceR11Started(t *testing.T) {
+	cases := []struct {
+		rule, name, ref string
+		steps           []step
+		want            bool
+	}{
+		{"R11", "override_off_is_started", "§14.4 CT-017", nil, true},
+		{"R11", "enabled_at_0_not_started", "§14.4 CT-018", []step{enable()}, false},
+		{"R11", "set_1ns_started", "§14.4 CT-019", []step{enable(), set(1)}, true},
+		{"R11", "sim_on_no_clock_not_started", "§14.9 DV-205 derived", []step{enable()}, false},
+		{"R11", "rclcpp_override_0_not_started", "§14.6 CP-051", []step{enable(), set(0)}, false},
+		{"R11", "set_back_to_0_not_started", "§5 R70", []step{enable(), set(sec), set(0)}, false},
+		{"R11", "value_set_while_disabled_counts_after_enable", "§14.3 TT-020", []step{set(1), enable()}, true},
+		{"R11", "disable_returns_to_system_started", "§14.4 CT-008", []step{enable(), disable()}, true},
+		{"R11", "system_at_epoch_not_started", "§5 R70 strict", []step{setSystem(0)}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			c, fake := newFakeROSClock()
+			for _, s := range tc.steps {
+				s.do(c, fake)
+			}
+			if got := c.Started(); got != tc.want {
+				t.Errorf("%s: Started() = %v, want %v (now %v)", tc.ref, got, tc.want, c.Now())
+			}
+		})
+	}
+	t.Run("R11/system_and_steady_started", func(t *testing.T) { // §14.4 CT-020
+		if (simclock.SystemClock{}).Now().IsZero() || (simclock.SteadyClock{}).Now().IsZero() {
+			t.Error("§14.4 CT-020: system or steady clock reads 0")
+		}
+	})
+}
+
+// R11: WaitUntilStarted measures its timeout on the fake steady clock.
+func TestConformanceR11WaitUntilStarted(t *testing.T) {
+	type result struct {
+		started bool
+		err     error
+	}
+	// wait runs WaitUntilStarted in a goroutine and returns its result channel.
+	wait := func(ctx context.Context, c *simclock.ROSClock, timeout time.Duration) <-chan result {
+		ch := make(chan result, 1)
+		go func() {
+			ok, err := c.WaitUntilStarted(ctx, timeout)
+			ch <- result{ok, err}
+		}()
+		return ch
+	}
+	recv := func(t *testing.T, ch <-chan result) result {
+		t.Helper()
+		select {
+		case r := <-ch:
+			return r
+		case <-time.After(10 * time.Second):
+			t.Fatal("WaitUntilStarted did not return")
+			return result{}
+		}
+	}
+	waitSleepers := func(t *testing.T, fake *clocktest.Clock, n int) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		if err := fake.WaitForSleepers(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("R11/inactive_is_started_at_once", func(t *testing.T) { // §14.4 CT-017
+		c, _ := newFakeROSClock()
+		if r := recv(t, wait(t.Context(), c, time.Hour)); !r.started || r.err != nil {
+			t.Errorf("got %+v, want started", r)
+		}
+	})
+	t.Run("R11/timeout_on_steady_clock", func(t *testing.T) { // §14.6 CP-051, §14.9 DV-209 derived
+		c, fake := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		ch := wait(t.Context(), c, 5*time.Millisecond)
+		waitSleepers(t, fake, 1)
+		fake.Advance(4 * time.Millisecond)
+		select {
+		case r := <-ch:
+			t.Fatalf("returned %+v before the steady timeout", r)
+		default:
+		}
+		waitSleepers(t, fake, 1)
+		fake.Advance(time.Millisecond)
+		if r := recv(t, ch); r.started || r.err != nil {
+			t.Errorf("got %+v, want not started, no error", r)
+		}
+	})
+	t.Run("R11/system_clock_jump_does_not_end_the_wait", func(t *testing.T) { // summary R11: timeout on STEADY
+		c, fake := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		ch := wait(t.Context(), c, time.Second)
+		waitSleepers(t, fake, 1)
+		fake.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](clocktest.StartSystem + 3600*sec)))
+		select {
+		case r := <-ch:
+			t.Fatalf("returned %+v after a system-clock step", r)
+		default:
+		}
+		fake.Advance(time.Second)
+		if r := recv(t, ch); r.started || r.err != nil {
+			t.Errorf("got %+v, want not started", r)
+		}
+	})
+	t.Run("R11/first_clock_wakes_the_wait", func(t *testing.T) { // §14.6 CP-052, summary R11 (notified)
+		c, fake := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		ch := wait(t.Context(), c, time.Hour)
+		waitSleepers(t, fake, 1)
+		c.SetROSTimeOverride(rosNS(1))
+		if r := recv(t, ch); !r.started || r.err != nil {
+			t.Errorf("got %+v, want started", r)
+		}
+	})
+	t.Run("R11/set_0_does_not_start", func(t *testing.T) { // §14.4 CT-018
+		c, fake := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		ch := wait(t.Context(), c, time.Second)
+		waitSleepers(t, fake, 1)
+		c.SetROSTimeOverride(rosNS(0))
+		waitSleepers(t, fake, 1)
+		fake.Advance(time.Second)
+		if r := recv(t, ch); r.started || r.err != nil {
+			t.Errorf("got %+v, want not started", r)
+		}
+	})
+	t.Run("R11/zero_timeout", func(t *testing.T) { // §7 R100
+		c, _ := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		if r := recv(t, wait(t.Context(), c, 0)); r.started || r.err != nil {
+			t.Errorf("got %+v, want not started at once", r)
+		}
+	})
+	t.Run("R11/negative_timeout", func(t *testing.T) { // §7 R100: a negative timeout returns at once
+		c, _ := newFakeROSClock() // steady reads 1 s: now-2s is not a valid time
+		c.EnableROSTimeOverride()
+		if r := recv(t, wait(t.Context(), c, -2*time.Second)); r.started || r.err != nil {
+			t.Errorf("got %+v, want not started at once", r)
+		}
+	})
+	t.Run("R11/cancellation", func(t *testing.T) { // §14.6 CP-052 (shutdown)
+		c, fake := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		ctx, cancel := context.WithCancel(t.Context())
+		ch := wait(ctx, c, time.Hour)
+		waitSleepers(t, fake, 1)
+		cancel()
+		if r := recv(t, ch); r.started || !errors.Is(r.err, context.Canceled) {
+			t.Errorf("got %+v, want not started, context.Canceled", r)
+		}
+	})
+}
+
+// handler is one jump-callback registration of a scenario.
+type handler struct {
+	th        simclock.JumpThreshold
+	pre, post bool
+}
+
+// R12-R14: jump thresholds, callbacks and their firing rules. Each scenario
+// logs every step and, indented, each callback with the clock state it saw.
+func TestConformanceR12R14JumpCallbacks(t *testing.T) {
+	occ := simclock.JumpThreshold{OnClockChange: true}
+	both := func(th simclock.JumpThreshold) handler { return handler{th, true, true} }
+	cases := []struct {
+		rule, name, ref string
+		handlers        []handler
+		steps           []step
+		want            string
+	}{
+		{"R13", "activate_deactivate", "§14.4 CT-025..CT-029", []handler{both(occ)},
+			[]step{enable(), enable(), disable(), disable()}, `
+enable
+  h0.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+enable
+disable
+  h0.pre ROS_TIME_DEACTIVATED 0s (active=true now=0s)
+  h0.post ROS_TIME_DEACTIVATED 0s (active=false now=sys)
+disable`},
+		{"R13", "activation_delta_is_0_despite_epoch_change", "§5 R64", []handler{both(simclock.AnyJump)},
+			[]step{set(5 * sec), enable(), disable()}, `
+set 5s
+enable
+  h0.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=5s)
+disable
+  h0.pre ROS_TIME_DEACTIVATED 0s (active=true now=5s)
+  h0.post ROS_TIME_DEACTIVATED 0s (active=false now=sys)`},
+		{"R14", "forward_only", "§14.4 CT-032..CT-037",
+			[]handler{both(simclock.JumpThreshold{MinForward: 1})},
+			[]step{set(sec), enable(), set(2 * sec), set(2 * sec), set(sec), disable()}, `
+set 1s
+enable
+set 2s
+  h0.pre ROS_TIME_NO_CHANGE 1s (active=true now=1s)
+  h0.post ROS_TIME_NO_CHANGE 1s (active=true now=2s)
+set 2s
+set 1s
+disable`},
+		{"R14", "backward_only", "§14.4 CT-038..CT-043",
+			[]handler{both(simclock.JumpThreshold{MinBackward: -1})},
+			[]step{set(2 * sec), enable(), set(sec), set(sec), set(2 * sec), disable()}, `
+set 2s
+enable
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE -1s (active=true now=2s)
+  h0.post ROS_TIME_NO_CHANGE -1s (active=true now=1s)
+set 1s
+set 2s
+disable`},
+		{"R14", "two_thresholds_select_by_size", "§14.2 PC-013..PC-015",
+			[]handler{
+				both(simclock.JumpThreshold{MinForward: time.Second, MinBackward: -time.Second / 2}),
+				both(simclock.JumpThreshold{MinForward: time.Second / 2, MinBackward: -time.Second}),
+			},
+			[]step{set(sec), enable(), set(1750 * sec / 1000), set(sec)}, `
+set 1s
+enable
+set 1.75s
+  h1.pre ROS_TIME_NO_CHANGE 750ms (active=true now=1s)
+  h1.post ROS_TIME_NO_CHANGE 750ms (active=true now=1.75s)
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE -750ms (active=true now=1.75s)
+  h0.post ROS_TIME_NO_CHANGE -750ms (active=true now=1s)`},
+		{"R13", "only_on_clock_change_handlers_see_activation", "§14.2 PC-016/PC-017",
+			[]handler{
+				both(simclock.JumpThreshold{MinForward: time.Second, MinBackward: -time.Second}),
+				both(occ),
+				both(simclock.JumpThreshold{OnClockChange: true, MinForward: time.Second, MinBackward: -time.Second}),
+			},
+			[]step{enable(), enable()}, `
+enable
+  h1.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h2.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h1.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+  h2.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+enable`},
+		{"R12", "forward_threshold_inclusive", "§14.9 DV-101 derived",
+			[]handler{both(simclock.JumpThreshold{MinForward: time.Second})},
+			[]step{enable(), set(sec)}, `
+enable
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE 1s (active=true now=0s)
+  h0.post ROS_TIME_NO_CHANGE 1s (active=true now=1s)`},
+		{"R12", "forward_just_below_threshold", "§14.9 DV-102 derived",
+			[]handler{both(simclock.JumpThreshold{MinForward: time.Second})},
+			[]step{enable(), set(sec), set(2*sec - 1)}, `
+enable
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE 1s (active=true now=0s)
+  h0.post ROS_TIME_NO_CHANGE 1s (active=true now=1s)
+set 1.999999999s`},
+		{"R12", "backward_threshold_inclusive", "§14.9 DV-103 derived",
+			[]handler{both(simclock.JumpThreshold{MinBackward: -time.Second})},
+			[]step{enable(), set(2 * sec), set(sec), set(1)}, `
+enable
+set 2s
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE -1s (active=true now=2s)
+  h0.post ROS_TIME_NO_CHANGE -1s (active=true now=1s)
+set 1ns`},
+		{"R13", "clock_change_needs_on_clock_change", "§14.9 DV-104 derived",
+			[]handler{both(simclock.JumpThreshold{MinForward: 1, MinBackward: -1})},
+			[]step{enable(), disable()}, `
+enable
+disable`},
+		{"R14", "same_value_delta_0_fires_nothing", "§14.9 DV-105 derived", []handler{both(simclock.AnyJump)},
+			[]step{set(5), enable(), set(5)}, `
+set 5ns
+enable
+  h0.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=5ns)
+set 5ns`},
+		{"R14", "set_while_disabled_is_silent", "§14.9 DV-106 derived", []handler{both(simclock.AnyJump)},
+			[]step{set(10 * sec), set(0), set(10 * sec)}, `
+set 10s
+set 0s
+set 10s`},
+		{"R12", "registration_order", "§14.9 DV-107 derived",
+			[]handler{both(simclock.AnyJump), both(simclock.AnyJump)},
+			[]step{enable(), set(3 * sec)}, `
+enable
+  h0.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h1.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+  h1.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+set 3s
+  h0.pre ROS_TIME_NO_CHANGE 3s (active=true now=0s)
+  h1.pre ROS_TIME_NO_CHANGE 3s (active=true now=0s)
+  h0.post ROS_TIME_NO_CHANGE 3s (active=true now=3s)
+  h1.post ROS_TIME_NO_CHANGE 3s (active=true now=3s)`},
+		{"R14", "first_clock_from_0", "§14.9 DV-044 derived",
+			[]handler{{simclock.JumpThreshold{MinForward: 1}, false, true}},
+			[]step{enable(), set(10 * sec)}, `
+enable
+set 10s
+  h0.post ROS_TIME_NO_CHANGE 10s (active=true now=10s)`},
+		{"R14", "time_source_forward_samples", "§14.3 PM-024",
+			[]handler{both(simclock.JumpThreshold{MinForward: time.Second / 2})},
+			[]step{enable(), set(0), set(sec), set(2 * sec)}, `
+enable
+set 0s
+set 1s
+  h0.pre ROS_TIME_NO_CHANGE 1s (active=true now=0s)
+  h0.post ROS_TIME_NO_CHANGE 1s (active=true now=1s)
+set 2s
+  h0.pre ROS_TIME_NO_CHANGE 1s (active=true now=1s)
+  h0.post ROS_TIME_NO_CHANGE 1s (active=true now=2s)`},
+		{"R14", "time_source_backward_samples", "§14.3 PM-025",
+			[]handler{both(simclock.JumpThreshold{MinBackward: -time.Second / 2})},
+			[]step{enable(), set(6 * sec), set(5 * sec)}, `
+enable
+set 6s
+set 5s
+  h0.pre ROS_TIME_NO_CHANGE -1s (active=true now=6s)
+  h0.post ROS_TIME_NO_CHANGE -1s (active=true now=5s)`},
+		{"R13", "post_only_deactivation", "§14.3 PM-028", []handler{{occ, false, true}},
+			[]step{enable(), disable()}, `
+enable
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=0s)
+disable
+  h0.post ROS_TIME_DEACTIVATED 0s (active=false now=sys)`},
+		{"R13", "pre_only_deactivation", "§14.3 PM-029", []handler{{occ, true, false}},
+			[]step{enable(), disable()}, `
+enable
+  h0.pre ROS_TIME_ACTIVATED 0s (active=false now=sys)
+disable
+  h0.pre ROS_TIME_DEACTIVATED 0s (active=true now=0s)`},
+		{"R13", "post_only_zero_thresholds_activation", "§14.7 CS-019",
+			[]handler{{simclock.JumpThreshold{OnClockChange: true}, false, true}},
+			[]step{enable()}, `
+enable
+  h0.post ROS_TIME_ACTIVATED 0s (active=true now=0s)`},
+		{"R14", "system_steps_never_fire", "§5 R73, §14.9 DV-108 derived", []handler{both(simclock.AnyJump)},
+			[]step{setSystem(sec), advance(time.Hour)}, `
+system 1s
+advance 1h0m0s`},
+		{"R14", "huge_forward_threshold", "§5 R67", []handler{both(simclock.JumpThreshold{MinForward: simclock.InfiniteDuration})},
+			[]step{enable(), set(math.MaxInt64)}, `
+enable
+set 2562047h47m16.854775807s
+  h0.pre ROS_TIME_NO_CHANGE 2562047h47m16.854775807s (active=true now=0s)
+  h0.post ROS_TIME_NO_CHANGE 2562047h47m16.854775807s (active=true now=2562047h47m16.854775807s)`},
+		{"R14", "zero_thresholds_disable_both_directions", "§1 R6", []handler{both(simclock.JumpThreshold{})},
+			[]step{enable(), set(sec), set(0), disable()}, `
+enable
+set 1s
+set 0s
+disable`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			c, fake := newFakeROSClock()
+			var log []string
+			for i, h := range tc.handlers {
+				name := "h" + string(rune('0'+i))
+				record := func(phase string) func(simclock.TimeJump) {
+					return func(j simclock.TimeJump) {
+						log = append(log, "  "+name+"."+phase+" "+j.ClockChange.String()+" "+j.Delta.String()+
+							" (active="+map[bool]string{true: "true", false: "false"}[c.ROSTimeActive()]+
+							" now="+fmtNS(c.Now().Nanoseconds())+")")
+					}
+				}
+				var cb simclock.JumpCallbacks
+				if h.pre {
+					cb.Pre = record("pre")
+				}
+				if h.post {
+					cb.Post = record("post")
+				}
+				if _, err := c.OnJump(h.th, cb); err != nil {
+					t.Fatalf("%s: OnJump(%+v): %v", tc.ref, h.th, err)
+				}
+			}
+			for _, s := range tc.steps {
+				log = append(log, s.name)
+				s.do(c, fake)
+			}
+			got, want := strings.Join(log, "\n"), strings.TrimPrefix(tc.want, "\n")
+			if got != want {
+				t.Errorf("%s:\ngot:\n%s\nwant:\n%s", tc.ref, got, want)
+			}
+		})
+	}
+}
+
+// R12: threshold validation and registration errors.
+func TestConformanceR12Thresholds(t *testing.T) {
+	cases := []struct {
+		rule, name, ref string
+		th              simclock.JumpThreshold
+		err             error
+	}{
+		{"R12", "forward_0_backward_-1_valid_0_disables", "§14.2 PC-001 (rcl: 0 disables)", simclock.JumpThreshold{MinBackward: -1}, nil},
+		{"R12", "forward_negative_rejected", "§14.2 PC-002", simclock.JumpThreshold{MinForward: -1}, simclock.ErrInvalidThreshold},
+		{"R12", "forward_1_backward_0_valid_0_disables", "§14.2 PC-003 (rcl: 0 disables)", simclock.JumpThreshold{MinForward: 1}, nil},
+		{"R12", "backward_positive_rejected", "§14.2 PC-004", simclock.JumpThreshold{MinBackward: 1}, simclock.ErrInvalidThreshold},
+		{"R12", "all_disabled_valid_never_fires", "§14.2 PC-005 (rcl accepts)", simclock.JumpThreshold{}, nil},
+		{"R12", "rcl_forward_-1_rejected", "§14.4 CT-030", simclock.JumpThreshold{OnClockChange: true, MinForward: -1}, simclock.ErrInvalidThreshold},
+		{"R12", "rcl_backward_+1_rejected", "§14.4 CT-031", simclock.JumpThreshold{MinForward: 0, MinBackward: 1}, simclock.ErrInvalidThreshold},
+		{"R12", "both_invalid_rejected", "§5 R68", simclock.JumpThreshold{MinForward: -time.Second, MinBackward: time.Second}, simclock.ErrInvalidThreshold},
+		{"R12", "on_clock_change_only_valid", "§14.9 DV-030 derived", simclock.JumpThreshold{OnClockChange: true}, nil},
+		{"R12", "AnyJump_valid", "summary R22", simclock.AnyJump, nil},
+		{"R12", "extremes_valid", "§5 R67", simclock.JumpThreshold{MinForward: math.MaxInt64, MinBackward: math.MinInt64}, nil},
+		{"R12", "min_int64_forward_rejected", "§5 R68", simclock.JumpThreshold{MinForward: math.MinInt64}, simclock.ErrInvalidThreshold},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			checkErr(t, tc.ref+" Validate", tc.th.Validate(), tc.err)
+			c, _ := newFakeROSClock()
+			remove, err := c.OnJump(tc.th, simclock.JumpCallbacks{Post: func(simclock.TimeJump) {}})
+			checkErr(t, tc.ref+" OnJump", err, tc.err)
+			if (remove == nil) != (tc.err != nil) {
+				t.Errorf("%s: remove func %v with error %v", tc.ref, remove != nil, err)
+			}
+		})
+	}
+	t.Run("R12/no_callbacks_rejected", func(t *testing.T) { // §14.4 CT-044, §14.9 DV-031 derived
+		c, _ := newFakeROSClock()
+		if remove, err := c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{}); err == nil || remove != nil {
+			t.Errorf("OnJump with no callbacks: got %v, want an error", err)
+		}
+	})
+	t.Run("R12/error_text", func(t *testing.T) { // §5 R68
+		err := simclock.JumpThreshold{MinForward: -1}.Validate()
+		if err == nil || !strings.Contains(err.Error(), "forward jump threshold") || !strings.Contains(err.Error(), "positive or zero") {
+			t.Errorf("got %v", err)
+		}
+		err = simclock.JumpThreshold{MinBackward: 1}.Validate()
+		if err == nil || !strings.Contains(err.Error(), "backward jump threshold") || !strings.Contains(err.Error(), "negative or zero") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// R12: removing callbacks.
+func TestConformanceR12Remove(t *testing.T) {
+	t.Run("R12/remove_after_use", func(t *testing.T) { // §14.2 PC-033/PC-034
+		c, _ := newFakeROSClock()
+		n := 0
+		remove, err := c.OnJump(simclock.JumpThreshold{OnClockChange: true}, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { n++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.EnableROSTimeOverride()
+		remove()
+		remove() // idempotent, like JumpHandle.unregister() twice
+		c.DisableROSTimeOverride()
+		if n != 1 {
+			t.Errorf("§14.2 PC-033/PC-034: post called %d times, want 1", n)
+		}
+	})
+	t.Run("R12/remove_keeps_order", func(t *testing.T) { // §14.4 CT-048, §5 R69
+		c, _ := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		var got []int
+		removes := make([]func(), 4)
+		for i := range removes {
+			removes[i] = must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { got = append(got, i) }}))
+		}
+		steps := []struct {
+			remove int
+			want   []int
+		}{{-1, []int{0, 1, 2, 3}}, {2, []int{0, 1, 3}}, {3, []int{0, 1}}, {0, []int{1}}, {1, nil}}
+		for i, s := range steps {
+			if s.remove >= 0 {
+				removes[s.remove]()
+			}
+			got = nil
+			c.SetROSTimeOverride(rosNS(int64(i+1) * sec))
+			if !slicesEqual(got, s.want) {
+				t.Errorf("§14.4 CT-048: after removing %d, callbacks %v, want %v", s.remove, got, s.want)
+			}
+		}
+	})
+	t.Run("R12/register_inside_callback", func(t *testing.T) { // jump.go: callbacks may register
+		c, _ := newFakeROSClock()
+		c.EnableROSTimeOverride()
+		var inner int
+		_, err := c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(j simclock.TimeJump) {
+			if j.Delta == time.Second {
+				must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { inner++ }}))
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetROSTimeOverride(rosNS(sec))
+		if inner != 0 {
+			t.Errorf("a callback registered during a jump ran in it")
+		}
+		c.SetROSTimeOverride(rosNS(3 * sec))
+		if inner != 1 {
+			t.Errorf("a callback registered during a jump ran %d times on the next, want 1", inner)
+		}
+	})
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// R15: sleeps follow ROS time, wake on updates, and report time-source
+// changes and cancellation distinctly. Sleeps on the override are woken by
+// the clock, never by wall time, so synctest.Wait tells when they block.
+func TestConformanceR15Sleep(t *testing.T) {
+	type sleeper = func(ctx context.Context, c *simclock.ROSClock) error
+	until := func(ns int64) sleeper {
+		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepUntil(ctx, rosNS(ns)) }
+	}
+	sleepFor := func(d time.Duration) sleeper {
+		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepFor(ctx, d) }
+	}
+	sys := clocktest.StartSystem
+	cases := []struct {
+		rule, name, ref string
+		setup           []step  // before the sleep starts
+		sleep           sleeper // runs in a goroutine
+		during          []step  // each after the sleeper blocks; it must still sleep
+		end             step    // ends the sleep (name "" = it must return by itself)
+		cancel          bool    // end by cancelling the context instead
+		err             error   // nil, ErrTimeSourceChanged or context.Canceled
+		atLeast         int64   // the clock's reading when the sleep returned nil
+		sysSleep        bool    // the sleeper blocks on the fake system clock
+	}{
+		{rule: "R15", name: "override_update_wakes_sleep_until", ref: "§14.2 PC-031, §14.6 CP-044",
+			setup: []step{enable(), set(sec)}, sleep: until(11 * sec), during: []step{set(5 * sec), set(5 * sec)},
+			end: set(11 * sec), atLeast: 11 * sec},
+		{rule: "R15", name: "override_jump_past_target", ref: "§14.6 CP-044",
+			setup: []step{enable(), set(1337)}, sleep: until(1338), end: set(2000), atLeast: 1338},
+		{rule: "R15", name: "sleep_for_follows_override", ref: "§14.2 PC-032, §14.6 CP-050",
+			setup: []step{enable(), set(sec)}, sleep: sleepFor(10 * time.Second), during: []step{set(10 * sec)},
+			end: set(11 * sec), atLeast: 11 * sec},
+		{rule: "R15", name: "sleep_for_1ns", ref: "§14.6 CP-050",
+			setup: []step{enable(), set(1337)}, sleep: sleepFor(1), end: set(1338), atLeast: 1338},
+		{rule: "R15", name: "backward_jump_keeps_sleeping", ref: "§6 R86",
+			setup: []step{enable(), set(5 * sec)}, sleep: until(10 * sec), during: []step{set(sec)},
+			end: set(10 * sec), atLeast: 10 * sec},
+		{rule: "R15", name: "system_time_advance_ignored_while_active", ref: "summary R15 (no wall polling)",
+			setup: []step{enable(), set(sec)}, sleep: until(2 * sec), during: []step{advance(time.Hour)},
+			end: set(2 * sec), atLeast: 2 * sec},
+		{rule: "R15", name: "enable_during_sleep_until", ref: "§14.2 PC-027 (X=true), §14.6 CP-041",
+			sleep: until(sys + 10*sec), sysSleep: true, end: enable(), err: simclock.ErrTimeSourceChanged},
+		{rule: "R15", name: "disable_during_sleep_until", ref: "§14.2 PC-027 (X=false), §14.6 CP-042",
+			setup: []step{enable(), set(sec)}, sleep: until(11 * sec), end: disable(), err: simclock.ErrTimeSourceChanged},
+		{rule: "R15", name: "enable_during_sleep_for", ref: "§14.2 PC-028, §14.6 CP-049",
+			sleep: sleepFor(10 * time.Second), sysSleep: true, end: enable(), err: simclock.ErrTimeSourceChanged},
+		{rule: "R15", name: "disable_during_sleep_for", ref: "§14.2 PC-028, §14.6 CP-049",
+			setup: []step{enable(), set(sec)}, sleep: sleepFor(10 * time.Second), end: disable(), err: simclock.ErrTimeSourceChanged},
+		{rule: "R15", name: "enable_while_sim_at_0", ref: "§14.7 CK-004",
+			setup: []step{enable()}, sleep: sleepFor(10 * time.Millisecond), during: []step{set(0)},
+			end: disable(), err: simclock.ErrTimeSourceChanged},
+		{rule: "R15", name: "cancel_active", ref: "§14.2 PC-029, §14.6 CP-043",
+			setup: []step{enable(), set(sec)}, sleep: until(11 * sec), cancel: true, err: context.Canceled},
+		{rule: "R15", name: "cancel_inactive", ref: "§14.2 PC-029, §14.6 CP-049",
+			sleep: until(sys + 10*sec), sysSleep: true, cancel: true, err: context.Canceled},
+		{rule: "R15", name: "cancel_sleep_for", ref: "§14.2 PC-030, §14.7 CK-005",
+			setup: []step{enable()}, sleep: sleepFor(10 * time.Millisecond), cancel: true, err: context.Canceled},
+		{rule: "R15", name: "inactive_sleeps_on_system_clock", ref: "§14.2 PC-023",
+			sleep: until(sys + 100*int64(time.Millisecond)), sysSleep: true, during: []step{advance(50 * time.Millisecond)},
+			end: advance(50 * time.Millisecond), atLeast: sys + 100*int64(time.Millisecond)},
+		{rule: "R15", name: "inactive_sleep_for", ref: "§14.2 PC-024",
+			sleep: sleepFor(100 * time.Millisecond), sysSleep: true, end: advance(100 * time.Millisecond),
+			atLeast: sys + 100*int64(time.Millisecond)},
+		{rule: "R15", name: "inactive_system_step_forward_wakes", ref: "summary R10, R15",
+			sleep: until(sys + 10*sec), sysSleep: true, end: setSystem(sys + 20*sec), atLeast: sys + 10*sec},
+		{rule: "R15", name: "past_target_active_returns_at_once", ref: "§14.9 DV-036 derived (rclpy blocks; rclcpp §7 R95 returns)",
+			setup: []step{enable(), set(11 * sec)}, sleep: until(5 * sec), atLeast: 11 * sec},
+		{rule: "R15", name: "reached_target_returns_at_once", ref: "§14.6 CP-044",
+			setup: []step{enable(), set(1338)}, sleep: until(1338), atLeast: 1338},
+		{rule: "R15", name: "past_target_inactive_returns_at_once", ref: "§14.9 DV-037 derived, §14.2 PC-025",
+			sleep: until(5 * sec), atLeast: sys},
+		{rule: "R15", name: "sleep_for_negative_returns_at_once", ref: "§14.2 PC-026, §14.6 CP-048",
+			sleep: sleepFor(-time.Second), atLeast: sys},
+		{rule: "R15", name: "sleep_for_zero_returns_at_once", ref: "§7 R97",
+			setup: []step{enable()}, sleep: sleepFor(0), atLeast: 0},
+		{rule: "R15", name: "sleep_for_negative_at_sim_0_is_not_an_error", ref: "§6 R88 (rclpy raises)",
+			setup: []step{enable()}, sleep: sleepFor(-time.Second), atLeast: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c, fake := newFakeROSClock()
+				for _, s := range tc.setup {
+					s.do(c, fake)
+				}
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				type result struct {
+					err error
+					now int64
+				}
+				done := make(chan result, 1)
+				go func() {
+					err := tc.sleep(ctx, c)
+					done <- result{err, c.Now().Nanoseconds()}
+				}()
+				blocked := func(what string) {
+					t.Helper()
+					synctest.Wait()
+					select {
+					case r := <-done:
+						t.Fatalf("%s: sleep returned (%v at %s) %s", tc.ref, r.err, fmtNS(r.now), what)
+					default:
+					}
+				}
+				if tc.end.name != "" || tc.cancel {
+					blocked("before it was ended")
+					if tc.sysSleep && fake.Sleepers() != 1 {
+						t.Errorf("%s: %d sleepers on the fake system clock, want 1", tc.ref, fake.Sleepers())
+					}
+					for _, s := range tc.during {
+						s.do(c, fake)
+						blocked("after " + s.name)
+					}
+					if tc.cancel {
+						cancel()
+					} else {
+						tc.end.do(c, fake)
+					}
+				}
+				synctest.Wait()
+				var r result
+				select {
+				case r = <-done:
+				default:
+					t.Fatalf("%s: sleep did not return", tc.ref)
+				}
+				if !checkErr(t, tc.ref, r.err, tc.err) {
+					return
+				}
+				if tc.err == nil && r.now < tc.atLeast {
+					t.Errorf("%s: returned at %s, before %s", tc.ref, fmtNS(r.now), fmtNS(tc.atLeast))
+				}
+				if tc.err != nil && errors.Is(r.err, simclock.ErrTimeSourceChanged) == errors.Is(r.err, context.Canceled) {
+					t.Errorf("%s: %v: time-source change and cancellation must be distinct", tc.ref, r.err)
+				}
+			})
+		})
+	}
+}
