@@ -1,0 +1,143 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// PredictInput describes one sim-clock timer and one window.
+type PredictInput struct {
+	Start     time.Duration // S: the first /clock value
+	Window    time.Duration // W
+	Hz        float64       // f: the timer rate; its period is trunc(1e9/f) ns
+	ClockStep time.Duration // Δ: sim time between applied /clock messages
+	Duration  time.Duration // D: the run ends when S+D is published (not applied)
+}
+
+// Prediction is the answer to "how many callbacks computing now() - W
+// fail, return 0, or succeed, and when?".
+type Prediction struct {
+	Period           time.Duration
+	Ticks            []int64 // the now() of every tick, in ns
+	Exceptions       int     // ticks where now - W < 0
+	Zeros            int     // ticks where now - W == 0
+	Positives        int
+	FirstPositiveNow *int64 // ns; nil when no tick is positive
+	// ClosedForm is true when the closed forms apply (Δ divides the
+	// period and S is on the clock grid); Formula then gives the counts
+	// without enumeration and agrees with Ticks.
+	ClosedForm bool
+	Reasoning  []string
+}
+
+// Predict computes the ticks of a sim-clock timer created at ROS time 0
+// under rcl's semantics, and classifies now - W on each.
+//
+// The model, in rcl's terms (R19-R23): the timer is created while the
+// clock reads 0, so last_call = 0 and next_call = T. The simulator's
+// /clock values are S, S+Δ, S+2Δ, ... up to but excluding S+D. A value
+// at or past next_call makes the timer fire once with now = that value,
+// and next_call moves to the first multiple of T after now (missed
+// periods are skipped, phase kept). A first value S > 0 is a forward
+// jump: if S >= T the timer fires once at S (R23). So the ticks are
+// {first clock value >= m·T : m >= 1}, without repeats.
+func Predict(in PredictInput) Prediction {
+	p := Prediction{Period: periodOf(in.Hz)}
+	T, S, Δ, W := int64(p.Period), int64(in.Start), int64(in.ClockStep), int64(in.Window)
+	end := S + int64(in.Duration)
+	if T <= 0 || Δ <= 0 {
+		p.Reasoning = append(p.Reasoning, "no prediction: the timer period and clock step must be positive")
+		return p
+	}
+	ceilClock := func(x int64) int64 {
+		if x <= S {
+			return S
+		}
+		return S + (x-S+Δ-1)/Δ*Δ
+	}
+	var last int64 = -1
+	for m := int64(1); ; m++ {
+		c := ceilClock(m * T)
+		if c >= end {
+			break
+		}
+		if c != last {
+			p.Ticks = append(p.Ticks, c)
+			last = c
+		}
+	}
+	for _, now := range p.Ticks {
+		switch Classify(now, in.Window) {
+		case OutcomeError:
+			p.Exceptions++
+		case OutcomeZero:
+			p.Zeros++
+		default:
+			p.Positives++
+			if p.FirstPositiveNow == nil {
+				v := now
+				p.FirstPositiveNow = &v
+			}
+		}
+	}
+
+	sec := func(ns int64) string { return fmt.Sprintf("%gs", float64(ns)/1e9) }
+	p.ClosedForm = T%Δ == 0 && S%Δ == 0 && W < end
+	say := func(format string, args ...any) { p.Reasoning = append(p.Reasoning, fmt.Sprintf(format, args...)) }
+	say("The timer runs at %g Hz, so its period T is %v; it is created while the clock reads 0, so its first deadline is T (R19).", in.Hz, p.Period)
+	switch {
+	case S == 0:
+		say("The first /clock carries 0: no jump, so the first tick comes at T = %s and then every T (R23).", sec(T))
+	case S >= T:
+		say("The first /clock carries S = %s >= T: a forward jump past the deadline, so the timer fires once at once with now = S (R22, R23), then on the multiples of T after S.", sec(S))
+	default:
+		say("The first /clock carries S = %s < T: a jump, but not past the deadline T, so the first tick comes at T.", sec(S))
+	}
+	if p.ClosedForm {
+		// E = [T <= S < W] + #{m : max(S, 0) < mT < W}
+		//   = [T <= S < W] + max(0, ceil(W/T) - 1 - floor(S/T));
+		// Z = [S == W and S >= T] + [T divides W and W > S].
+		ceilWT := (W + T - 1) / T
+		e := max(0, ceilWT-1-S/T)
+		if T <= S && S < W {
+			e++
+		}
+		z := 0
+		if S == W && S >= T {
+			z++
+		}
+		if W%T == 0 && W > S {
+			z++
+		}
+		say("Closed form (Δ = %v divides T and S is on the clock grid): errors E = [T ≤ S < W] + max(0, ceil(W/T) − 1 − floor(S/T)) = %d; zeros Z = [S = W ≥ T] + [T divides W and W > S] = %d.", in.ClockStep, e, z)
+		if S == 0 {
+			say("With S = 0 this is R25: ceil(W·f) − 1 ticks raise, and when W·f is whole the tick k = W·f yields time 0 exactly.")
+		} else if S <= W && S%T == 0 {
+			say("With 0 < S ≤ W and S a whole number of periods, E = (W − S)·f = %d.", (W-S)/T)
+		}
+		if int(e) != p.Exceptions || z != p.Zeros {
+			// The formulas and the enumeration are two derivations of one
+			// model; disagreement is a bug worth shouting about.
+			say("WARNING: the closed form (%d, %d) disagrees with the enumeration (%d, %d).", e, z, p.Exceptions, p.Zeros)
+		}
+	} else {
+		say("The clock step Δ = %v does not divide T (or S is off its grid), so a deadline m·T fires at the first clock value at or after it: the boundary tick can shift past W and a zero result needs W itself to be a clock value. These counts come from enumerating that rule exactly; no simpler closed form is claimed.", in.ClockStep)
+	}
+	say("Ticks before the run ends: %d. now − %s raises on %d, is exactly 0 on %d, is a real instant on %d.", len(p.Ticks), sec(W), p.Exceptions, p.Zeros, p.Positives)
+	if p.FirstPositiveNow != nil {
+		say("The first tick with a usable window has now = %s.", sec(*p.FirstPositiveNow))
+	}
+	say("Code that runs before the first /clock (constructors, wall timers, subscription callbacks) sees now() = 0 whatever S is, so now() − %s raises there (R26). The guard that catches all of it is 'skip if now ≤ W' (R27).", sec(W))
+	return p
+}
+
+// WallCallsBeforeClock predicts how many calls of a steady timer of the
+// given period, created with the subject, run before the first /clock at
+// wall time first (R26): every k·period <= first (a tie goes to the older
+// timer, the subject's).
+func WallCallsBeforeClock(period, first time.Duration) int {
+	if period <= 0 {
+		return 0
+	}
+	return int(first / period)
+}

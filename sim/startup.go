@@ -1,0 +1,501 @@
+// Package sim runs simclock's experiments on its own runtime and predicts
+// their outcome in closed form.
+//
+// The startup experiment asks the question every sim-time user meets: if
+// my simulator starts its clock at S, how many of my callbacks that
+// compute now() - W fail, return time 0, or succeed, and when? It runs a
+// fake simulator node and a subject node on one executor, in virtual time
+// (deterministic, milliseconds) or in real time, replays the subtraction
+// for several windows, and sets the measurement beside the prediction of
+// Predict (R25, R26).
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"simclock"
+	"simclock/clocktest"
+	"simclock/executor"
+	"simclock/guard"
+	"simclock/msg"
+	"simclock/node"
+	"simclock/timer"
+	"simclock/transport"
+	"simclock/transport/inproc"
+)
+
+// Mode selects how the experiment's time passes.
+type Mode string
+
+// Modes.
+const (
+	Virtual  Mode = "virtual"  // fake clocks, no sleeping, deterministic
+	Realtime Mode = "realtime" // the OS clocks
+)
+
+// StartupConfig is the startup experiment's parameters. DefaultStartup
+// returns the reference experiment.
+type StartupConfig struct {
+	Starts      []time.Duration // simulator start times S
+	Windows     []time.Duration // windows W replayed on every recorded now()
+	TimerHz     []float64       // sim-clock (ROS) timers of the subject
+	WallTimerHz float64         // the subject's steady timer computing now() - CtorWindow
+	CtorWindow  time.Duration   // window used in the constructor and wall timer (1 s)
+	ClockStep   time.Duration   // sim time per /clock message
+	ClockPeriod time.Duration   // wall time between /clock messages
+	ClockEvery  int             // publish one /clock message in ClockEvery (1 = all)
+	PreClock    time.Duration   // wall wait after the subscription matched
+	MatchDelay  time.Duration   // wall time from subject creation to "matched"
+	Duration    time.Duration   // sim time after S at which the run ends
+	Mode        Mode
+	// NewTransport returns a fresh, isolated pair of attachments for one
+	// scenario (its own bus or domain). Nil means a new inproc bus.
+	NewTransport func(scenario int) (sim, subject transport.Transport, closeFn func(), err error)
+}
+
+// DefaultStartup returns the reference experiment of issue 4.
+func DefaultStartup() StartupConfig {
+	return StartupConfig{
+		Starts:      []time.Duration{0, 500 * time.Millisecond, time.Second, 100 * time.Second},
+		Windows:     []time.Duration{250 * time.Millisecond, time.Second, 2 * time.Second},
+		TimerHz:     []float64{10, 20},
+		WallTimerHz: 20,
+		CtorWindow:  time.Second,
+		ClockStep:   10 * time.Millisecond,
+		ClockPeriod: 5 * time.Millisecond,
+		ClockEvery:  1,
+		PreClock:    500 * time.Millisecond,
+		MatchDelay:  20 * time.Millisecond,
+		Duration:    2500 * time.Millisecond,
+		Mode:        Virtual,
+	}
+}
+
+// Validate checks the configuration and names the first bad field.
+func (c StartupConfig) Validate() error {
+	switch {
+	case len(c.Starts) == 0:
+		return fmt.Errorf("sim: no start times")
+	case c.ClockStep <= 0:
+		return fmt.Errorf("sim: clock step %v must be positive", c.ClockStep)
+	case c.ClockPeriod <= 0:
+		return fmt.Errorf("sim: clock period %v must be positive", c.ClockPeriod)
+	case c.ClockEvery < 1:
+		return fmt.Errorf("sim: clock-every %d must be at least 1", c.ClockEvery)
+	case c.Duration <= 0:
+		return fmt.Errorf("sim: duration %v must be positive", c.Duration)
+	case c.WallTimerHz <= 0:
+		return fmt.Errorf("sim: wall timer rate %v Hz must be positive", c.WallTimerHz)
+	case c.PreClock < 0 || c.MatchDelay < 0:
+		return fmt.Errorf("sim: pre-clock %v and match delay %v must not be negative", c.PreClock, c.MatchDelay)
+	case c.Mode != Virtual && c.Mode != Realtime:
+		return fmt.Errorf("sim: mode %q: want virtual or realtime", c.Mode)
+	}
+	for _, s := range c.Starts {
+		if s < 0 {
+			return fmt.Errorf("sim: start time %v must not be negative", s)
+		}
+	}
+	for _, hz := range append([]float64{c.WallTimerHz}, c.TimerHz...) {
+		if !(hz > 0) || math.IsInf(hz, 0) {
+			return fmt.Errorf("sim: timer rate %v Hz must be positive", hz)
+		}
+	}
+	for _, w := range c.Windows {
+		if w <= 0 {
+			return fmt.Errorf("sim: window %v must be positive", w)
+		}
+	}
+	return nil
+}
+
+// Outcome classifies now() - W.
+type Outcome string
+
+// Outcomes of a window subtraction.
+const (
+	OutcomeError    Outcome = "error"    // negative: rclpy raises
+	OutcomeZero     Outcome = "zero"     // exactly time 0: tf2 reads "latest"
+	OutcomePositive Outcome = "positive" // a real instant
+)
+
+// Classify returns the outcome of now - w.
+func Classify(now int64, w time.Duration) Outcome {
+	switch d := now - int64(w); {
+	case d < 0:
+		return OutcomeError
+	case d == 0:
+		return OutcomeZero
+	}
+	return OutcomePositive
+}
+
+// A Tick is one subject callback as recorded.
+type Tick struct {
+	Timer  string // "wall" or "sim10" style label
+	Hz     float64
+	WallNs int64 // steady time since the subject was created
+	NowNs  int64 // the subject's now() in the callback
+}
+
+// ScenarioResult is the measurement of one start time, with the JSON
+// schema of `simclock experiment startup --format json`.
+type ScenarioResult struct {
+	Kind         string           `json:"kind"` // "scenario"
+	S            float64          `json:"S_s"`
+	Ctor         CtorResult       `json:"ctor"`
+	WallTimer    WallTimerResult  `json:"wall_timer"`
+	SimTimers    []SimTimerResult `json:"sim_timers"`
+	Windows      []WindowResult   `json:"windows"`
+	PreClockWall float64          `json:"pre_clock_wall_s"`
+	MeasuredRTF  float64          `json:"measured_rtf"`
+	OffGrid      int              `json:"off_grid_callbacks"`
+	Published    int              `json:"clock_messages"`
+	// Ticks is every subject callback, for plots; not part of the JSON.
+	Ticks []Tick `json:"-"`
+}
+
+// CtorResult is what the subject's constructor saw.
+type CtorResult struct {
+	NowNs   int64   `json:"now_ns"`
+	Minus1s Outcome `json:"minus_1s"`
+}
+
+// WallTimerResult counts the steady timer's now() - 1 s.
+type WallTimerResult struct {
+	Hz              float64 `json:"hz"`
+	CallsNow0       int     `json:"calls_now0"`
+	ExcNow0         int     `json:"exc_now0"`
+	CallsAfterClock int     `json:"calls_after_clock"`
+	ExcAfterClock   int     `json:"exc_after_clock"`
+}
+
+// SimTimerResult counts one sim-clock timer's calls.
+type SimTimerResult struct {
+	Hz                    float64 `json:"hz"`
+	Calls                 int     `json:"calls"`
+	FirstNow              float64 `json:"first_now_s"`
+	CallsBeforeFirstClock int     `json:"calls_before_first_clock"`
+}
+
+// WindowResult is the replay of now() - W on one sim timer's ticks.
+type WindowResult struct {
+	W                   float64      `json:"W_s"`
+	Hz                  float64      `json:"hz"`
+	Exceptions          int          `json:"exceptions"`
+	Zeros               int          `json:"zeros"`
+	Positives           int          `json:"positives"`
+	FirstPositiveNow    *float64     `json:"first_positive_now_s"`
+	PredictedExceptions int          `json:"predicted_exceptions"`
+	PredictedZeros      int          `json:"predicted_zeros"`
+	GuardLE             GuardOutcome `json:"guard_le"`
+	GuardEq0OrLt        GuardOutcome `json:"guard_eq0_or_lt"`
+}
+
+// Matched reports whether the measurement equals the prediction.
+func (w WindowResult) Matched() bool {
+	return w.Exceptions == w.PredictedExceptions && w.Zeros == w.PredictedZeros
+}
+
+// GuardOutcome counts what got past a guard.
+type GuardOutcome struct {
+	Exceptions int `json:"exceptions"`
+	Zeros      int `json:"zeros"`
+}
+
+// HistoryResult is the tf2-style lookup demonstration (R28).
+type HistoryResult struct {
+	Kind          string    `json:"kind"` // "history_time_zero"
+	StoredStamps  []float64 `json:"stored_stamps_s"`
+	QueryZeroGot  float64   `json:"query_zero_stamp_s"`
+	Query99Got    float64   `json:"query_99_stamp_s"`
+	StrictZeroErr string    `json:"strict_query_zero_error"`
+}
+
+// RunStartup runs every scenario of cfg in order. progress, when set, is
+// called after each scenario.
+func RunStartup(ctx context.Context, cfg StartupConfig, progress func(done, total int)) ([]ScenarioResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	results := make([]ScenarioResult, 0, len(cfg.Starts))
+	for i, s := range cfg.Starts {
+		r, err := runScenario(ctx, cfg, i, s)
+		if err != nil {
+			return results, fmt.Errorf("sim: scenario S=%v: %w", s, err)
+		}
+		results = append(results, r)
+		if progress != nil {
+			progress(i+1, len(cfg.Starts))
+		}
+	}
+	return results, nil
+}
+
+func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.Duration) (ScenarioResult, error) {
+	var fake *clocktest.Clock
+	if cfg.Mode == Virtual {
+		fake = clocktest.New()
+	}
+	exec := executor.New(executor.Config{Virtual: fake})
+	defer exec.Close()
+
+	simTr, subjTr, closeTr, err := newTransports(cfg, index)
+	if err != nil {
+		return ScenarioResult{}, err
+	}
+	defer closeTr()
+
+	simNode, err := node.New("fake_simulator", exec, simTr, node.Options{})
+	if err != nil {
+		return ScenarioResult{}, err
+	}
+	defer simNode.Close()
+	pub, err := simNode.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		return ScenarioResult{}, err
+	}
+	defer pub.Close()
+
+	// The subject: created now, with its timers, computing now() - 1 s in
+	// its "constructor".
+	created := exec.Steady().Now().Nanoseconds()
+	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
+	subject, err := node.New("subject", exec, subjTr, node.Options{UseSimTime: true})
+	if err != nil {
+		return ScenarioResult{}, err
+	}
+	defer subject.Close()
+
+	r := ScenarioResult{Kind: "scenario", S: start.Seconds()}
+	ctorNow := subject.Now().Nanoseconds()
+	r.Ctor = CtorResult{NowNs: ctorNow, Minus1s: Classify(ctorNow, cfg.CtorWindow)}
+
+	firstClockWall := int64(-1)
+	ts := subject.TimeSource()
+	r.WallTimer.Hz = cfg.WallTimerHz
+	wallPeriod, err := simclock.DurationOf(1/cfg.WallTimerHz, 0)
+	if err != nil {
+		return r, err
+	}
+	if _, err := subject.CreateWallTimer(wallPeriod, func(timer.Info) {
+		now := subject.Now().Nanoseconds()
+		failed := Classify(now, cfg.CtorWindow) == OutcomeError
+		if !ts.FirstClockReceived() {
+			r.WallTimer.CallsNow0++
+			if failed {
+				r.WallTimer.ExcNow0++
+			}
+		} else {
+			r.WallTimer.CallsAfterClock++
+			if failed {
+				r.WallTimer.ExcAfterClock++
+			}
+		}
+		r.Ticks = append(r.Ticks, Tick{Timer: "wall", Hz: cfg.WallTimerHz, WallNs: wallSince(), NowNs: now})
+	}); err != nil {
+		return r, err
+	}
+	simTicks := make([][]int64, len(cfg.TimerHz))
+	for i, hz := range cfg.TimerHz {
+		period, err := simclock.DurationOf(1/hz, 0)
+		if err != nil {
+			return r, err
+		}
+		label := fmt.Sprintf("sim%g", hz)
+		if _, err := subject.CreateTimer(period, func(timer.Info) {
+			now := subject.Now().Nanoseconds()
+			simTicks[i] = append(simTicks[i], now)
+			r.Ticks = append(r.Ticks, Tick{Timer: label, Hz: hz, WallNs: wallSince(), NowNs: now})
+		}); err != nil {
+			return r, err
+		}
+	}
+
+	// The fake simulator: once matched (MatchDelay after creation) it
+	// waits PreClock, then publishes S, S+step, ... every ClockPeriod,
+	// ending with S+Duration.
+	var (
+		k          int64
+		lastValue  int64
+		lastWall   int64
+		firstValue int64
+		pubErr     error
+	)
+	endValue := int64(start + cfg.Duration)
+	publishNext := func() {
+		value := int64(start) + k*int64(cfg.ClockStep)
+		final := value >= endValue
+		if final {
+			value = endValue
+		}
+		if k%int64(cfg.ClockEvery) == 0 || final {
+			m, err := msg.ClockFrom(mustTime(value))
+			if err == nil {
+				err = pub.Publish(ctx, msg.MarshalClock(m))
+			}
+			if err != nil {
+				pubErr = err
+				exec.Stop()
+				return
+			}
+			r.Published++
+			if r.Published == 1 {
+				firstValue, firstClockWall = value, wallSince()
+			}
+			lastValue, lastWall = value, wallSince()
+		}
+		k++
+		if final {
+			// The run ends as soon as the final message is published:
+			// callbacks due at this instant do not run.
+			exec.Stop()
+		}
+	}
+	var startTimer *timer.Timer
+	startTimer, err = simNode.CreateWallTimer(cfg.MatchDelay+cfg.PreClock, func(timer.Info) {
+		startTimer.Cancel()
+		if pub.MatchedSubscriptions() == 0 {
+			pubErr = fmt.Errorf("the subject's /clock subscription never matched")
+			exec.Stop()
+			return
+		}
+		publishNext()
+		if exec.Stopped() {
+			return
+		}
+		if _, err := simNode.CreateWallTimer(cfg.ClockPeriod, func(timer.Info) { publishNext() }); err != nil {
+			pubErr = err
+			exec.Stop()
+		}
+	})
+	if err != nil {
+		return r, err
+	}
+
+	if err := exec.Spin(ctx); err != nil {
+		return r, err
+	}
+	if pubErr != nil {
+		return r, pubErr
+	}
+
+	// Summaries.
+	for i, hz := range cfg.TimerHz {
+		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
+		if len(simTicks[i]) > 0 {
+			st.FirstNow = float64(simTicks[i][0]) / 1e9
+		}
+		for _, now := range simTicks[i] {
+			if now == 0 {
+				st.CallsBeforeFirstClock++
+			}
+			if now%int64(periodOf(hz)) != 0 {
+				r.OffGrid++
+			}
+		}
+		r.SimTimers = append(r.SimTimers, st)
+	}
+	for _, w := range cfg.Windows {
+		for i, hz := range cfg.TimerHz {
+			wr := replay(simTicks[i], w)
+			wr.Hz = hz
+			p := Predict(PredictInput{Start: start, Window: w, Hz: hz, ClockStep: cfg.ClockStep * time.Duration(cfg.ClockEvery), Duration: cfg.Duration})
+			wr.PredictedExceptions, wr.PredictedZeros = p.Exceptions, p.Zeros
+			r.Windows = append(r.Windows, wr)
+		}
+	}
+	if firstClockWall >= 0 {
+		r.PreClockWall = float64(firstClockWall) / 1e9
+	}
+	if lastWall > firstClockWall && r.Published > 1 {
+		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstClockWall))
+	}
+	return r, nil
+}
+
+func newTransports(cfg StartupConfig, index int) (transport.Transport, transport.Transport, func(), error) {
+	if cfg.NewTransport != nil {
+		return cfg.NewTransport(index)
+	}
+	bus := inproc.NewBus()
+	a, b := bus.Connect("fake_simulator"), bus.Connect("subject")
+	return a, b, func() { a.Close(); b.Close() }, nil
+}
+
+// replay classifies now - w for every recorded now, raw and behind the
+// two guards.
+func replay(nows []int64, w time.Duration) WindowResult {
+	wr := WindowResult{W: w.Seconds()}
+	for _, now := range nows {
+		switch Classify(now, w) {
+		case OutcomeError:
+			wr.Exceptions++
+		case OutcomeZero:
+			wr.Zeros++
+		case OutcomePositive:
+			wr.Positives++
+			if wr.FirstPositiveNow == nil {
+				v := float64(now) / 1e9
+				wr.FirstPositiveNow = &v
+			}
+		}
+		// "skip if now <= W" (R27): nothing gets past.
+		if !(now <= int64(w)) {
+			if o := Classify(now, w); o == OutcomeError {
+				wr.GuardLE.Exceptions++
+			} else if o == OutcomeZero {
+				wr.GuardLE.Zeros++
+			}
+		}
+		// "skip if now == 0 or now < W": the boundary tick gets through.
+		if !(now == 0 || now < int64(w)) {
+			if o := Classify(now, w); o == OutcomeError {
+				wr.GuardEq0OrLt.Exceptions++
+			} else if o == OutcomeZero {
+				wr.GuardEq0OrLt.Zeros++
+			}
+		}
+	}
+	return wr
+}
+
+// HistoryDemo stores transforms stamped 98, 99 and 100 s and looks up
+// time 0 (non-strict, as tf2 does) and 99 s (R28).
+func HistoryDemo() HistoryResult {
+	h := guard.History[simclock.ROS, string]{}
+	strict := guard.History[simclock.ROS, string]{Strict: true}
+	res := HistoryResult{Kind: "history_time_zero"}
+	for _, s := range []float64{98, 99, 100} {
+		t, _ := simclock.NewTime[simclock.ROS](s, 0)
+		h.Add(t, fmt.Sprintf("transform@%g", s))
+		strict.Add(t, fmt.Sprintf("transform@%g", s))
+		res.StoredStamps = append(res.StoredStamps, s)
+	}
+	if e, err := h.Lookup(simclock.Time[simclock.ROS]{}); err == nil {
+		res.QueryZeroGot = e.Stamp.Seconds()
+	}
+	t99, _ := simclock.NewTime[simclock.ROS](99, 0)
+	if e, err := h.Lookup(t99); err == nil {
+		res.Query99Got = e.Stamp.Seconds()
+	}
+	if _, err := strict.Lookup(simclock.Time[simclock.ROS]{}); err != nil {
+		res.StrictZeroErr = err.Error()
+	}
+	return res
+}
+
+func mustTime(ns int64) simclock.Time[simclock.ROS] {
+	t, _ := simclock.TimeFromNanoseconds[simclock.ROS](ns)
+	return t
+}
+
+func periodOf(hz float64) time.Duration {
+	d, _ := simclock.DurationOf(1/hz, 0)
+	return d
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
