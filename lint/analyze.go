@@ -105,7 +105,11 @@ func (c *checker) isWindowSub(e *expr, f *fn) bool {
 		return false
 	}
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
-	return l&fNow != 0 && r&fDuration != 0 && r&fTime == 0
+	if l&fNow == 0 || r&fDuration == 0 || r&fTime != 0 {
+		return false
+	}
+	// A window that scales with now (now - 0.9 * now) cannot go negative.
+	return !c.mentions(e.r, c.aliases(e.l, f), f, true)
 }
 
 // guardPass records the guard level of every window subtraction, so that
@@ -175,6 +179,11 @@ func (c *checker) mentions(e *expr, set map[string]bool, f *fn, nowCalls bool) b
 	}
 	for _, a := range e.args {
 		if c.mentions(a, set, f, nowCalls) {
+			return true
+		}
+	}
+	for _, k := range e.kwargs {
+		if c.mentions(k.value, set, f, nowCalls) {
 			return true
 		}
 	}
@@ -274,10 +283,10 @@ func (c *checker) check(u *unit) {
 					c.checkBaseline(e, f)
 				}
 				if e.op == "-" {
-					c.checkClockTypes(e, f, conds)
+					c.checkClockTypes(e, f)
 				}
 			case eCompare:
-				c.checkClockTypes(e, f, conds)
+				c.checkClockTypes(e, f)
 			case eCall:
 				c.checkLookup(e, f)
 				c.checkPositional(e, f)
@@ -355,7 +364,7 @@ func (c *checker) checkBaseline(e *expr, f *fn) {
 	}
 	set := map[string]bool{prev: true}
 	for _, ce := range c.allIfConds(f) {
-		if c.mentions(ce, set, f, false) {
+		if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
 			return // some check looks at the baseline
 		}
 	}
@@ -407,6 +416,11 @@ func containsExpr(e, sub *expr) bool {
 			return true
 		}
 	}
+	for _, k := range e.kwargs {
+		if containsExpr(k.value, sub) {
+			return true
+		}
+	}
 	for _, s := range e.subs {
 		if containsExpr(s, sub) {
 			return true
@@ -417,7 +431,7 @@ func containsExpr(e, sub *expr) bool {
 
 // checkClockTypes: a SYSTEM_TIME value subtracted from or compared with a
 // ROS_TIME one (R3, R5, R6, R30).
-func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
+func (c *checker) checkClockTypes(e *expr, f *fn) {
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
 	var sys, ros *expr
 	switch {
@@ -431,12 +445,13 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if e.kind == eBinary && (l&fDuration != 0 || r&fDuration != 0) && (l&fTime == 0 || r&fTime == 0) {
 		return
 	}
-	// A check on the SYSTEM side (if self.last.nanoseconds == 0: ...) means
-	// the author handles the unset baseline.
+	// A check on the SYSTEM side anywhere in the function (if
+	// self.last.nanoseconds == 0: self.last = now) means the author handles
+	// the unset baseline.
 	if p := c.d.path(sys, f); p != "" {
 		set := map[string]bool{p: true}
-		for _, cd := range conds {
-			if c.mentions(cd.e, set, f, false) {
+		for _, ce := range c.allIfConds(f) {
+			if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
 				return
 			}
 		}
@@ -505,7 +520,8 @@ func (c *checker) checkLookup(e *expr, f *fn) {
 			"guard the window so that the lookup time is > 0: skip while now <= W (R27)", nil)
 		return
 	}
-	if t.kind == eCall && ft&fSystem != 0 && len(t.args) == 0 && len(t.kwargs) == 0 {
+	if q := canon(c.d.qual(t.recv, f), u.lang); t.kind == eCall && (q == "rclpy.time.Time" || q == "rclcpp.Time") &&
+		ft&fSystem != 0 && len(t.args) == 0 && len(t.kwargs) == 0 {
 		c.report(u, t, "R28",
 			fmt.Sprintf("%s as lookup time asks tf2 for the latest transform, not the one at now or at a message stamp", shorten(t.text())),
 			"Time() is 0 ns and tf2 treats time 0 as 'latest available' (R28). That is right when the newest transform is meant, wrong when the data being transformed has a stamp.",

@@ -342,6 +342,9 @@ func (d *dataflow) facts(e *expr, f *fn) fact {
 // qual returns the qualified name a callee refers to: Python resolves
 // imports (Time -> rclpy.time.Time), C++ names are already normalised.
 func (d *dataflow) qual(e *expr, f *fn) string {
+	if e == nil {
+		return ""
+	}
 	switch e.kind {
 	case eName:
 		if f != nil && f.u.lang == langPython {

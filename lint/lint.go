@@ -178,7 +178,6 @@ feed:
 	// Lower in file order, so C++ classes merge deterministically.
 	ct := &classTable{byName: map[string]*class{}, roots: map[string]string{}}
 	var classes []*class
-	seen := map[*class]bool{}
 	res := &Result{Files: len(units)}
 	for _, u := range units {
 		collectComments(u)
@@ -190,16 +189,14 @@ feed:
 		}
 		bindUnit(u)
 		u.root = nil // the tree is no longer needed; let it go
-		for _, c := range u.classes {
-			if !seen[c] {
-				seen[c] = true
-				classes = append(classes, c)
-			}
+		if u.lang == langPython {
+			classes = append(classes, u.classes...)
 		}
 		if u.hasErr {
 			res.ParseErrors = append(res.ParseErrors, u.path)
 		}
 	}
+	classes = append(classes, ct.order...)
 	d := newDataflow(units, classes)
 	d.solve()
 	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}}
@@ -220,6 +217,7 @@ feed:
 // include/pkg/x.hpp.
 type classTable struct {
 	byName map[string]*class
+	order  []*class          // every class, in creation order
 	roots  map[string]string // directory -> package root, cached
 	scope  string            // package root of the file being lowered
 }
@@ -230,6 +228,7 @@ func (t *classTable) get(name string) *class {
 	if c == nil {
 		c = &class{name: name, fields: map[string]*field{}}
 		t.byName[key] = c
+		t.order = append(t.order, c)
 	}
 	return c
 }
