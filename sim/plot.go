@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// PlotStartupSVG draws one panel per scenario: the sim time each subject
+// callback saw (y) against wall time since the subject was created (x).
+// Ticks where now() - mark raises are red crosses, ticks where it is
+// exactly 0 are orange diamonds, the rest green dots; squares are the
+// steady (wall) timer. Dashed lines are the windows W; the grey band is
+// the time before the first /clock.
+func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, mark time.Duration) error {
+	const (
+		panelW, panelH = 900, 260
+		left, right    = 70, 20
+		top, bottom    = 40, 40
+	)
+	height := len(results) * (panelH + top + bottom)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", panelW+left+right, height+20)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	for i, r := range results {
+		y0 := i*(panelH+top+bottom) + top
+		// Scales.
+		maxWall, minNow, maxNow := 0.0, math.Inf(1), math.Inf(-1)
+		for _, t := range r.Ticks {
+			maxWall = math.Max(maxWall, float64(t.WallNs)/1e9)
+			if t.NowNs > 0 {
+				minNow = math.Min(minNow, float64(t.NowNs)/1e9)
+			}
+			maxNow = math.Max(maxNow, float64(t.NowNs)/1e9)
+		}
+		lo := 0.0
+		if minNow > 10 { // S far from 0: zoom on the run, show 0 at the bottom edge
+			lo = math.Floor(minNow - 1)
+		}
+		hi := math.Max(maxNow, lo+1)
+		for _, win := range cfg.Windows {
+			hi = math.Max(hi, win.Seconds())
+		}
+		hi = math.Ceil(hi*1.05*10) / 10
+		if maxWall == 0 {
+			maxWall = 1
+		}
+		x := func(s float64) float64 { return left + s/maxWall*panelW }
+		y := func(s float64) float64 {
+			if s < lo {
+				s = lo
+			}
+			return float64(y0) + panelH - (s-lo)/(hi-lo)*panelH
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %gs: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n", left, y0-12, r.S, r.PreClockWall, r.Published, r.MeasuredRTF)
+		// Before the first /clock.
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall)-x(0), panelH)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#888">before the first /clock: now() = 0</text>`+"\n", x(0)+4, y0+14)
+		// Axes.
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, y0+panelH, left+panelW, y0+panelH)
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, y0, left, y0+panelH)
+		for s := 0.0; s <= maxWall+1e-9; s += 0.5 {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%gs</text>`+"\n", x(s), y0+panelH+16, s)
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">wall time since the subject was created</text>`+"\n", left+panelW, y0+panelH+32)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%gs</text><text x="%d" y="%.1f" text-anchor="end">%gs</text>`+"\n", left-6, y(lo)+4, lo, left-6, y(hi)+4, hi)
+		fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">now() seen (sim time)</text>`+"\n", y0+panelH/2, y0+panelH/2)
+		for _, win := range cfg.Windows {
+			if win.Seconds() < lo || win.Seconds() > hi {
+				continue
+			}
+			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#36c" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#36c" text-anchor="end">W = %gs</text>`+"\n",
+				left, y(win.Seconds()), left+panelW, y(win.Seconds()), left+panelW-4, y(win.Seconds())-4, win.Seconds())
+		}
+		for _, t := range r.Ticks {
+			px, py := x(float64(t.WallNs)/1e9), y(float64(t.NowNs)/1e9)
+			color := map[Outcome]string{OutcomeError: "#d22", OutcomeZero: "#f90", OutcomePositive: "#2a2"}[Classify(t.NowNs, mark)]
+			title := html.EscapeString(fmt.Sprintf("%s tick: wall %.3fs, now %.3fs, now-%v %s", t.Timer, float64(t.WallNs)/1e9, float64(t.NowNs)/1e9, mark, Classify(t.NowNs, mark)))
+			switch {
+			case t.Timer == "wall":
+				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="6" height="6" fill="none" stroke="%s"><title>%s</title></rect>`+"\n", px-3, py-3, color, title)
+			case Classify(t.NowNs, mark) == OutcomeError:
+				fmt.Fprintf(&b, `<path d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n", px-3, py-3, color, title)
+			case Classify(t.NowNs, mark) == OutcomeZero:
+				fmt.Fprintf(&b, `<path d="M%.1f %.1fl5 5l-5 5l-5 -5z" fill="%s"><title>%s</title></path>`+"\n", px, py-5, color, title)
+			default:
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"><title>%s</title></circle>`+"\n", px, py, color, title)
+			}
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#555">Marks for now() − %v: red × raises (negative time), orange ◆ returns time 0, green • a real instant; □ = steady (wall) timer, others sim-clock timers.</text>`+"\n", left, height+10, mark)
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
