@@ -89,7 +89,7 @@ func Predict(in PredictInput) Prediction {
 	case S == 0:
 		say("The first /clock carries 0: no jump, so the first tick comes at T = %s and then every T (R23).", sec(T))
 	case S >= T:
-		say("The first /clock carries S = %s >= T: a forward jump past the deadline, so the timer fires once at once with now = S (R22, R23), then on the multiples of T after S.", sec(S))
+		say("The first /clock carries S = %s >= T: a forward jump past the deadline, so the timer fires once, immediately, with now = S (R22, R23), then on the multiples of T after S.", sec(S))
 	default:
 		say("The first /clock carries S = %s < T: a jump, but not past the deadline T, so the first tick comes at T.", sec(S))
 	}
