@@ -1,0 +1,843 @@
+package bag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/foxglove/mcap/go/mcap"
+
+	"simclock/msg"
+	"simclock/ros2msg"
+)
+
+// Options tune Inspect. The zero value gives the defaults.
+type Options struct {
+	// Window is W of the "stamp − W ≤ 0" check (R25, R27); 0 turns it off.
+	Window time.Duration
+	// GapPeriods is N: a /clock gap, stall or forward jump is longer than
+	// N nominal periods. Defaults to 5.
+	GapPeriods float64
+	// BaseTolerance is how far a stamp may be from the bag's clock before
+	// it counts as on another time base (R3, R30). Defaults to 60 s.
+	BaseTolerance time.Duration
+	// FutureTolerance is how far a stamp may lead the bag's clock before
+	// it counts as in the future. Defaults to 100 ms.
+	FutureTolerance time.Duration
+	// DecodeAll fully decodes every message (ros2msg.Schema.Decode) and
+	// reports the messages that do not decode, not just the ones whose
+	// Time fields cannot be reached. Slower.
+	DecodeAll bool
+	// Progress, when set, is called with the bytes read so far and the
+	// total size of the bag's files.
+	Progress func(done, total int64)
+	// Examples is how many occurrences each finding lists. Defaults to 3.
+	Examples int
+}
+
+func (o *Options) defaults() {
+	if o.GapPeriods <= 0 {
+		o.GapPeriods = 5
+	}
+	if o.BaseTolerance <= 0 {
+		o.BaseTolerance = 60 * time.Second
+	}
+	if o.FutureTolerance <= 0 {
+		o.FutureTolerance = 100 * time.Millisecond
+	}
+	if o.Examples <= 0 {
+		o.Examples = 3
+	}
+}
+
+// Severity ranks findings.
+type Severity string
+
+// Severities, most severe first.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+func (s Severity) rank() int {
+	switch s {
+	case SeverityError:
+		return 0
+	case SeverityWarning:
+		return 1
+	}
+	return 2
+}
+
+// Finding codes. Each is documented in the package doc.
+const (
+	CodeNoClock           = "no_clock"
+	CodeClockBackward     = "clock_backward"
+	CodeClockGap          = "clock_gap"
+	CodeClockStall        = "clock_stall"
+	CodeClockJump         = "clock_jump_forward"
+	CodeClockType         = "clock_type"
+	CodeBeforeFirstClock  = "before_first_clock"
+	CodeZeroStamp         = "zero_stamp"
+	CodeTimeBase          = "time_base_mismatch"
+	CodeFutureStamp       = "future_stamp"
+	CodeNonMonotonic      = "non_monotonic_stamp"
+	CodeNotNormalized     = "not_normalized"
+	CodeWindowNegative    = "window_negative"
+	CodeWindowZero        = "window_zero"
+	CodeClockWindow       = "clock_window"
+	CodeUnknownSchema     = "unknown_schema"
+	CodeDecodeError       = "decode_error"
+	CodeReadError         = "read_error"
+	CodeMultipleClockType = "clock_channels"
+)
+
+// An Example is one occurrence of a finding.
+type Example struct {
+	LogNS   int64  `json:"log_ns"`              // recorder's receive time
+	ValueNS int64  `json:"value_ns"`            // the stamp or /clock value
+	RefNS   int64  `json:"ref_ns,omitempty"`    // what it was compared with
+	Detail  string `json:"detail,omitempty"`    // free text
+	Index   int64  `json:"index"`               // message index within its topic, from 0
+	File    string `json:"file,omitempty"`      // file holding it (split bags)
+	Element int    `json:"element,omitempty"`   // array element, for Times inside arrays
+	Before  int64  `json:"before_ns,omitempty"` // previous value, for jumps
+}
+
+// A Finding is one hazard found in a bag.
+type Finding struct {
+	Severity Severity  `json:"severity"`
+	Code     string    `json:"code"`
+	Rule     string    `json:"rule,omitempty"` // spec rules, "R10,R29"
+	Topic    string    `json:"topic,omitempty"`
+	Field    string    `json:"field,omitempty"` // Time field path
+	Count    int64     `json:"count"`
+	Message  string    `json:"message"`
+	Examples []Example `json:"examples,omitempty"`
+}
+
+// ClockReport summarises /clock.
+type ClockReport struct {
+	Present    bool    `json:"present"`
+	Messages   int64   `json:"messages"`
+	FirstNS    int64   `json:"first_ns"`     // first /clock value
+	LastNS     int64   `json:"last_ns"`      // last /clock value
+	FirstLogNS int64   `json:"first_log_ns"` // when the first /clock was recorded
+	LastLogNS  int64   `json:"last_log_ns"`
+	RateHz     float64 `json:"rate_hz"`   // messages per second of log time
+	PeriodNS   int64   `json:"period_ns"` // nominal (median) log-time period
+	StepNS     int64   `json:"step_ns"`   // nominal (median) value step
+	// RTF is the real-time factor: /clock advance over log-time advance,
+	// backward jumps left out.
+	RTF           float64 `json:"rtf"`
+	BackwardJumps int64   `json:"backward_jumps"`
+	ForwardJumps  int64   `json:"forward_jumps"`
+	Gaps          int64   `json:"gaps"`
+	Stalls        int64   `json:"stalls"`
+	// SimTimeLog is true when log time follows /clock (the recorder ran
+	// with --use-sim-time), false when log time is wall time.
+	SimTimeLog bool `json:"sim_time_log"`
+}
+
+// TimeFieldReport summarises one Time field of one topic.
+type TimeFieldReport struct {
+	Field        string `json:"field"`  // path, "header.stamp"
+	Header       bool   `json:"header"` // a std_msgs/Header stamp
+	Count        int64  `json:"count"`
+	Zero         int64  `json:"zero"`
+	MinNS        int64  `json:"min_ns"`
+	MaxNS        int64  `json:"max_ns"`
+	NonMonotonic int64  `json:"non_monotonic"`
+	// OtherBase counts stamps on another time base than the reference.
+	OtherBase int64 `json:"other_base"`
+	// Future counts stamps ahead of the reference by more than the
+	// tolerance; MaxLeadNS is the largest lead (negative: always behind).
+	Future    int64 `json:"future"`
+	MaxLeadNS int64 `json:"max_lead_ns"`
+	// Reference is what stamps were compared with: "clock" or "log".
+	Reference      string `json:"reference"`
+	WindowNegative int64  `json:"window_negative"`
+	WindowZero     int64  `json:"window_zero"`
+}
+
+// TopicReport summarises one topic.
+type TopicReport struct {
+	Topic      string            `json:"topic"`
+	Type       string            `json:"type"`
+	Encoding   string            `json:"encoding"` // schema encoding, "ros2msg"
+	Messages   int64             `json:"messages"`
+	Bytes      int64             `json:"bytes"`
+	FirstLogNS int64             `json:"first_log_ns"`
+	LastLogNS  int64             `json:"last_log_ns"`
+	RateHz     float64           `json:"rate_hz"`
+	BeforeClk  int64             `json:"before_first_clock"`
+	Decoded    bool              `json:"decoded"` // the schema parsed
+	DecodeErrs int64             `json:"decode_errors"`
+	TimeFields []TimeFieldReport `json:"time_fields"`
+}
+
+// A Point is one sample of a plotted series: log time against value.
+type Point struct {
+	LogNS, ValueNS int64
+}
+
+// A Series is a decimated timeline of one clock or stamp field, for plots.
+type Series struct {
+	Topic  string
+	Field  string
+	Points []Point
+}
+
+// Report is everything Inspect found.
+type Report struct {
+	Files      []FileInfo    `json:"files"`
+	Messages   int64         `json:"messages"`
+	Bytes      int64         `json:"bytes"`
+	StartLogNS int64         `json:"start_log_ns"`
+	EndLogNS   int64         `json:"end_log_ns"`
+	Clock      ClockReport   `json:"clock"`
+	Topics     []TopicReport `json:"topics"`
+	Findings   []Finding     `json:"findings"`
+	// Complete is false when a read error stopped Inspect early; the
+	// report then covers everything before the error.
+	Complete bool `json:"complete"`
+	// Series holds the /clock timeline and the stamp timelines, decimated
+	// to a few thousand points each, for plots.
+	Series []Series `json:"-"`
+}
+
+// Count returns how many findings have severity s.
+func (r *Report) Count(s Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Inspect reads the MCAP files of one bag (a split bag is given as all
+// of its files) and reports its time hazards. Files are read in order of
+// their first message when their summaries say, in the given order
+// otherwise; a file with a chunk index is read chunk by chunk in log-time
+// order, others linearly.
+//
+// A read error (truncated or corrupt file) stops reading; Inspect then
+// returns the report of everything read so far together with a
+// *ReadError naming the file and byte offset. The report is never nil.
+func Inspect(ctx context.Context, paths []string, opts Options) (*Report, error) {
+	opts.defaults()
+	a := newAnalysis(opts)
+	rep := &Report{}
+	var total int64
+	ordered := orderFiles(paths)
+	for _, p := range ordered {
+		if st, err := statSize(p); err == nil {
+			total += st
+		}
+	}
+	rd := &reader{onMessage: a.message}
+	defer rd.close()
+	var base int64
+	var readErr error
+	for _, p := range ordered {
+		fi := FileInfo{Path: p}
+		a.file = baseName(p)
+		if opts.Progress != nil {
+			b := base
+			rd.progress = func(done int64) { opts.Progress(b+done, total) }
+		}
+		err := rd.readFile(ctx, p, &fi)
+		base += fi.Bytes
+		if err != nil {
+			fi.Error = err.Error()
+		}
+		rep.Files = append(rep.Files, fi)
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	a.finish(rep)
+	rep.Complete = readErr == nil
+	if readErr != nil && !errors.Is(readErr, context.Canceled) {
+		rep.Findings = append([]Finding{{Severity: SeverityError, Code: CodeReadError, Count: 1,
+			Message: readErr.Error() + "; the report covers everything before it"}}, rep.Findings...)
+	}
+	return rep, readErr
+}
+
+// stamp kinds of examples kept per field.
+const (
+	exZero = iota
+	exNonMono
+	exNotNorm
+	exWinNeg
+	exWinZero
+	exBaseLog
+	exBaseClk
+	exFutLog
+	exFutClk
+	nEx
+)
+
+type fieldState struct {
+	rep     TimeFieldReport
+	prev    int64
+	hasPrev bool
+	ex      [nEx][]Example
+	baseLog int64 // vs log time
+	futLog  int64
+	leadLog int64
+	baseClk int64 // vs /clock
+	futClk  int64
+	leadClk int64
+	notNorm int64
+	anyLog  bool
+	anyClk  bool
+	series  decimator
+}
+
+type topicState struct {
+	rep       TopicReport
+	schema    *ros2msg.Schema
+	parseErr  error
+	isClock   bool
+	fields    map[string]*fieldState
+	order     []string
+	decodeEx  []Example
+	firstErr  string
+	beforeEx  []Example
+	clockType bool
+}
+
+type clockSample struct{ log, v int64 }
+
+type analysis struct {
+	opts     Options
+	file     string
+	topics   map[string]*topicState
+	byChan   map[*mcap.Channel]*topicState
+	schemas  map[string]*ros2msg.Schema
+	schErr   map[string]error
+	messages int64
+	bytes    int64
+	start    int64
+	end      int64
+
+	// /clock
+	clk        ClockReport
+	clkSeen    bool
+	lastClk    int64
+	lastClkLog int64
+	buffered   []clockSample // the first samples, until the nominal period is known
+	nominal    bool
+	stallStart clockSample
+	stallLen   int64
+	advance    int64 // sum of positive value steps
+	elapsed    int64 // log time spanned by them
+	clkEx      map[string][]Example
+	clkSeries  decimator
+	clkWinNeg  int64
+	clkWinZero int64
+}
+
+func newAnalysis(opts Options) *analysis {
+	return &analysis{
+		opts: opts, topics: map[string]*topicState{}, byChan: map[*mcap.Channel]*topicState{},
+		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
+		start: math.MaxInt64, end: math.MinInt64,
+	}
+}
+
+func statSize(p string) (int64, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
+	if t := a.byChan[ch]; t != nil {
+		return t
+	}
+	t := a.topics[ch.Topic]
+	if t == nil {
+		t = &topicState{fields: map[string]*fieldState{}}
+		t.rep.Topic = ch.Topic
+		t.rep.FirstLogNS = -1
+		if sch != nil {
+			t.rep.Type, t.rep.Encoding = sch.Name, sch.Encoding
+		}
+		t.isClock = ch.Topic == msg.ClockTopic
+		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(msg.ClockType)
+		if sch != nil && sch.Encoding == "ros2msg" && ch.MessageEncoding == "cdr" {
+			key := sch.Name + "\x00" + string(sch.Data)
+			s, ok := a.schemas[key]
+			if !ok {
+				var err error
+				s, err = ros2msg.Parse(sch.Name, sch.Data)
+				a.schemas[key], a.schErr[key] = s, err
+			}
+			t.schema, t.parseErr = s, a.schErr[key]
+		} else {
+			switch {
+			case sch == nil:
+				t.parseErr = errors.New("the channel has no schema")
+			case ch.MessageEncoding != "cdr":
+				t.parseErr = fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
+			default:
+				t.parseErr = fmt.Errorf("schema encoding %q is not ros2msg", sch.Encoding)
+			}
+		}
+		t.rep.Decoded = t.schema != nil
+		a.topics[ch.Topic] = t
+	}
+	a.byChan[ch] = t
+	return t
+}
+
+func (a *analysis) example(list *[]Example, e Example) {
+	if len(*list) < a.opts.Examples {
+		e.File = a.file
+		*list = append(*list, e)
+	}
+}
+
+func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error {
+	t := a.topic(sch, ch)
+	logNS := int64(m.LogTime)
+	a.messages++
+	a.bytes += int64(len(m.Data))
+	a.start = min(a.start, logNS)
+	a.end = max(a.end, logNS)
+	idx := t.rep.Messages
+	t.rep.Messages++
+	t.rep.Bytes += int64(len(m.Data))
+	if t.rep.FirstLogNS < 0 {
+		t.rep.FirstLogNS = logNS
+	}
+	t.rep.LastLogNS = logNS
+	if t.isClock && t.clockType {
+		c, err := msg.UnmarshalClock(m.Data)
+		if err != nil && !errors.Is(err, msg.ErrNotNormalized) {
+			a.decodeError(t, logNS, idx, err)
+			return nil
+		}
+		if err != nil {
+			f := t.field("clock", false)
+			f.notNorm++
+			a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
+		}
+		a.clock(logNS, c.Clock.Nanoseconds(), idx)
+		return nil
+	}
+	if !a.clkSeen {
+		t.rep.BeforeClk++
+		a.example(&t.beforeEx, Example{LogNS: logNS, Index: idx})
+	}
+	if t.schema == nil {
+		return nil
+	}
+	if a.opts.DecodeAll {
+		if _, err := t.schema.Decode(m.Data); err != nil {
+			a.decodeError(t, logNS, idx, err)
+		}
+	}
+	err := t.schema.Times(m.Data, func(tf ros2msg.TimeField) { a.stamp(t, tf, logNS, idx) })
+	if err != nil && !a.opts.DecodeAll {
+		a.decodeError(t, logNS, idx, err)
+	}
+	return nil
+}
+
+func (a *analysis) decodeError(t *topicState, logNS, idx int64, err error) {
+	t.rep.DecodeErrs++
+	if t.firstErr == "" {
+		t.firstErr = err.Error()
+	}
+	a.example(&t.decodeEx, Example{LogNS: logNS, Index: idx, Detail: err.Error()})
+}
+
+func (t *topicState) field(path string, header bool) *fieldState {
+	f := t.fields[path]
+	if f == nil {
+		f = &fieldState{rep: TimeFieldReport{Field: path, Header: header, MinNS: math.MaxInt64, MaxNS: math.MinInt64},
+			leadLog: math.MinInt64, leadClk: math.MinInt64}
+		t.fields[path] = f
+		t.order = append(t.order, path)
+	}
+	return f
+}
+
+func (a *analysis) stamp(t *topicState, tf ros2msg.TimeField, logNS, idx int64) {
+	f := t.field(tf.Path, tf.Header)
+	v := tf.Time.Nanoseconds()
+	r := &f.rep
+	r.Count++
+	r.MinNS, r.MaxNS = min(r.MinNS, v), max(r.MaxNS, v)
+	f.series.add(Point{logNS, v})
+	ex := Example{LogNS: logNS, ValueNS: v, Index: idx}
+	if tf.Index >= 0 {
+		ex.Element = tf.Index
+	}
+	if !tf.Time.Normalized() { // R8
+		f.notNorm++
+		e := ex
+		e.Detail = fmt.Sprintf("nanosec %d", tf.Time.Nanosec)
+		a.example(&f.ex[exNotNorm], e)
+	}
+	if v == 0 { // R10, R29
+		r.Zero++
+		a.example(&f.ex[exZero], ex)
+		return
+	}
+	if tf.Index < 0 {
+		if f.hasPrev && v < f.prev {
+			r.NonMonotonic++
+			e := ex
+			e.Before = f.prev
+			a.example(&f.ex[exNonMono], e)
+		}
+		f.prev, f.hasPrev = v, true
+	}
+	if w := a.opts.Window.Nanoseconds(); w > 0 { // R25, R27
+		switch {
+		case v < w:
+			r.WindowNegative++
+			a.example(&f.ex[exWinNeg], ex)
+		case v == w:
+			r.WindowZero++
+			a.example(&f.ex[exWinZero], ex)
+		}
+	}
+	tol := a.opts.BaseTolerance.Nanoseconds()
+	fut := a.opts.FutureTolerance.Nanoseconds()
+	// Against log time: the reference when the bag has no /clock.
+	f.anyLog = true
+	if d := v - logNS; abs(d) > tol {
+		f.baseLog++
+		e := ex
+		e.RefNS = logNS
+		a.example(&f.ex[exBaseLog], e)
+	} else {
+		f.leadLog = max(f.leadLog, d)
+		if d > fut {
+			f.futLog++
+			e := ex
+			e.RefNS = logNS
+			a.example(&f.ex[exFutLog], e)
+		}
+	}
+	// Against the latest /clock.
+	if a.clkSeen {
+		f.anyClk = true
+		if d := v - a.lastClk; abs(d) > tol {
+			f.baseClk++
+			e := ex
+			e.RefNS = a.lastClk
+			if abs(v-logNS) <= tol {
+				e.Detail = "near log (wall) time"
+			}
+			a.example(&f.ex[exBaseClk], e)
+		} else {
+			f.leadClk = max(f.leadClk, d)
+			if d > fut {
+				f.futClk++
+				e := ex
+				e.RefNS = a.lastClk
+				a.example(&f.ex[exFutClk], e)
+			}
+		}
+	}
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// nominalSamples is how many /clock samples set the nominal period.
+const nominalSamples = 200
+
+func (a *analysis) clock(logNS, v, idx int64) {
+	c := &a.clk
+	c.Messages++
+	a.clkSeries.add(Point{logNS, v})
+	if w := a.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
+		if v == w {
+			a.clkWinZero++
+			a.addClkEx(CodeWindowZero, Example{LogNS: logNS, ValueNS: v, Index: idx})
+		} else {
+			a.clkWinNeg++
+			a.addClkEx(CodeWindowNegative, Example{LogNS: logNS, ValueNS: v, Index: idx})
+		}
+	}
+	if !a.clkSeen {
+		a.clkSeen = true
+		c.Present = true
+		c.FirstNS, c.FirstLogNS = v, logNS
+		a.lastClk, a.lastClkLog = v, logNS
+		a.stallStart = clockSample{logNS, v}
+		a.buffered = append(a.buffered, clockSample{logNS, v})
+		return
+	}
+	if !a.nominal {
+		a.buffered = append(a.buffered, clockSample{logNS, v})
+		if len(a.buffered) >= nominalSamples {
+			a.setNominal()
+		}
+		a.lastClk, a.lastClkLog = v, logNS
+		return
+	}
+	a.clockStep(clockSample{a.lastClkLog, a.lastClk}, clockSample{logNS, v}, idx)
+	a.lastClk, a.lastClkLog = v, logNS
+}
+
+func (a *analysis) addClkEx(code string, e Example) {
+	l := a.clkEx[code]
+	a.example(&l, e)
+	a.clkEx[code] = l
+}
+
+func median(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func (a *analysis) setNominal() {
+	var dl, dv []int64
+	for i := 1; i < len(a.buffered); i++ {
+		p, q := a.buffered[i-1], a.buffered[i]
+		if d := q.log - p.log; d > 0 {
+			dl = append(dl, d)
+		}
+		if d := q.v - p.v; d > 0 {
+			dv = append(dv, d)
+		}
+	}
+	a.clk.PeriodNS, a.clk.StepNS = median(dl), median(dv)
+	a.nominal = true
+	for i := 1; i < len(a.buffered); i++ {
+		a.clockStep(a.buffered[i-1], a.buffered[i], int64(i))
+	}
+	a.buffered = nil
+}
+
+// clockStep checks one /clock step p -> q once the nominal period is known.
+func (a *analysis) clockStep(p, q clockSample, idx int64) {
+	c := &a.clk
+	n := a.opts.GapPeriods
+	dl, dv := q.log-p.log, q.v-p.v
+	gapLimit := int64(n * float64(c.PeriodNS))
+	jumpLimit := int64(n * float64(c.StepNS))
+	switch {
+	case dv < 0: // R14, R22: a backward jump resets ROS timers
+		c.BackwardJumps++
+		a.addClkEx(CodeClockBackward, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
+			Detail: fmt.Sprintf("back by %v", time.Duration(-dv))})
+	case dv > 0:
+		a.advance += dv
+		a.elapsed += max(dl, 0)
+		if c.StepNS > 0 && dv > jumpLimit && (c.PeriodNS == 0 || dl <= gapLimit) {
+			c.ForwardJumps++
+			a.addClkEx(CodeClockJump, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
+				Detail: fmt.Sprintf("ahead by %v in %v of log time", time.Duration(dv), time.Duration(dl))})
+		}
+	}
+	if c.PeriodNS > 0 && dl > gapLimit {
+		c.Gaps++
+		a.addClkEx(CodeClockGap, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
+			Detail: fmt.Sprintf("no /clock for %v of log time (%.0f periods)", time.Duration(dl), float64(dl)/float64(c.PeriodNS))})
+	}
+	// Stalls: runs of one repeated value.
+	if dv == 0 {
+		a.stallLen++
+	} else {
+		a.endStall(p, idx)
+		a.stallStart = q
+	}
+}
+
+func (a *analysis) endStall(last clockSample, idx int64) {
+	c := &a.clk
+	dur := last.log - a.stallStart.log
+	if a.stallLen > 0 && c.PeriodNS > 0 && dur > int64(a.opts.GapPeriods*float64(c.PeriodNS)) {
+		c.Stalls++
+		a.addClkEx(CodeClockStall, Example{LogNS: a.stallStart.log, ValueNS: a.stallStart.v, Index: idx,
+			Detail: fmt.Sprintf("/clock held at one value for %v of log time (%d messages)", time.Duration(dur), a.stallLen+1)})
+	}
+	a.stallLen = 0
+}
+
+func (a *analysis) finish(rep *Report) {
+	if a.clkSeen && !a.nominal {
+		a.setNominal()
+	}
+	if a.clkSeen {
+		a.endStall(clockSample{a.lastClkLog, a.lastClk}, a.clk.Messages-1)
+	}
+	c := &a.clk
+	c.LastNS, c.LastLogNS = a.lastClk, a.lastClkLog
+	if c.Messages > 1 && c.LastLogNS > c.FirstLogNS {
+		c.RateHz = float64(c.Messages-1) / (float64(c.LastLogNS-c.FirstLogNS) / 1e9)
+	}
+	if a.elapsed > 0 {
+		c.RTF = float64(a.advance) / float64(a.elapsed)
+	}
+	c.SimTimeLog = a.clkSeen && abs(c.FirstNS-c.FirstLogNS) <= a.opts.BaseTolerance.Nanoseconds()
+	rep.Clock = *c
+	rep.Messages, rep.Bytes = a.messages, a.bytes
+	if a.messages > 0 {
+		rep.StartLogNS, rep.EndLogNS = a.start, a.end
+	}
+	if a.clkSeen {
+		rep.Series = append(rep.Series, Series{Topic: msg.ClockTopic, Field: "clock", Points: a.clkSeries.points()})
+	}
+	var fs []Finding
+	add := func(f Finding) {
+		if f.Count > 0 {
+			fs = append(fs, f)
+		}
+	}
+	// /clock findings.
+	if !a.clkSeen {
+		fs = append(fs, Finding{Severity: SeverityInfo, Code: CodeNoClock, Count: 1,
+			Message: "the bag has no /clock: stamps are compared with the recorder's log time"})
+	}
+	add(Finding{Severity: SeverityError, Code: CodeClockBackward, Rule: "R14,R22", Topic: msg.ClockTopic, Count: c.BackwardJumps,
+		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})
+	add(Finding{Severity: SeverityWarning, Code: CodeClockGap, Topic: msg.ClockTopic, Count: c.Gaps,
+		Message: fmt.Sprintf("/clock stops for more than %g periods of %v", a.opts.GapPeriods, time.Duration(c.PeriodNS)), Examples: a.clkEx[CodeClockGap]})
+	add(Finding{Severity: SeverityWarning, Code: CodeClockStall, Topic: msg.ClockTopic, Count: c.Stalls,
+		Message: fmt.Sprintf("/clock repeats one value for more than %g periods (paused simulation): sim timers stop", a.opts.GapPeriods), Examples: a.clkEx[CodeClockStall]})
+	add(Finding{Severity: SeverityWarning, Code: CodeClockJump, Rule: "R22,R23", Topic: msg.ClockTopic, Count: c.ForwardJumps,
+		Message: fmt.Sprintf("/clock leaps forward by more than %g steps of %v: due timers fire at once", a.opts.GapPeriods, time.Duration(c.StepNS)), Examples: a.clkEx[CodeClockJump]})
+	add(Finding{Severity: SeverityError, Code: CodeClockWindow, Rule: "R25,R27", Topic: msg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
+		Message:  fmt.Sprintf("/clock values at or below the window %v: now − W is negative or zero at these times", a.opts.Window),
+		Examples: append(a.clkEx[CodeWindowNegative], a.clkEx[CodeWindowZero]...)})
+	names := make([]string, 0, len(a.topics))
+	for n := range a.topics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := a.topics[n]
+		tr := t.rep
+		if tr.FirstLogNS < 0 {
+			tr.FirstLogNS = 0
+		}
+		if tr.Messages > 1 && tr.LastLogNS > tr.FirstLogNS {
+			tr.RateHz = float64(tr.Messages-1) / (float64(tr.LastLogNS-tr.FirstLogNS) / 1e9)
+		}
+		if t.isClock && !t.clockType {
+			add(Finding{Severity: SeverityError, Code: CodeClockType, Rule: "R9", Topic: n, Count: tr.Messages,
+				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, msg.ClockType)})
+		}
+		if t.parseErr != nil {
+			add(Finding{Severity: SeverityWarning, Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,
+				Message: fmt.Sprintf("messages of type %q not analysed: %v", tr.Type, t.parseErr)})
+		}
+		add(Finding{Severity: SeverityWarning, Code: CodeDecodeError, Topic: n, Count: tr.DecodeErrs,
+			Message: "messages that do not decode with their schema: " + t.firstErr, Examples: t.decodeEx})
+		if a.clkSeen && !t.isClock && tr.BeforeClk > 0 {
+			add(Finding{Severity: SeverityWarning, Code: CodeBeforeFirstClock, Rule: "R16,R26", Topic: n, Count: tr.BeforeClk,
+				Message: "messages recorded before the first /clock: their nodes saw now() == 0", Examples: t.beforeEx})
+		} else {
+			tr.BeforeClk = 0
+		}
+		for _, path := range t.order {
+			f := t.fields[path]
+			r := f.rep
+			useClk := a.clkSeen && f.anyClk
+			if useClk {
+				r.Reference, r.OtherBase, r.Future, r.MaxLeadNS = "clock", f.baseClk, f.futClk, f.leadClk
+			} else {
+				r.Reference, r.OtherBase, r.Future, r.MaxLeadNS = "log", f.baseLog, f.futLog, f.leadLog
+			}
+			if r.MaxLeadNS == math.MinInt64 {
+				r.MaxLeadNS = 0
+			}
+			if r.Count == 0 {
+				r.MinNS, r.MaxNS = 0, 0
+			}
+			tr.TimeFields = append(tr.TimeFields, r)
+			rep.Series = append(rep.Series, Series{Topic: n, Field: path, Points: f.series.points()})
+			add(Finding{Severity: SeverityError, Code: CodeZeroStamp, Rule: "R10,R29", Topic: n, Field: path, Count: r.Zero,
+				Message: "stamps equal to 0: uninitialised time (set before the first /clock, or never set)", Examples: f.ex[exZero]})
+			add(Finding{Severity: SeverityWarning, Code: CodeNotNormalized, Rule: "R8", Topic: n, Field: path, Count: f.notNorm,
+				Message: "nanosec of 1e9 or more", Examples: f.ex[exNotNorm]})
+			if useClk {
+				ex := f.ex[exBaseClk]
+				detail := "on another time base than /clock"
+				if len(ex) > 0 && ex[0].Detail != "" {
+					detail = "system (wall) time stamps in a sim-time bag"
+				}
+				add(Finding{Severity: SeverityError, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+					Message: fmt.Sprintf("%s: more than %v from the latest /clock", detail, a.opts.BaseTolerance), Examples: ex})
+				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
+					Message: fmt.Sprintf("stamps ahead of the latest /clock by more than %v (max %v)", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutClk]})
+			} else {
+				add(Finding{Severity: SeverityError, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+					Message: fmt.Sprintf("stamps more than %v from the recorder's log time: sim-time stamps in a wall-clock bag, or clock skew", a.opts.BaseTolerance), Examples: f.ex[exBaseLog]})
+				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
+					Message: fmt.Sprintf("stamps ahead of the log time by more than %v (max %v): clock skew between hosts?", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutLog]})
+			}
+			add(Finding{Severity: SeverityWarning, Code: CodeNonMonotonic, Topic: n, Field: path, Count: r.NonMonotonic,
+				Message: "stamps going backwards within the topic", Examples: f.ex[exNonMono]})
+			add(Finding{Severity: SeverityError, Code: CodeWindowNegative, Rule: "R4,R27", Topic: n, Field: path, Count: r.WindowNegative,
+				Message: fmt.Sprintf("stamp − %v is negative: rclpy raises \"Subtraction leads to negative time\"", a.opts.Window), Examples: f.ex[exWinNeg]})
+			add(Finding{Severity: SeverityError, Code: CodeWindowZero, Rule: "R25,R27,R28", Topic: n, Field: path, Count: r.WindowZero,
+				Message: fmt.Sprintf("stamp − %v is exactly 0: tf2 reads time 0 as \"latest\"", a.opts.Window), Examples: f.ex[exWinZero]})
+		}
+		rep.Topics = append(rep.Topics, tr)
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
+	rep.Findings = fs
+}
+
+// decimator keeps at most maxPoints points of a series, halving its
+// resolution whenever it fills, so memory stays flat however long the bag.
+type decimator struct {
+	pts    []Point
+	stride int64
+	seen   int64
+}
+
+const maxPoints = 2048
+
+func (d *decimator) add(p Point) {
+	if d.stride == 0 {
+		d.stride = 1
+	}
+	if d.seen%d.stride == 0 {
+		if len(d.pts) == maxPoints {
+			half := d.pts[:0]
+			for i := 0; i < len(d.pts); i += 2 {
+				half = append(half, d.pts[i])
+			}
+			d.pts = half
+			d.stride *= 2
+		}
+		if d.seen%d.stride == 0 {
+			d.pts = append(d.pts, p)
+		}
+	}
+	d.seen++
+}
+
+func (d *decimator) points() []Point { return d.pts }

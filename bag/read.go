@@ -1,0 +1,436 @@
+package bag
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/foxglove/mcap/go/mcap"
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+)
+
+// Sentinel errors of bag reading; a *ReadError wraps one of them.
+var (
+	// ErrNotMCAP reports a file that does not start with the MCAP magic.
+	ErrNotMCAP = errors.New("not an MCAP file")
+	// ErrTruncated reports a file that ends inside a record or before its
+	// footer: a recording that was cut off.
+	ErrTruncated = errors.New("file is truncated")
+	// ErrCorrupt reports a record that cannot be valid: a length past the
+	// end of its container, a chunk that does not decompress, a bad index.
+	ErrCorrupt = errors.New("file is corrupt")
+)
+
+// A ReadError says which file failed, at which byte offset, in which
+// record. Everything before Offset has been read and analysed.
+type ReadError struct {
+	Path   string
+	Offset int64  // byte offset in the file of the record that failed
+	Record string // what was being read, such as "chunk record" or "footer"
+	Err    error  // wraps ErrTruncated, ErrCorrupt or ErrNotMCAP
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("bag: %s: at byte %d (%s): %v", e.Path, e.Offset, e.Record, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// FileInfo describes one file of a bag as read.
+type FileInfo struct {
+	Path     string `json:"path"`
+	Bytes    int64  `json:"bytes"`
+	Indexed  bool   `json:"indexed"` // read through the summary's chunk index
+	Profile  string `json:"profile"`
+	Library  string `json:"library"`
+	Chunks   int    `json:"chunks"`
+	Messages int64  `json:"messages"`
+	// Compression lists the chunk compressions met ("", "zstd", "lz4"),
+	// "none" standing for uncompressed chunks.
+	Compression []string `json:"compression"`
+	Error       string   `json:"error,omitempty"`
+
+	startTime uint64 // from statistics, for ordering files of a split bag
+	hasStart  bool
+}
+
+// messageFunc receives every message of a bag. Data aliases a buffer
+// that is reused after the call returns.
+type messageFunc func(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error
+
+// reader scans MCAP files. It is not safe for concurrent use.
+type reader struct {
+	onMessage messageFunc
+	// progress, when set, is called with the bytes consumed so far of the
+	// current file (at least once per chunk).
+	progress func(done int64)
+
+	schemas  map[uint16]*mcap.Schema
+	channels map[uint16]*mcap.Channel
+	msg      mcap.Message
+	recBuf   []byte
+	uncBuf   []byte
+	zstd     *zstd.Decoder
+	lz4      *lz4.Reader
+	info     *FileInfo
+	comps    map[string]bool
+}
+
+func (r *reader) close() {
+	if r.zstd != nil {
+		r.zstd.Close()
+	}
+}
+
+// readFile reads one MCAP file: through its chunk index when the summary
+// section is intact and indexes chunks, linearly otherwise.
+func (r *reader) readFile(ctx context.Context, path string, fi *FileInfo) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("bag: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("bag: %w", err)
+	}
+	fi.Path, fi.Bytes = path, st.Size()
+	r.info, r.comps = fi, map[string]bool{}
+	r.schemas, r.channels = map[uint16]*mcap.Schema{}, map[uint16]*mcap.Channel{}
+	defer func() {
+		for c := range r.comps {
+			fi.Compression = append(fi.Compression, c)
+		}
+		sort.Strings(fi.Compression)
+	}()
+	if info := summary(f); info != nil {
+		fi.Indexed = true
+		return r.readIndexed(ctx, f, fi, info)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("bag: %w", err)
+	}
+	return r.readLinear(ctx, f, fi)
+}
+
+// summary returns the file's summary when it has a usable chunk index.
+func summary(f *os.File) *mcap.Info {
+	mr, err := mcap.NewReader(f)
+	if err != nil {
+		return nil
+	}
+	info, err := mr.Info()
+	if err != nil || len(info.ChunkIndexes) == 0 || info.Header == nil {
+		return nil
+	}
+	return info
+}
+
+func (r *reader) readIndexed(ctx context.Context, f *os.File, fi *FileInfo, info *mcap.Info) error {
+	fi.Profile, fi.Library = info.Header.Profile, info.Header.Library
+	if info.Statistics != nil {
+		fi.startTime, fi.hasStart = info.Statistics.MessageStartTime, true
+	}
+	for id, s := range info.Schemas {
+		r.schemas[id] = s
+	}
+	for id, c := range info.Channels {
+		r.channels[id] = c
+	}
+	idx := append([]*mcap.ChunkIndex(nil), info.ChunkIndexes...)
+	sort.SliceStable(idx, func(i, j int) bool {
+		if idx[i].MessageStartTime != idx[j].MessageStartTime {
+			return idx[i].MessageStartTime < idx[j].MessageStartTime
+		}
+		return idx[i].ChunkStartOffset < idx[j].ChunkStartOffset
+	})
+	var done int64
+	for _, ci := range idx {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		off := int64(ci.ChunkStartOffset)
+		if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(fi.Bytes) || ci.ChunkLength > uint64(fi.Bytes)-ci.ChunkStartOffset {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk index record",
+				Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, off, fi.Bytes)}
+		}
+		buf := r.grow(&r.recBuf, int(ci.ChunkLength))
+		if _, err := f.ReadAt(buf, off); err != nil {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		}
+		if mcap.OpCode(buf[0]) != mcap.OpChunk || binary.LittleEndian.Uint64(buf[1:9]) != ci.ChunkLength-9 {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk record",
+				Err: fmt.Errorf("%w: the chunk index points at no chunk record", ErrCorrupt)}
+		}
+		if err := r.chunk(buf[9:], off); err != nil {
+			return err
+		}
+		done += int64(ci.ChunkLength)
+		if r.progress != nil {
+			r.progress(done)
+		}
+	}
+	return nil
+}
+
+// grow returns (*b)[:n], reallocating when needed.
+func (r *reader) grow(b *[]byte, n int) []byte {
+	if cap(*b) < n {
+		*b = make([]byte, n, n+n/4)
+	}
+	return (*b)[:n]
+}
+
+func (r *reader) readLinear(ctx context.Context, f *os.File, fi *FileInfo) error {
+	br := bufio.NewReaderSize(f, 1<<20)
+	var magic [8]byte
+	if n, err := io.ReadFull(br, magic[:]); err != nil || !bytes.Equal(magic[:], mcap.Magic) {
+		if n < len(magic) && bytes.Equal(magic[:n], mcap.Magic[:n]) {
+			return &ReadError{Path: fi.Path, Offset: 0, Record: "magic", Err: fmt.Errorf("%w: %d bytes", ErrTruncated, n)}
+		}
+		return &ReadError{Path: fi.Path, Offset: 0, Record: "magic", Err: ErrNotMCAP}
+	}
+	off := int64(len(magic))
+	var hdr [9]byte
+	var lastProgress int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if r.progress != nil && off-lastProgress >= 1<<20 {
+			r.progress(off)
+			lastProgress = off
+		}
+		left := fi.Bytes - off
+		if left == 0 {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "footer",
+				Err: fmt.Errorf("%w: the file ends after %d bytes with no footer", ErrTruncated, off)}
+		}
+		if left < 9 {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "record header",
+				Err: fmt.Errorf("%w: %d bytes left, a record header needs 9", ErrTruncated, left)}
+		}
+		if _, err := io.ReadFull(br, hdr[:]); err != nil {
+			return &ReadError{Path: fi.Path, Offset: off, Record: "record header", Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
+		}
+		op := mcap.OpCode(hdr[0])
+		n := binary.LittleEndian.Uint64(hdr[1:])
+		name := recordName(op)
+		if n > uint64(left-9) {
+			return &ReadError{Path: fi.Path, Offset: off, Record: name,
+				Err: fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)}
+		}
+		switch op {
+		case mcap.OpChunk, mcap.OpMessage, mcap.OpSchema, mcap.OpChannel, mcap.OpHeader, mcap.OpFooter:
+			buf := r.grow(&r.recBuf, int(n))
+			if _, err := io.ReadFull(br, buf); err != nil {
+				return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
+			}
+			if op == mcap.OpFooter {
+				end := off + 9 + int64(n)
+				var tail [8]byte
+				k, _ := io.ReadFull(br, tail[:])
+				if !bytes.Equal(tail[:k], mcap.Magic) || end+8 != fi.Bytes {
+					if end+int64(k) == fi.Bytes && bytes.Equal(tail[:k], mcap.Magic[:k]) {
+						return &ReadError{Path: fi.Path, Offset: end, Record: "closing magic", Err: fmt.Errorf("%w: %d of its 8 bytes", ErrTruncated, k)}
+					}
+					return &ReadError{Path: fi.Path, Offset: end, Record: "closing magic", Err: fmt.Errorf("%w: want the MCAP magic and the end of the file", ErrCorrupt)}
+				}
+				r.progressDone(fi.Bytes)
+				return nil
+			}
+			if err := r.record(op, buf, off, true); err != nil {
+				return err
+			}
+		default:
+			if _, err := br.Discard(int(n)); err != nil {
+				return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
+			}
+		}
+		off += 9 + int64(n)
+	}
+}
+
+func (r *reader) progressDone(n int64) {
+	if r.progress != nil {
+		r.progress(n)
+	}
+}
+
+func recordName(op mcap.OpCode) string {
+	if op == mcap.OpMessage {
+		return "message record"
+	}
+	return op.String() + " record"
+}
+
+// record handles one top-level or in-chunk record whose content is buf,
+// found at byte off of the file.
+func (r *reader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool) error {
+	fail := func(err error) error {
+		return &ReadError{Path: r.info.Path, Offset: off, Record: recordName(op), Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+	}
+	switch op {
+	case mcap.OpHeader:
+		h, err := mcap.ParseHeader(buf)
+		if err != nil {
+			return fail(err)
+		}
+		r.info.Profile, r.info.Library = h.Profile, h.Library
+	case mcap.OpSchema:
+		s, err := mcap.ParseSchema(buf)
+		if err != nil {
+			return fail(err)
+		}
+		if _, ok := r.schemas[s.ID]; !ok {
+			s.Data = bytes.Clone(s.Data)
+			r.schemas[s.ID] = s
+		}
+	case mcap.OpChannel:
+		c, err := mcap.ParseChannel(buf)
+		if err != nil {
+			return fail(err)
+		}
+		if _, ok := r.channels[c.ID]; !ok {
+			r.channels[c.ID] = c
+		}
+	case mcap.OpChunk:
+		if !topLevel {
+			return fail(errors.New("chunk inside a chunk"))
+		}
+		return r.chunk(buf, off)
+	case mcap.OpMessage:
+		if err := r.msg.PopulateFrom(buf, false); err != nil {
+			return fail(err)
+		}
+		ch := r.channels[r.msg.ChannelID]
+		if ch == nil {
+			return fail(fmt.Errorf("message on unknown channel %d", r.msg.ChannelID))
+		}
+		r.info.Messages++
+		return r.onMessage(r.schemas[ch.SchemaID], ch, &r.msg)
+	}
+	return nil
+}
+
+// chunk decodes a chunk record's content (buf, found at byte off) and
+// handles the records inside.
+func (r *reader) chunk(buf []byte, off int64) error {
+	fail := func(kind error, format string, args ...any) error {
+		return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
+	}
+	r.info.Chunks++
+	if len(buf) < 8+8+8+4+4 {
+		return fail(ErrCorrupt, "chunk header of %d bytes", len(buf))
+	}
+	usize := binary.LittleEndian.Uint64(buf[16:])
+	clen := binary.LittleEndian.Uint32(buf[28:])
+	p := 32
+	if uint64(clen) > uint64(len(buf)-p-8) {
+		return fail(ErrCorrupt, "compression name of %d bytes", clen)
+	}
+	comp := string(buf[p : p+int(clen)])
+	p += int(clen)
+	rlen := binary.LittleEndian.Uint64(buf[p:])
+	p += 8
+	if rlen > uint64(len(buf)-p) {
+		return fail(ErrCorrupt, "records of %d bytes in a chunk of %d", rlen, len(buf))
+	}
+	records := buf[p : p+int(rlen)]
+	if usize > 1<<32 {
+		return fail(ErrCorrupt, "uncompressed size %d", usize)
+	}
+	var data []byte
+	switch comp {
+	case "":
+		r.comps["none"] = true
+		data = records
+	case "zstd":
+		r.comps[comp] = true
+		if r.zstd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+			if err != nil {
+				return fail(ErrCorrupt, "zstd: %v", err)
+			}
+			r.zstd = d
+		}
+		out, err := r.zstd.DecodeAll(records, r.grow(&r.uncBuf, int(usize))[:0])
+		if err != nil {
+			return fail(ErrCorrupt, "zstd: %v", err)
+		}
+		if cap(out) > cap(r.uncBuf) {
+			r.uncBuf = out
+		}
+		data = out
+	case "lz4":
+		r.comps[comp] = true
+		if r.lz4 == nil {
+			r.lz4 = lz4.NewReader(bytes.NewReader(records))
+		} else {
+			r.lz4.Reset(bytes.NewReader(records))
+		}
+		out := r.grow(&r.uncBuf, int(usize))
+		if _, err := io.ReadFull(r.lz4, out); err != nil {
+			return fail(ErrCorrupt, "lz4: %v", err)
+		}
+		data = out
+	default:
+		return fail(ErrCorrupt, "unsupported compression %q", comp)
+	}
+	if uint64(len(data)) != usize {
+		return fail(ErrCorrupt, "chunk decompresses to %d bytes, its header says %d", len(data), usize)
+	}
+	for q := 0; q < len(data); {
+		if len(data)-q < 9 {
+			return fail(ErrCorrupt, "%d stray bytes at the end of the chunk", len(data)-q)
+		}
+		op := mcap.OpCode(data[q])
+		n := binary.LittleEndian.Uint64(data[q+1:])
+		if n > uint64(len(data)-q-9) {
+			return fail(ErrCorrupt, "%s record at chunk byte %d declares %d bytes, %d are left", recordName(op), q, n, len(data)-q-9)
+		}
+		if err := r.record(op, data[q+9:q+9+int(n)], off, false); err != nil {
+			return err
+		}
+		q += 9 + int(n)
+	}
+	return nil
+}
+
+// orderFiles sorts the files of a split bag by their first message time
+// when every file's summary gives it, and keeps the given order otherwise.
+func orderFiles(paths []string) []string {
+	type ft struct {
+		path  string
+		start uint64
+	}
+	var fts []ft
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return paths
+		}
+		info := summary(f)
+		f.Close()
+		if info == nil || info.Statistics == nil || info.Statistics.MessageCount == 0 {
+			return paths
+		}
+		fts = append(fts, ft{p, info.Statistics.MessageStartTime})
+	}
+	sort.SliceStable(fts, func(i, j int) bool { return fts[i].start < fts[j].start })
+	out := make([]string, len(fts))
+	for i, f := range fts {
+		out[i] = f.path
+	}
+	return out
+}
+
+func baseName(p string) string { return filepath.Base(p) }
