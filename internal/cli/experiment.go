@@ -328,8 +328,8 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "First /clock at %v, control loop every %v of sim time, robot at %g m/s, %v watchdog; the baseline was stored in the constructor, before the first /clock.\n\n",
-				cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout)
+			fmt.Fprintf(w, "First /clock at %gs, control loop every %gs of sim time, robot at %g m/s, %gs watchdog; the baseline was stored in the constructor, before the first /clock.\n\n",
+				cfg.FirstClock.Seconds(), cfg.Period.Seconds(), cfg.Speed, cfg.Timeout.Seconds())
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "tick\tnow\tnaive dt\tnaive distance\tnaive speed\tnaive timeout\tguarded dt\tguarded distance\tguarded speed\tguarded timeout\ttrue distance")
 			for _, r := range rows {

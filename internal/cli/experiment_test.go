@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// updateExperiment rewrites the experiment golden files:
+// go test ./internal/cli -run Experiment -experiment.update
+var updateExperiment = flag.Bool("experiment.update", false, "rewrite testdata/experiment/*.golden")
+
+// runSimclock runs simclock in-process and returns stdout, stderr and the
+// exit code.
+func runSimclock(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		Getenv: func(string) string { return "" }})
+	return out.String(), errOut.String(), code
+}
+
+// scrub removes what legitimately differs between runs: wall-clock
+// durations and the Go version.
+var scrubbers = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`"elapsed_wall_s":[0-9.e+-]+`), `"elapsed_wall_s":X`},
+	{regexp.MustCompile(`"go":"[^"]*"`), `"go":"X"`},
+	{regexp.MustCompile(`inproc, [0-9.]+s\)`), `inproc, Xs)`},
+}
+
+func scrub(s string) string {
+	for _, sc := range scrubbers {
+		s = sc.re.ReplaceAllString(s, sc.with)
+	}
+	return s
+}
+
+func experimentGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "experiment", name)
+	if *updateExperiment {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -experiment.update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -experiment.update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestExperimentGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"startup.golden", []string{"experiment", "startup"}},
+		{"startup_json.golden", []string{"experiment", "startup", "--format", "json"}},
+		{"startup_sparse.golden", []string{"experiment", "startup", "--start", "0,0.25", "--windows", "0.25,1", "--timer-hz", "30", "--clock-every", "4", "--format", "json"}},
+		{"clocktypes.golden", []string{"experiment", "clocktypes"}},
+		{"clocktypes_json.golden", []string{"experiment", "clocktypes", "--format", "json"}},
+		{"dtspike.golden", []string{"experiment", "dtspike"}},
+		{"predict.golden", []string{"predict", "--start", "0.5", "--window", "1", "--hz", "20"}},
+		{"predict_sparse_json.golden", []string{"predict", "--start", "0", "--window", "0.25", "--hz", "30", "--clock-every", "4", "--format", "json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runSimclock(t, tc.args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d; stderr: %s", code, errOut)
+			}
+			experimentGolden(t, tc.name, scrub(out))
+		})
+	}
+}
+
+// The JSON output follows the schema of issue 4: kinds in order, and the
+// scenario fields by name.
+func TestExperimentStartupJSONSchema(t *testing.T) {
+	out, _, code := runSimclock(t, "experiment", "startup", "--format", "json", "--runs", "2")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var kinds []string
+	for _, line := range lines {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("not JSON: %q: %v", line, err)
+		}
+		kinds = append(kinds, obj["kind"].(string))
+		switch obj["kind"] {
+		case "env":
+			for _, k := range []string{"version", "mode", "transport", "go"} {
+				if _, ok := obj[k]; !ok {
+					t.Errorf("env line lacks %q", k)
+				}
+			}
+		case "scenario":
+			for _, k := range []string{"S_s", "ctor", "wall_timer", "sim_timers", "windows", "pre_clock_wall_s", "measured_rtf", "off_grid_callbacks"} {
+				if _, ok := obj[k]; !ok {
+					t.Errorf("scenario line lacks %q", k)
+				}
+			}
+			w := obj["windows"].([]any)[0].(map[string]any)
+			for _, k := range []string{"W_s", "hz", "exceptions", "zeros", "positives", "first_positive_now_s", "predicted_exceptions", "predicted_zeros", "guard_le", "guard_eq0_or_lt"} {
+				if _, ok := w[k]; !ok {
+					t.Errorf("window lacks %q", k)
+				}
+			}
+		case "summary":
+			if obj["all_predictions_matched"] != true || obj["runs_identical"] != true || obj["scenarios"] != 4.0 {
+				t.Errorf("summary: %v", obj)
+			}
+		}
+	}
+	want := "env scenario scenario scenario scenario history_time_zero summary"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("kinds %q, want %q", got, want)
+	}
+}
+
+// Two virtual runs print byte-identical JSON except the timestamps.
+func TestExperimentStartupDeterministic(t *testing.T) {
+	a, _, _ := runSimclock(t, "experiment", "startup", "--format", "json")
+	b, _, _ := runSimclock(t, "experiment", "startup", "--format", "json")
+	if scrub(a) != scrub(b) {
+		t.Fatalf("two runs differ:\n%s\n%s", a, b)
+	}
+}
+
+func TestExperimentBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"experiment", "startup", "--start", "abc"},
+		{"experiment", "startup", "--mode", "later"},
+		{"experiment", "startup", "--clock-every", "0"},
+		{"experiment", "startup", "--format", "xml"},
+		{"experiment", "startup", "--transport", "carrier-pigeon"},
+		{"experiment", "startup", "--runs", "0"},
+		{"predict", "--hz", "0"},
+		{"predict", "--window", "-1"},
+	} {
+		_, errOut, code := runSimclock(t, args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr %s", args, code, ExitUsage, errOut)
+		}
+		if errOut == "" {
+			t.Errorf("%v: no error message", args)
+		}
+	}
+}
+
+func TestExperimentPlot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "startup.svg")
+	_, errOut, code := runSimclock(t, "experiment", "startup", "--plot", path)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 4 || !strings.Contains(s, "W = 1s") || !strings.Contains(s, "#d22") {
+		t.Errorf("plot lacks panels, window lines or failing ticks:\n%.500s", s)
+	}
+}
