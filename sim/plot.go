@@ -41,10 +41,15 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, ma
 			lo = math.Floor(minNow - 1)
 		}
 		hi := math.Max(maxNow, lo+1)
-		for _, win := range cfg.Windows {
-			hi = math.Max(hi, win.Seconds())
+		if lo == 0 {
+			for _, win := range cfg.Windows {
+				hi = math.Max(hi, win.Seconds())
+			}
+			hi *= 1.05
+		} else {
+			hi += 0.2
 		}
-		hi = math.Ceil(hi*1.05*10) / 10
+		hi = math.Ceil(hi*10) / 10
 		if maxWall == 0 {
 			maxWall = 1
 		}
@@ -67,6 +72,9 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, ma
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">wall time since the subject was created</text>`+"\n", left+panelW, y0+panelH+32)
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%gs</text><text x="%d" y="%.1f" text-anchor="end">%gs</text>`+"\n", left-6, y(lo)+4, lo, left-6, y(hi)+4, hi)
+		if lo > 0 {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#888">axis broken: ticks at now() = 0 are drawn on the bottom edge</text>`+"\n", left+panelW/2, y0+panelH-6)
+		}
 		fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">now() seen (sim time)</text>`+"\n", y0+panelH/2, y0+panelH/2)
 		for _, win := range cfg.Windows {
 			if win.Seconds() < lo || win.Seconds() > hi {
