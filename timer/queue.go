@@ -22,8 +22,12 @@ type Queue struct {
 
 	mu   sync.Mutex // mu guards the fields below and every timer's state
 	heap timerHeap
-	// staleEpoch is set when sim time was enabled while the ROS value was
-	// 0: timer deadlines are still system times until the next jump.
+	// staleEpoch is set while some timer's last call may be after the
+	// clock's now: after sim time was enabled while the ROS value was 0
+	// (deadlines are still system times), or after a clock change whose
+	// credit was 0 (nothing rewritten) or negative (an overdue timer gets
+	// last_call = now - credit > now). The next jump then runs rcl's full
+	// per-timer check instead of looking at the heap's minimum only.
 	staleEpoch bool
 	wakeFn     func()
 }
@@ -199,6 +203,7 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 			q.staleEpoch = len(q.heap) > 0
 			break
 		}
+		stale := false
 		for _, t := range q.heap {
 			credit := t.credit
 			t.credit = 0
@@ -207,27 +212,32 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 				t.nextCall = now - credit + t.period
 				t.lastCall = now - credit
 			}
+			stale = stale || now < t.lastCall
 		}
+		q.staleEpoch = stale
 		heap.Init(&q.heap)
 		wake = true
 	case j.Delta < 0 || q.staleEpoch:
 		// rcl checks every timer: a deadline passed wakes; a last call in
 		// the future (a backward jump, or a last call stamped in the old
 		// epoch of an activation at 0) restarts a full period from now.
-		changed := false
+		// As in rcl, canceled timers are rewritten too: their last call
+		// must not stay in the future, or a later jump would reset them
+		// again after a Reset.
+		changed, stale := false, false
 		for _, t := range q.heap {
-			if t.canceled {
-				continue
-			}
 			if t.nextCall <= now {
-				wake = true
+				wake = wake || !t.canceled
+				// rcl leaves such a timer alone, even with a last call
+				// still in the future; keep checking until it is gone.
+				stale = stale || now < t.lastCall
 			} else if now < t.lastCall {
 				t.nextCall = now + t.period
 				t.lastCall = now
 				changed = true
 			}
 		}
-		q.staleEpoch = false
+		q.staleEpoch = stale
 		if changed {
 			heap.Init(&q.heap)
 			wake = true

@@ -1,0 +1,5 @@
+//go:build !race
+
+package timer_test
+
+const raceEnabled = false
