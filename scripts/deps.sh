@@ -1,0 +1,16 @@
+# Sourced by scripts/test and scripts/simclock: installs, on a fresh Debian
+# machine, what simclock needs beyond Go modules: Cyclone DDS (the engine
+# ROS 2 uses) headers and library for the dds transport, its tools (idlc,
+# ddsperf) for the interoperability tests, and gcc for cgo.
+export PATH="$PATH:/usr/local/go/bin"
+simclock_need=()
+for p in cyclonedds-dev cyclonedds-tools gcc; do
+  dpkg -s "$p" >/dev/null 2>&1 || simclock_need+=("$p")
+done
+if ((${#simclock_need[@]})); then
+  echo "simclock: installing ${simclock_need[*]} (Debian packages)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq "${simclock_need[@]}" >/dev/null
+fi
+unset simclock_need
