@@ -1,0 +1,83 @@
+package simclock_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The architecture, tested: which packages may import what. The rules
+// follow the layout in the README.
+func TestArchitecture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-json", "./...")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	type pkg struct {
+		ImportPath string
+		Imports    []string
+		Deps       []string
+		CgoFiles   []string
+		Standard   bool
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(out)
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	isStd := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") && !strings.HasPrefix(path, "simclock") }
+	for _, p := range pkgs {
+		switch p.ImportPath {
+		case "simclock", "simclock/cdr", "simclock/transport":
+			// The core and the leaf packages import only the standard library.
+			for _, imp := range p.Deps {
+				if !isStd(imp) {
+					t.Errorf("%s depends on %s; it may use only the standard library", p.ImportPath, imp)
+				}
+			}
+		}
+		for _, imp := range p.Imports {
+			if imp == "simclock/transport/dds" && !strings.HasPrefix(p.ImportPath, "simclock/internal/cli") && !strings.HasPrefix(p.ImportPath, "simclock/transport/dds") {
+				t.Errorf("%s imports the dds transport; only the CLI wires it in", p.ImportPath)
+			}
+			if strings.HasPrefix(imp, "github.com/foxglove/mcap") && p.ImportPath != "simclock/bag" && p.ImportPath != "simclock/ros2msg" {
+				t.Errorf("%s imports mcap; only bag and ros2msg may", p.ImportPath)
+			}
+			if strings.HasPrefix(imp, "github.com/tree-sitter") && !strings.HasPrefix(p.ImportPath, "simclock/lint") {
+				t.Errorf("%s imports tree-sitter; only lint may", p.ImportPath)
+			}
+		}
+		if len(p.CgoFiles) > 0 && p.ImportPath != "simclock/transport/dds/internal/ddsc" && !strings.HasPrefix(p.ImportPath, "simclock/lint") {
+			t.Errorf("%s has cgo files %v; C stays in transport/dds/internal/ddsc (and lint's parser)", p.ImportPath, p.CgoFiles)
+		}
+		switch p.ImportPath {
+		case "simclock/sim", "simclock/node", "simclock/timesource", "simclock/executor", "simclock/timer", "simclock/guard":
+			for _, imp := range p.Deps {
+				if strings.HasPrefix(imp, "simclock/transport/dds") || strings.HasPrefix(imp, "simclock/internal/cli") {
+					t.Errorf("%s depends on %s; the runtime never imports a real transport or the CLI", p.ImportPath, imp)
+				}
+			}
+		}
+	}
+	if len(pkgs) < 10 {
+		t.Errorf("go list found only %d packages", len(pkgs))
+	}
+}
