@@ -28,6 +28,8 @@ type checker struct {
 	findings []Finding
 	// ifConds caches every if-condition of a function.
 	ifConds map[*fn][]*expr
+	// pairs caches paired.
+	pairs map[pairKey]map[string]bool
 }
 
 // visitFn calls visit on every expression of f with the conditions that
@@ -43,7 +45,14 @@ func visitFn(f *fn, visit func(e *expr, conds []cond)) {
 		visit(e, conds)
 		visitExpr(e.recv, conds)
 		visitExpr(e.l, conds)
-		visitExpr(e.r, conds)
+		switch e.kind {
+		case eAnd: // the right operand runs only when the left is true
+			visitExpr(e.r, append(conds[:len(conds):len(conds)], cond{e.l, false}))
+		case eOr:
+			visitExpr(e.r, append(conds[:len(conds):len(conds)], cond{e.l, true}))
+		default:
+			visitExpr(e.r, conds)
+		}
 		for _, a := range e.args {
 			visitExpr(a, conds)
 		}
@@ -280,13 +289,13 @@ func (c *checker) check(u *unit) {
 			case eBinary:
 				if e.op == "-" {
 					c.checkWindow(e, f, conds)
-					c.checkBaseline(e, f)
+					c.checkBaseline(e, f, conds)
 				}
 				if e.op == "-" {
-					c.checkClockTypes(e, f)
+					c.checkClockTypes(e, f, conds)
 				}
 			case eCompare:
-				c.checkClockTypes(e, f)
+				c.checkClockTypes(e, f, conds)
 			case eCall:
 				c.checkLookup(e, f)
 				c.checkPositional(e, f)
@@ -350,7 +359,7 @@ func (c *checker) checkWindow(e *expr, f *fn, conds []cond) {
 
 // checkBaseline: now - prev where prev was taken from now() in the
 // constructor (R29).
-func (c *checker) checkBaseline(e *expr, f *fn) {
+func (c *checker) checkBaseline(e *expr, f *fn, conds []cond) {
 	if f.ctor {
 		return
 	}
@@ -367,6 +376,9 @@ func (c *checker) checkBaseline(e *expr, f *fn) {
 		if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
 			return // some check looks at the baseline
 		}
+	}
+	if c.stateGuarded(e, prev, f, conds) {
+		return
 	}
 	u := f.u
 	// Does the function check dt < 0 on a value computed from this
@@ -431,7 +443,7 @@ func containsExpr(e, sub *expr) bool {
 
 // checkClockTypes: a SYSTEM_TIME value subtracted from or compared with a
 // ROS_TIME one (R3, R5, R6, R30).
-func (c *checker) checkClockTypes(e *expr, f *fn) {
+func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
 	var sys, ros *expr
 	switch {
@@ -454,6 +466,9 @@ func (c *checker) checkClockTypes(e *expr, f *fn) {
 			if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
 				return
 			}
+		}
+		if c.stateGuarded(e, p, f, conds) {
+			return
 		}
 	}
 	u := f.u
@@ -661,4 +676,85 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 		}
 	}
 	return edits
+}
+
+// stateGuarded recognises two ways code makes sure a baseline was set
+// before it is read, which a flow-insensitive analysis would otherwise
+// report:
+//   - the function itself assigns the baseline from a ROS time earlier in
+//     the source ("if not self.started: self.t0 = now; self.started = True");
+//   - a condition holding at the site reads a member that is assigned
+//     together with the baseline, in the same block ("if (!cmd_.has_value()
+//     || now() - cmd_time_ > 1s)", where a callback sets cmd_ and cmd_time_).
+func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
+	ros := fNow | fROS
+	found := false
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.value != nil && s.n != nil && s.n.start < site.n.start &&
+			c.d.path(s.target, f) == p && c.d.facts(s.value, f)&ros != 0 {
+			found = true
+		}
+	})
+	if found {
+		return true
+	}
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f.cls == nil {
+		return false
+	}
+	paired := c.paired(f.cls, m)
+	if len(paired) == 0 {
+		return false
+	}
+	for _, cd := range conds {
+		if c.mentions(cd.e, paired, f, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// paired returns the member paths ("self.x") assigned in the same
+// statement list as an assignment to member m, in any method of the class
+// but the constructor.
+func (c *checker) paired(cls *class, m string) map[string]bool {
+	key := pairKey{cls, m}
+	if got, ok := c.pairs[key]; ok {
+		return got
+	}
+	out := map[string]bool{}
+	var scan func(f *fn, stmts []*stmt)
+	scan = func(f *fn, stmts []*stmt) {
+		has := false
+		for _, s := range stmts {
+			if s.kind == sAssign && c.d.path(s.target, f) == "self."+m {
+				has = true
+			}
+		}
+		for _, s := range stmts {
+			if has && s.kind == sAssign {
+				if p := c.d.path(s.target, f); strings.HasPrefix(p, "self.") && p != "self."+m {
+					out[p] = true
+				}
+			}
+			scan(f, s.then)
+			scan(f, s.els)
+			scan(f, s.body)
+		}
+	}
+	for _, u := range c.d.units {
+		for _, f := range u.fns {
+			// A constructor assigns everything together; that pairs nothing.
+			if f.cls == cls && !f.ctor {
+				scan(f, f.body)
+			}
+		}
+	}
+	c.pairs[key] = out
+	return out
+}
+
+type pairKey struct {
+	cls *class
+	m   string
 }

@@ -110,17 +110,13 @@ func (d *dataflow) solve() {
 		}
 	}
 	for _, c := range d.classes {
-		assignedInCtor := map[string]bool{}
-		for name, vals := range d.memberVals[c] {
-			for _, v := range vals {
-				if v.f.ctor {
-					assignedInCtor[name] = true
-				}
-			}
-		}
 		for name, fl := range c.fields {
-			if fl.init == nil && isTimeType(fl.typ) && !assignedInCtor[name] {
-				d.members[c][name] = fSystem // rclcpp::Time() is RCL_SYSTEM_TIME
+			// A default-constructed rclcpp::Time member is 0 ns SYSTEM_TIME.
+			// When the code assigns it anywhere, it is usually assigned before
+			// it is read (behind a flag or a state the analysis cannot see),
+			// so only a member that is never assigned keeps that fact.
+			if fl.init == nil && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0 {
+				d.members[c][name] = fSystem
 			} else if fl.init == nil {
 				d.members[c][name] = typeFacts(fl.typ)
 			}

@@ -199,7 +199,7 @@ feed:
 	classes = append(classes, ct.order...)
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}}
+	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{}}
 	c.guardPass(units)
 	d.solve()
 	for _, u := range units {
