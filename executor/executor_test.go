@@ -1,0 +1,404 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"simclock"
+	"simclock/clocktest"
+	"simclock/executor"
+	"simclock/timer"
+	"simclock/transport"
+	"simclock/transport/inproc"
+)
+
+var qos10 = transport.QoS{Depth: 10}
+
+func newTimer(t testing.TB, q *timer.Queue, period time.Duration, cb func(timer.Info)) *timer.Timer {
+	t.Helper()
+	tm, err := q.New(period, cb, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+func pubSub(t testing.TB, tr transport.Transport, topic string) (transport.Publisher, transport.Subscription) {
+	t.Helper()
+	pub, err := tr.Publisher(topic, "std_msgs/msg/String", qos10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := tr.Subscribe(topic, "std_msgs/msg/String", qos10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pub, sub
+}
+
+func publish(t testing.TB, pub transport.Publisher, s string) {
+	t.Helper()
+	if err := pub.Publish(context.Background(), []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The documented order: each round calls the timers ready at its start in
+// creation order across queues, then takes at most one sample per
+// subscription in subscription order; a sample published by a timer is
+// handled in the same round, and a timer made ready by a sample runs in
+// the next round.
+func TestDispatchOrder(t *testing.T) {
+	fc := clocktest.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	tr := inproc.NewBus().Connect("t")
+	defer tr.Close()
+	steady := timer.NewQueue(fc.Steady())
+	system := timer.NewQueue(fc.System())
+	ros := simclock.NewROSClockOn(fc.System(), fc.Steady())
+	ros.EnableROSTimeOverride() // sim time at 0
+	rosQ := timer.NewQueue[simclock.ROS](ros)
+	defer rosQ.Close()
+	for _, q := range []*timer.Queue{rosQ, steady, system} {
+		e.AddQueue(q)
+	}
+	start := fc.SteadyNow()
+	var log []string
+	rec := func(s string) { log = append(log, fmt.Sprintf("%dms %s", (fc.SteadyNow()-start)/1e6, s)) }
+
+	pubA, subA := pubSub(t, tr, "/a")
+	pubB, subB := pubSub(t, tr, "/b")
+	newTimer(t, system, 10*time.Millisecond, func(timer.Info) {
+		rec("timer A (system)")
+		publish(t, pubA, "a1")
+		publish(t, pubA, "a2")
+		publish(t, pubB, "b1")
+	})
+	newTimer(t, steady, 10*time.Millisecond, func(timer.Info) { rec("timer B (steady)") })
+	newTimer(t, system, 10*time.Millisecond, func(timer.Info) { rec("timer C (system)") })
+	newTimer(t, rosQ, time.Second, func(i timer.Info) { rec(fmt.Sprintf("timer D (ros) at %d", i.ActualCallTime)) })
+	// Subscribed /b first: subscription order, not topic order.
+	e.Subscribe(subB, func(s transport.Sample) { rec("sub /b " + string(s.Data)) })
+	e.Subscribe(subA, func(s transport.Sample) {
+		rec("sub /a " + string(s.Data))
+		if string(s.Data) == "a1" {
+			ros.SetROSTimeOverride(rosTime(t, int64(time.Second)))
+		}
+	})
+	if e.SpinOnce() {
+		t.Fatal("work at time 0")
+	}
+	fc.Advance(10 * time.Millisecond)
+	for e.SpinOnce() {
+	}
+	want := []string{
+		"10ms timer A (system)",
+		"10ms timer B (steady)",
+		"10ms timer C (system)",
+		"10ms sub /b b1",
+		"10ms sub /a a1",
+		"10ms timer D (ros) at 1000000000",
+		"10ms sub /a a2",
+	}
+	if diff := cmp.Diff(want, log); diff != "" {
+		t.Errorf("dispatch order (-want +got):\n%s", diff)
+	}
+}
+
+func rosTime(t testing.TB, ns int64) simclock.Time[simclock.ROS] {
+	v, err := simclock.TimeFromNanoseconds[simclock.ROS](ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// A timer canceled or reset by an earlier callback of the same round is
+// not called in that round (R24).
+func TestCancelWithinRound(t *testing.T) {
+	fc := clocktest.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	q := timer.NewQueue(fc.Steady())
+	e.AddQueue(q)
+	var log []string
+	var b, c *timer.Timer
+	newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "a"); b.Cancel(); c.Reset() })
+	b = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "b") })
+	c = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "c") })
+	fc.Advance(time.Millisecond)
+	e.SpinOnce()
+	if diff := cmp.Diff([]string{"a"}, log); diff != "" {
+		t.Errorf("round (-want +got):\n%s", diff)
+	}
+}
+
+// scenario runs a small randomised system in virtual time and returns
+// what happened when: timers of several periods on the steady, system and
+// a ROS clock driven by a /clock-like publisher, and subscriptions.
+func scenario(t *testing.T, seed uint64) []string {
+	fc := clocktest.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	bus := inproc.NewBus()
+	tr := bus.Connect("s")
+	defer tr.Close()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	ros := simclock.NewROSClockOn(fc.System(), fc.Steady())
+	ros.EnableROSTimeOverride()
+	qs := []*timer.Queue{timer.NewQueue(fc.Steady()), timer.NewQueue(fc.System()), timer.NewQueue[simclock.ROS](ros)}
+	defer qs[2].Close()
+	for _, q := range qs {
+		e.AddQueue(q)
+	}
+	start := fc.SteadyNow()
+	var log []string
+	rec := func(format string, args ...any) {
+		log = append(log, fmt.Sprintf("%d %d ", fc.SteadyNow()-start, ros.Now().Nanoseconds())+fmt.Sprintf(format, args...))
+	}
+	pub, sub := pubSub(t, tr, "/data")
+	clockPub, clockSub := pubSub(t, tr, "/tick")
+	for i := range 20 {
+		p := time.Duration(1+rng.IntN(50)) * time.Millisecond
+		q := qs[rng.IntN(len(qs))]
+		newTimer(t, q, p, func(info timer.Info) {
+			rec("timer %d exp %d", i, info.ExpectedCallTime)
+			if rng.IntN(3) == 0 {
+				publish(t, pub, fmt.Sprint(i))
+			}
+		})
+	}
+	var simNow int64
+	newTimer(t, qs[0], 5*time.Millisecond, func(timer.Info) {
+		simNow += int64(time.Duration(1+rng.IntN(10)) * time.Millisecond)
+		publish(t, clockPub, fmt.Sprint(simNow))
+	})
+	e.Subscribe(sub, func(s transport.Sample) { rec("data %s", s.Data) })
+	e.Subscribe(clockSub, func(s transport.Sample) {
+		var v int64
+		fmt.Sscan(string(s.Data), &v)
+		ros.SetROSTimeOverride(rosTime(t, v))
+	})
+	end := start + int64(500*time.Millisecond)
+	if err := e.SpinUntil(context.Background(), func() bool { return fc.SteadyNow() >= end }); err != nil {
+		t.Fatal(err)
+	}
+	return log
+}
+
+// Virtual time is deterministic: the same scenario twice gives the same
+// calls at the same virtual instants.
+func TestVirtualDeterminism(t *testing.T) {
+	a, b := scenario(t, 7), scenario(t, 7)
+	if len(a) < 100 {
+		t.Fatalf("only %d events: the scenario does not exercise the executor", len(a))
+	}
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+}
+
+// In virtual time Spin returns ErrIdle when nothing is left: no armed
+// timer on a clock that moves by itself and no queued sample.
+func TestErrIdle(t *testing.T) {
+	ctx := context.Background()
+	t.Run("empty", func(t *testing.T) {
+		e := executor.New(executor.Config{Virtual: clocktest.New()})
+		if err := e.Spin(ctx); !errors.Is(err, executor.ErrIdle) {
+			t.Errorf("Spin = %v, want ErrIdle", err)
+		}
+	})
+	t.Run("canceled timers only", func(t *testing.T) {
+		fc := clocktest.New()
+		e := executor.New(executor.Config{Virtual: fc})
+		q := timer.NewQueue(fc.Steady())
+		e.AddQueue(q)
+		n := 0
+		tm := newTimer(t, q, time.Millisecond, func(timer.Info) { n++ })
+		if err := e.SpinUntil(ctx, func() bool { return n == 3 }); err != nil {
+			t.Fatal(err)
+		}
+		tm.Cancel()
+		if err := e.Spin(ctx); !errors.Is(err, executor.ErrIdle) {
+			t.Errorf("Spin = %v, want ErrIdle", err)
+		}
+		if n != 3 {
+			t.Errorf("%d calls, want 3", n)
+		}
+	})
+	t.Run("sim-time ROS timer waits for /clock", func(t *testing.T) {
+		fc := clocktest.New()
+		e := executor.New(executor.Config{Virtual: fc})
+		ros := simclock.NewROSClockOn(fc.System(), fc.Steady())
+		ros.EnableROSTimeOverride()
+		q := timer.NewQueue[simclock.ROS](ros)
+		defer q.Close()
+		e.AddQueue(q)
+		newTimer(t, q, time.Second, nil)
+		before := fc.SteadyNow()
+		if err := e.Spin(ctx); !errors.Is(err, executor.ErrIdle) {
+			t.Errorf("Spin = %v, want ErrIdle", err)
+		}
+		if fc.SteadyNow() != before {
+			t.Error("virtual time moved for a sim-time timer")
+		}
+	})
+	t.Run("samples first", func(t *testing.T) {
+		e := executor.New(executor.Config{Virtual: clocktest.New()})
+		tr := inproc.NewBus().Connect("t")
+		defer tr.Close()
+		pub, sub := pubSub(t, tr, "/x")
+		var got []string
+		e.Subscribe(sub, func(s transport.Sample) { got = append(got, string(s.Data)) })
+		publish(t, pub, "1")
+		publish(t, pub, "2")
+		if err := e.Spin(ctx); !errors.Is(err, executor.ErrIdle) {
+			t.Errorf("Spin = %v, want ErrIdle", err)
+		}
+		if diff := cmp.Diff([]string{"1", "2"}, got); diff != "" {
+			t.Errorf("samples (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// A canceled context ends a spin with its error, wrapped; Stop ends it
+// right after the running callback.
+func TestSpinStop(t *testing.T) {
+	fc := clocktest.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	q := timer.NewQueue(fc.Steady())
+	e.AddQueue(q)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	newTimer(t, q, time.Millisecond, func(timer.Info) {
+		if n++; n == 5 {
+			cancel()
+		}
+	})
+	if err := e.Spin(ctx); !errors.Is(err, context.Canceled) || n != 5 {
+		t.Errorf("Spin = %v after %d calls; want context.Canceled after 5", err, n)
+	}
+	var order []string
+	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "stop"); e.Stop() })
+	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "after") })
+	if err := e.Spin(context.Background()); err != nil {
+		t.Errorf("Spin after Stop = %v, want nil", err)
+	}
+	if !e.Stopped() || len(order) == 0 || order[len(order)-1] != "stop" {
+		t.Errorf("Stopped %v, calls %v; want the spin to end at stop", e.Stopped(), order)
+	}
+}
+
+// Subscribe's remove stops dispatch, RemoveQueue stops timers, and in
+// real time both stop their goroutines (goleak checks).
+func TestSubscribeRemove(t *testing.T) {
+	for _, virtual := range []bool{true, false} {
+		t.Run(fmt.Sprintf("virtual=%v", virtual), func(t *testing.T) {
+			fc := clocktest.New()
+			cfg := executor.Config{}
+			if virtual {
+				cfg.Virtual = fc
+			}
+			e := executor.New(cfg)
+			defer e.Close()
+			if e.Virtual() != virtual {
+				t.Errorf("Virtual = %v", e.Virtual())
+			}
+			tr := inproc.NewBus().Connect("t")
+			defer tr.Close()
+			pub, sub := pubSub(t, tr, "/x")
+			_, sub2 := pubSub(t, tr, "/y")
+			n := 0
+			remove := e.Subscribe(sub, func(transport.Sample) { n++ })
+			e.Subscribe(sub2, func(transport.Sample) {}) // stopped by Close
+			publish(t, pub, "1")
+			if !e.SpinOnce() || n != 1 {
+				t.Fatalf("sample not handled: n = %d", n)
+			}
+			remove()
+			remove() // idempotent
+			publish(t, pub, "2")
+			if e.SpinOnce() || n != 1 {
+				t.Errorf("sample handled after remove: n = %d", n)
+			}
+			q := timer.NewQueue(e.Steady())
+			e.AddQueue(q)
+			calls := 0
+			newTimer(t, q, 0, func(timer.Info) { calls++ })
+			e.SpinOnce()
+			e.RemoveQueue(q)
+			e.SpinOnce()
+			if calls != 1 {
+				t.Errorf("%d calls of a period-0 timer over two rounds with RemoveQueue between, want 1", calls)
+			}
+		})
+	}
+}
+
+// Real time on the real steady clock: a short run with loose counts (no
+// tight timing asserts), samples from another goroutine, and a ROS-clock
+// jump from another goroutine waking the executor.
+func TestRealTime(t *testing.T) {
+	e := executor.New(executor.Config{})
+	defer e.Close()
+	if e.Virtual() {
+		t.Fatal("Virtual() with no fake")
+	}
+	q := timer.NewQueue(e.Steady())
+	e.AddQueue(q)
+	var ticks atomic.Int64
+	newTimer(t, q, 10*time.Millisecond, func(info timer.Info) {
+		ticks.Add(1)
+		if info.ClockType != simclock.SteadyTime || info.ActualCallTime < info.ExpectedCallTime {
+			t.Errorf("info %+v", info)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := e.Spin(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Spin = %v, want DeadlineExceeded", err)
+	}
+	// 20 periods fit in 200 ms; missed ones are skipped, never replayed.
+	if n := ticks.Load(); n < 2 || n > 21 {
+		t.Errorf("%d ticks of a 10 ms timer in 200 ms", n)
+	}
+	e.RemoveQueue(q)
+
+	// Samples published by another goroutine wake the executor.
+	tr := inproc.NewBus().Connect("t")
+	defer tr.Close()
+	pub, sub := pubSub(t, tr, "/x")
+	got := 0
+	e.Subscribe(sub, func(transport.Sample) { got++ })
+	ros := simclock.NewROSClock()
+	ros.EnableROSTimeOverride()
+	rosQ := timer.NewQueue[simclock.ROS](ros)
+	defer rosQ.Close()
+	e.AddQueue(rosQ)
+	var rosAt atomic.Int64
+	newTimer(t, rosQ, time.Second, func(i timer.Info) { rosAt.Store(i.ActualCallTime) })
+	two := rosTime(t, 2*int64(time.Second))
+	go func() {
+		for i := range 5 {
+			_ = pub.Publish(context.Background(), []byte{byte(i)})
+		}
+		ros.SetROSTimeOverride(two)
+	}()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second) // a safety net
+	defer cancel2()
+	if err := e.SpinUntil(ctx2, func() bool { return got == 5 && rosAt.Load() != 0 }); err != nil {
+		t.Fatalf("SpinUntil: %v (got %d samples, ROS timer at %d)", err, got, rosAt.Load())
+	}
+	if rosAt.Load() != 2*int64(time.Second) {
+		t.Errorf("ROS timer ran at %d, want 2 s", rosAt.Load())
+	}
+}
