@@ -1,0 +1,154 @@
+package simclock_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"simclock"
+)
+
+// Sinks keep results alive so the compiler cannot drop the work.
+var (
+	sinkTime     simclock.Time[simclock.ROS]
+	sinkAny      simclock.AnyTime
+	sinkDuration time.Duration
+	sinkInt      int
+	sinkInt64    int64
+	sinkBool     bool
+	sinkErr      error
+	sinkWall     time.Time
+)
+
+// Time arithmetic and comparisons (R4-R7): 0 allocations per op.
+func BenchmarkTimeArithmetic(b *testing.B) {
+	t1, t2 := rosNS(1_700_000_000*sec), rosNS(1_700_000_001*sec)
+	a1, a2 := t1.Any(), t2.Any()
+	benches := []struct {
+		name string
+		fn   func()
+	}{
+		{"Time.Add", func() { sinkTime, sinkErr = t1.Add(time.Millisecond) }},
+		{"Time.Minus", func() { sinkTime, sinkErr = t1.Minus(time.Millisecond) }},
+		{"Time.Sub", func() { sinkDuration = t2.Sub(t1) }},
+		{"Time.Compare", func() { sinkInt = t1.Compare(t2) }},
+		{"Time.Before", func() { sinkBool = t1.Before(t2) }},
+		{"Time.Equal", func() { sinkBool = t1.Equal(t2) }},
+		{"AnyTime.Add", func() { sinkAny, sinkErr = a1.Add(time.Millisecond) }},
+		{"AnyTime.Sub", func() { sinkDuration, sinkErr = a2.Sub(a1) }},
+		{"AnyTime.Compare", func() { sinkInt, sinkErr = a1.Compare(a2) }},
+		{"AnyTime.Equal", func() { sinkBool, sinkErr = a1.Equal(a2) }},
+		{"NewTime", func() { sinkTime, sinkErr = simclock.NewTime[simclock.ROS](1.001, 5) }},
+		{"DurationOf", func() { sinkDuration, sinkErr = simclock.DurationOf(-0.5, 0) }},
+		{"Time.Add_overflow_error", func() { sinkTime, sinkErr = rosNS(1<<63 - 1).Add(1) }},
+	}
+	for _, bb := range benches {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bb.fn()
+			}
+		})
+	}
+}
+
+// startWriter sets c's override at 1 kHz (and stores the same value in
+// shadow, for the atomic baseline) until the returned stop is called.
+func startWriter(c *simclock.ROSClock, shadow *atomic.Int64) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for ns := int64(1); ; ns++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				c.SetROSTimeOverride(rosNS(ns * int64(time.Millisecond)))
+				shadow.Store(ns * int64(time.Millisecond))
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// ROSClock.Now with the override enabled, read by 1, 2 and 8 goroutines
+// while one writer sets the override at 1 kHz, beside two baselines in the
+// same run: time.Now and a bare atomic.Int64 load. The benchmark loop is
+// one reader; readers-1 others read the same source flat out. Compare
+// ns/op within one readers= group.
+func BenchmarkNowOverride(b *testing.B) {
+	c := simclock.NewROSClock()
+	c.EnableROSTimeOverride()
+	var shadow atomic.Int64
+	sources := []struct {
+		name string
+		read func()
+	}{
+		{"ros_override", func() { sinkTime = c.Now() }},
+		{"time.Now", func() { sinkWall = time.Now() }},
+		{"atomic.Int64", func() { sinkInt64 = shadow.Load() }},
+	}
+	for _, readers := range []int{1, 2, 8} {
+		for _, src := range sources {
+			b.Run(fmt.Sprintf("readers=%d/%s", readers, src.name), func(b *testing.B) {
+				stopWriter := startWriter(c, &shadow)
+				defer stopWriter()
+				done := make(chan struct{})
+				var wg sync.WaitGroup
+				for range readers - 1 {
+					wg.Go(func() {
+						for {
+							select {
+							case <-done:
+								return
+							default:
+							}
+							for range 64 {
+								src.read()
+							}
+						}
+					})
+				}
+				defer func() { close(done); wg.Wait() }()
+				b.ReportAllocs()
+				for b.Loop() {
+					src.read()
+				}
+			})
+		}
+	}
+}
+
+// SetROSTimeOverride with 10 jump callbacks that all fire (R14): the
+// writer's path, pre → store → wake → post. Target: 0 allocs/op.
+func BenchmarkSetROSTimeOverride(b *testing.B) {
+	for _, n := range []int{0, 10} {
+		b.Run(fmt.Sprintf("callbacks=%d", n), func(b *testing.B) {
+			c := simclock.NewROSClock()
+			c.EnableROSTimeOverride()
+			var calls atomic.Int64
+			for range n {
+				_, err := c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{
+					Pre:  func(simclock.TimeJump) { calls.Add(1) },
+					Post: func(simclock.TimeJump) { calls.Add(1) },
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			ns := int64(0)
+			b.ReportAllocs()
+			for b.Loop() {
+				ns++
+				c.SetROSTimeOverride(rosNS(ns))
+			}
+			if want := 2 * int64(n) * ns; calls.Load() != want {
+				b.Fatalf("%d callback calls, want %d", calls.Load(), want)
+			}
+		})
+	}
+}
