@@ -28,7 +28,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add(clock(-1, 0), "other/pub2")
 	f.Add(clock(2147483647, 999999999), "sim/pub1")
 	f.Add(clock(3, 0)[:11], "sim/pub1")
-	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1}, "sim/pub1")           // big endian
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1}, "sim/pub1")             // big endian
 	f.Add([]byte{0, 1, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff}, "sim/pub1") // padding
 	f.Add([]byte{0, 2, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0}, "sim/pub1")             // PL_CDR
 	f.Add([]byte{}, "")
