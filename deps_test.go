@@ -43,7 +43,9 @@ func TestArchitecture(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	isStd := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") && !strings.HasPrefix(path, "simclock") }
+	isStd := func(path string) bool {
+		return !strings.Contains(strings.Split(path, "/")[0], ".") && !strings.HasPrefix(path, "simclock")
+	}
 	for _, p := range pkgs {
 		switch p.ImportPath {
 		case "simclock", "simclock/cdr", "simclock/transport":

@@ -34,6 +34,13 @@ type Options struct {
 	// OnTimeSourceWarning receives the time source's warnings (malformed
 	// /clock, several publishers).
 	OnTimeSourceWarning func(error)
+	// BeforeClock, when set, sees each /clock value before the time
+	// source applies it and may veto it (see timesource.Options).
+	BeforeClock func(simclock.Time[simclock.ROS]) bool
+	// ClockQoS overrides the /clock subscription's QoS, as rclcpp's
+	// qos_overrides./clock parameters do; nil means KEEP_LAST 1,
+	// BEST_EFFORT, VOLATILE (R16).
+	ClockQoS *transport.QoS
 }
 
 // A Node is one ROS 2 node. Its methods are safe for concurrent use.
@@ -60,7 +67,7 @@ func New(name string, exec *executor.Executor, tr transport.Transport, opts Opti
 		tr:    tr,
 		clock: simclock.NewROSClockOn(exec.System(), exec.Steady()),
 	}
-	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnTimeSourceWarning})
+	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnTimeSourceWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
 	n.ts.AttachClock(n.clock)
 	n.ros = timer.NewQueue[simclock.ROS](n.clock)
 	n.steady = timer.NewQueue(exec.Steady())

@@ -12,6 +12,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -50,10 +51,20 @@ type StartupConfig struct {
 	PreClock    time.Duration   // wall wait after the subscription matched
 	MatchDelay  time.Duration   // wall time from subject creation to "matched"
 	Duration    time.Duration   // sim time after S at which the run ends
-	Mode        Mode
+	// ClockDepth is the depth of the subject's /clock subscription; 0
+	// means 1, what rclpy and rclcpp use (R16). Over a real transport on a
+	// busy machine a deeper queue keeps every message.
+	ClockDepth int
+	Mode       Mode
 	// NewTransport returns a fresh, isolated pair of attachments for one
-	// scenario (its own bus or domain). Nil means a new inproc bus.
+	// scenario (its own bus or domain). Nil means a new inproc bus. With
+	// ExternalSimulator set, sim may be nil.
 	NewTransport func(scenario int) (sim, subject transport.Transport, closeFn func(), err error)
+	// ExternalSimulator, when set, starts the fake simulator outside this
+	// process for a scenario (RunSimulator in a child process over DDS)
+	// and returns a function that waits for it to end. The run is then
+	// in real time.
+	ExternalSimulator func(ctx context.Context, scenario int, start time.Duration) (wait func() error, err error)
 }
 
 // DefaultStartup returns the reference experiment of issue 4.
@@ -83,6 +94,8 @@ func (c StartupConfig) Validate() error {
 		return fmt.Errorf("sim: clock step %v must be positive", c.ClockStep)
 	case c.ClockPeriod <= 0:
 		return fmt.Errorf("sim: clock period %v must be positive", c.ClockPeriod)
+	case c.ClockDepth < 0:
+		return fmt.Errorf("sim: clock depth %d must not be negative", c.ClockDepth)
 	case c.ClockEvery < 1:
 		return fmt.Errorf("sim: clock-every %d must be at least 1", c.ClockEvery)
 	case c.Duration <= 0:
@@ -154,6 +167,11 @@ type ScenarioResult struct {
 	MeasuredRTF  float64          `json:"measured_rtf"`
 	OffGrid      int              `json:"off_grid_callbacks"`
 	Published    int              `json:"clock_messages"`
+	// Lost counts /clock messages the simulator published that the
+	// subject never received: a depth-1 best-effort subscription drops the
+	// older of two samples that arrive between two takes (R16). Zero in
+	// virtual time.
+	Lost int `json:"lost_clock_messages"`
 	// Ticks is every subject callback, for plots; not part of the JSON.
 	Ticks []Tick `json:"-"`
 }
@@ -237,7 +255,7 @@ func RunStartup(ctx context.Context, cfg StartupConfig, progress func(done, tota
 
 func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.Duration) (ScenarioResult, error) {
 	var fake *clocktest.Clock
-	if cfg.Mode == Virtual {
+	if cfg.Mode == Virtual && cfg.ExternalSimulator == nil {
 		fake = clocktest.New()
 	}
 	exec := executor.New(executor.Config{Virtual: fake})
@@ -249,39 +267,67 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	}
 	defer closeTr()
 
-	simNode, err := node.New("fake_simulator", exec, simTr, node.Options{})
-	if err != nil {
-		return ScenarioResult{}, err
+	// The fake simulator: in this process on the same executor, or
+	// elsewhere (another process over DDS).
+	var sim *simulator
+	var waitExternal func() error
+	if cfg.ExternalSimulator == nil {
+		simNode, err := node.New("fake_simulator", exec, simTr, node.Options{})
+		if err != nil {
+			return ScenarioResult{}, err
+		}
+		defer simNode.Close()
+		sim, err = newSimulator(exec, simNode, cfg, start)
+		if err != nil {
+			return ScenarioResult{}, err
+		}
+		defer sim.close()
+	} else {
+		waitExternal, err = cfg.ExternalSimulator(ctx, index, start)
+		if err != nil {
+			return ScenarioResult{}, fmt.Errorf("start the simulator: %w", err)
+		}
 	}
-	defer simNode.Close()
-	pub, err := simNode.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
-	if err != nil {
-		return ScenarioResult{}, err
-	}
-	defer pub.Close()
-
-	// The subject: created now, with its timers, computing now() - 1 s in
-	// its "constructor".
-	created := exec.Steady().Now().Nanoseconds()
-	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
-	subject, err := node.New("subject", exec, subjTr, node.Options{UseSimTime: true})
-	if err != nil {
-		return ScenarioResult{}, err
-	}
-	defer subject.Close()
 
 	r := ScenarioResult{Kind: "scenario", S: start.Seconds()}
-	ctorNow := subject.Now().Nanoseconds()
-	r.Ctor = CtorResult{NowNs: ctorNow, Minus1s: Classify(ctorNow, cfg.CtorWindow)}
+	created := exec.Steady().Now().Nanoseconds()
+	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
 
-	firstClockWall := int64(-1)
-	ts := subject.TimeSource()
-	r.WallTimer.Hz = cfg.WallTimerHz
-	wallPeriod, err := simclock.DurationOf(1/cfg.WallTimerHz, 0)
+	// The subject sees every /clock before applying it: the run ends as
+	// soon as the message carrying S+Duration arrives, unapplied, so
+	// callbacks due at that instant do not run.
+	endValue := int64(start + cfg.Duration)
+	var firstValue, lastValue, firstWall, lastWall int64
+	beforeClock := func(t simclock.Time[simclock.ROS]) bool {
+		r.Published++
+		if t.Nanoseconds() >= endValue {
+			exec.Stop()
+			return false
+		}
+		if r.Published == 1 {
+			firstValue, firstWall = t.Nanoseconds(), wallSince()
+		}
+		lastValue, lastWall = t.Nanoseconds(), wallSince()
+		return true
+	}
+	clockQoS := transport.ClockSubscriptionQoS
+	clockQoS.Depth = max(cfg.ClockDepth, 1)
+	subject, err := node.New("subject", exec, subjTr, node.Options{UseSimTime: true, BeforeClock: beforeClock, ClockQoS: &clockQoS})
 	if err != nil {
 		return r, err
 	}
-	if _, err := subject.CreateWallTimer(wallPeriod, func(timer.Info) {
+	defer subject.Close()
+	if sim != nil {
+		sim.begin()
+	}
+
+	// The subject's constructor computes now() - 1 s.
+	ctorNow := subject.Now().Nanoseconds()
+	r.Ctor = CtorResult{NowNs: ctorNow, Minus1s: Classify(ctorNow, cfg.CtorWindow)}
+
+	ts := subject.TimeSource()
+	r.WallTimer.Hz = cfg.WallTimerHz
+	if _, err := subject.CreateWallTimer(periodOf(cfg.WallTimerHz), func(timer.Info) {
 		now := subject.Now().Nanoseconds()
 		failed := Classify(now, cfg.CtorWindow) == OutcomeError
 		if !ts.FirstClockReceived() {
@@ -301,12 +347,8 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	}
 	simTicks := make([][]int64, len(cfg.TimerHz))
 	for i, hz := range cfg.TimerHz {
-		period, err := simclock.DurationOf(1/hz, 0)
-		if err != nil {
-			return r, err
-		}
 		label := fmt.Sprintf("sim%g", hz)
-		if _, err := subject.CreateTimer(period, func(timer.Info) {
+		if _, err := subject.CreateTimer(periodOf(hz), func(timer.Info) {
 			now := subject.Now().Nanoseconds()
 			simTicks[i] = append(simTicks[i], now)
 			r.Ticks = append(r.Ticks, Tick{Timer: label, Hz: hz, WallNs: wallSince(), NowNs: now})
@@ -315,72 +357,28 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		}
 	}
 
-	// The fake simulator: once matched (MatchDelay after creation) it
-	// waits PreClock, then publishes S, S+step, ... every ClockPeriod,
-	// ending with S+Duration.
-	var (
-		k          int64
-		lastValue  int64
-		lastWall   int64
-		firstValue int64
-		pubErr     error
-	)
-	endValue := int64(start + cfg.Duration)
-	publishNext := func() {
-		value := int64(start) + k*int64(cfg.ClockStep)
-		final := value >= endValue
-		if final {
-			value = endValue
-		}
-		if k%int64(cfg.ClockEvery) == 0 || final {
-			m, err := msg.ClockFrom(mustTime(value))
-			if err == nil {
-				err = pub.Publish(ctx, msg.MarshalClock(m))
-			}
-			if err != nil {
-				pubErr = err
-				exec.Stop()
-				return
-			}
-			r.Published++
-			if r.Published == 1 {
-				firstValue, firstClockWall = value, wallSince()
-			}
-			lastValue, lastWall = value, wallSince()
-		}
-		k++
-		if final {
-			// The run ends as soon as the final message is published:
-			// callbacks due at this instant do not run.
-			exec.Stop()
+	spinCtx := ctx
+	if cfg.Mode == Realtime {
+		// A simulator that never finishes must not hang the run.
+		limit := cfg.MatchDelay + cfg.PreClock + 4*cfg.Duration*cfg.ClockPeriod/cfg.ClockStep + 30*time.Second
+		var cancel context.CancelFunc
+		spinCtx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	spinErr := exec.Spin(spinCtx)
+	if sim != nil && sim.err != nil {
+		return r, sim.err
+	}
+	if waitExternal != nil {
+		if err := waitExternal(); err != nil && spinErr == nil {
+			return r, fmt.Errorf("simulator: %w", err)
 		}
 	}
-	var startTimer *timer.Timer
-	startTimer, err = simNode.CreateWallTimer(cfg.MatchDelay+cfg.PreClock, func(timer.Info) {
-		startTimer.Cancel()
-		if pub.MatchedSubscriptions() == 0 {
-			pubErr = fmt.Errorf("the subject's /clock subscription never matched")
-			exec.Stop()
-			return
+	if spinErr != nil {
+		if errors.Is(spinErr, executor.ErrIdle) && r.Published == 0 {
+			return r, fmt.Errorf("no /clock message arrived")
 		}
-		publishNext()
-		if exec.Stopped() {
-			return
-		}
-		if _, err := simNode.CreateWallTimer(cfg.ClockPeriod, func(timer.Info) { publishNext() }); err != nil {
-			pubErr = err
-			exec.Stop()
-		}
-	})
-	if err != nil {
-		return r, err
-	}
-
-	if err := exec.Spin(ctx); err != nil {
-		return r, err
-	}
-	if pubErr != nil {
-		return r, pubErr
+		return r, spinErr
 	}
 
 	// Summaries.
@@ -408,13 +406,174 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 			r.Windows = append(r.Windows, wr)
 		}
 	}
-	if firstClockWall >= 0 {
-		r.PreClockWall = float64(firstClockWall) / 1e9
+	r.Lost = expectedMessages(cfg, start) - r.Published
+	if r.Published > 0 {
+		r.PreClockWall = float64(firstWall) / 1e9
 	}
-	if lastWall > firstClockWall && r.Published > 1 {
-		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstClockWall))
+	if lastWall > firstWall {
+		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstWall))
 	}
 	return r, nil
+}
+
+// A simulator is the fake simulator node of the startup experiment: once
+// the subject's subscription is matched it waits PreClock, then publishes
+// S, S+step, ... every ClockPeriod (one message in ClockEvery), ending with
+// the message carrying S+Duration.
+type simulator struct {
+	exec       *executor.Executor
+	node       *node.Node
+	pub        transport.Publisher
+	cfg        StartupConfig
+	start      time.Duration
+	k          int64
+	firstDelay time.Duration // wall time from begin to the first message, when known
+	poll       *timer.Timer
+	startTimer *timer.Timer
+	periodic   *timer.Timer
+	err        error
+	done       bool
+}
+
+func newSimulator(exec *executor.Executor, n *node.Node, cfg StartupConfig, start time.Duration) (*simulator, error) {
+	pub, err := n.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		return nil, err
+	}
+	return &simulator{exec: exec, node: n, pub: pub, cfg: cfg, start: start}, nil
+}
+
+// begin starts the schedule. In this process the subscription matches at
+// once, so the match is modelled as MatchDelay after begin; over a real
+// transport beginWhenMatched polls until the subscription matched.
+func (s *simulator) begin() {
+	var err error
+	s.startTimer, err = s.node.CreateWallTimer(s.cfg.MatchDelay+s.cfg.PreClock, func(timer.Info) {
+		s.startTimer.Cancel()
+		if s.pub.MatchedSubscriptions() == 0 {
+			s.fail(fmt.Errorf("the subject's /clock subscription never matched"))
+			return
+		}
+		s.publishNext()
+		if s.done {
+			return
+		}
+		var err error
+		if s.periodic, err = s.node.CreateWallTimer(s.cfg.ClockPeriod, func(timer.Info) { s.publishNext() }); err != nil {
+			s.fail(err)
+		}
+	})
+	if err != nil {
+		s.fail(err)
+	}
+}
+
+// beginWhenMatched polls every millisecond until the subscription matched,
+// then waits PreClock and publishes: the real-transport schedule.
+func (s *simulator) beginWhenMatched() {
+	var err error
+	s.poll, err = s.node.CreateWallTimer(time.Millisecond, func(timer.Info) {
+		if s.pub.MatchedSubscriptions() == 0 {
+			return
+		}
+		s.poll.Cancel()
+		s.cfg.MatchDelay = 0
+		s.begin()
+	})
+	if err != nil {
+		s.fail(err)
+	}
+}
+
+func (s *simulator) publishNext() {
+	if s.done {
+		return
+	}
+	value := int64(s.start) + s.k*int64(s.cfg.ClockStep)
+	endValue := int64(s.start + s.cfg.Duration)
+	final := value >= endValue
+	if final {
+		value = endValue
+	}
+	if s.k%int64(s.cfg.ClockEvery) == 0 || final {
+		m, err := msg.ClockFrom(mustTime(value))
+		if err == nil {
+			err = s.pub.Publish(context.Background(), msg.MarshalClock(m))
+		}
+		if err != nil {
+			s.fail(err)
+			return
+		}
+	}
+	s.k++
+	if final {
+		s.done = true
+		if s.periodic != nil {
+			s.periodic.Cancel()
+		}
+	}
+}
+
+func (s *simulator) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+	s.done = true
+	s.exec.Stop()
+}
+
+func (s *simulator) close() { s.pub.Close() }
+
+// RunSimulator runs the fake simulator of the startup experiment alone,
+// in real time on tr, for a subject in another process: it waits until
+// the subject's /clock subscription matched, waits cfg.PreClock, publishes
+// the schedule for start, and returns after the final message. Use it
+// with a transport whose publications leave the process (DDS).
+func RunSimulator(ctx context.Context, cfg StartupConfig, tr transport.Transport, start time.Duration) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	exec := executor.New(executor.Config{})
+	defer exec.Close()
+	n, err := node.New("fake_simulator", exec, tr, node.Options{})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	s, err := newSimulator(exec, n, cfg, start)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	s.beginWhenMatched()
+	err = exec.SpinUntil(ctx, func() bool { return s.done })
+	if s.err != nil {
+		return s.err
+	}
+	if err == nil {
+		// Give the last message time to leave before the writer is deleted.
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+// expectedMessages counts the /clock messages the simulator publishes for
+// one scenario, the final one included.
+func expectedMessages(cfg StartupConfig, start time.Duration) int {
+	n := 0
+	end := int64(start + cfg.Duration)
+	for k := int64(0); ; k++ {
+		value := int64(start) + k*int64(cfg.ClockStep)
+		if value >= end {
+			return n + 1
+		}
+		if k%int64(cfg.ClockEvery) == 0 {
+			n++
+		}
+	}
 }
 
 func newTransports(cfg StartupConfig, index int) (transport.Transport, transport.Transport, func(), error) {

@@ -39,6 +39,11 @@ type Options struct {
 	// OnWarning, when set, is called once per kind of problem: the first
 	// malformed message, the first time a second publisher is seen.
 	OnWarning func(error)
+	// BeforeApply, when set, sees every well-formed /clock value before
+	// it is applied and may veto it by returning false (the message is
+	// then counted as received, not applied). The experiments use it to
+	// end a run exactly at a given sim time.
+	BeforeApply func(simclock.Time[simclock.ROS]) bool
 }
 
 // Problems a TimeSource reports through Options.OnWarning and Stats.
@@ -200,6 +205,16 @@ func (ts *TimeSource) Handle(s transport.Sample) {
 		ts.mu.Unlock()
 		ts.warn(warn)
 		return
+	}
+	if ts.opts.BeforeApply != nil {
+		ts.mu.Unlock()
+		ok := ts.opts.BeforeApply(t)
+		ts.warn(warn)
+		warn = nil
+		if !ok {
+			return
+		}
+		ts.mu.Lock()
 	}
 	ts.stats.Applied++
 	ts.last = t

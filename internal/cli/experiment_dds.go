@@ -1,13 +1,107 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"simclock/sim"
+	"simclock/transport"
 )
 
-// configureDDSStartup sets up the startup experiment over real DDS: the
-// fake simulator runs as a separate process.
+// configureDDSStartup sets up the startup experiment over real DDS: for
+// each scenario the subject runs here and the fake simulator runs as a
+// separate simclock process, both on their own domain, ROS_DOMAIN_ID +
+// scenario index.
 func configureDDSStartup(ctx context.Context, env *Env, cfg *sim.StartupConfig) error {
-	return flagErrorf("--transport dds for the startup experiment is not available in this build yet")
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("dds experiment: find the simclock binary: %w", err)
+	}
+	base := 0
+	if v := env.Getenv("ROS_DOMAIN_ID"); v != "" {
+		if base, err = strconv.Atoi(v); err != nil || base < 0 || base > 232 {
+			return fmt.Errorf("ROS_DOMAIN_ID %q: want 0..232", v)
+		}
+	}
+	if base+len(cfg.Starts)-1 > 232 {
+		return fmt.Errorf("ROS_DOMAIN_ID %d: %d scenarios need domains up to %d, past 232", base, len(cfg.Starts), base+len(cfg.Starts)-1)
+	}
+	cfg.Mode = sim.Realtime
+	domainEnv := func(scenario int) *Env {
+		e := *env
+		e.Getenv = func(k string) string {
+			if k == "ROS_DOMAIN_ID" {
+				return strconv.Itoa(base + scenario)
+			}
+			return env.Getenv(k)
+		}
+		return &e
+	}
+	cfg.NewTransport = func(scenario int) (transport.Transport, transport.Transport, func(), error) {
+		tr, err := openDDS(ctx, domainEnv(scenario))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return nil, tr, func() { tr.Close() }, nil
+	}
+	c := *cfg
+	cfg.ExternalSimulator = func(ctx context.Context, scenario int, start time.Duration) (func() error, error) {
+		cmd := exec.CommandContext(ctx, self, "experiment", "startup-simulator",
+			"--start", start.String(), "--clock-step", c.ClockStep.String(), "--clock-period", c.ClockPeriod.String(),
+			"--clock-every", strconv.Itoa(c.ClockEvery), "--pre-clock", c.PreClock.String(), "--duration", c.Duration.String())
+		cmd.Env = append(os.Environ(), "ROS_DOMAIN_ID="+strconv.Itoa(base+scenario))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		return func() error {
+			if err := cmd.Wait(); err != nil {
+				return fmt.Errorf("%v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+			}
+			return nil
+		}, nil
+	}
+	return nil
+}
+
+// newStartupSimulatorCmd is the other half of the DDS experiment: the fake
+// simulator alone, in its own process.
+func newStartupSimulatorCmd(env *Env) *cobra.Command {
+	cfg := sim.DefaultStartup()
+	var start time.Duration
+	cmd := &cobra.Command{
+		Use:    "startup-simulator",
+		Short:  "The fake simulator of 'experiment startup --transport dds', run as its own process",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg.Starts = []time.Duration{start}
+			cfg.Mode = sim.Realtime
+			if err := cfg.Validate(); err != nil {
+				return flagErrorf("%v", err)
+			}
+			tr, err := openDDS(cmd.Context(), env)
+			if err != nil {
+				return err
+			}
+			defer tr.Close()
+			return sim.RunSimulator(cmd.Context(), cfg, tr, start)
+		},
+	}
+	f := cmd.Flags()
+	f.Var(secondsValue{&start}, "start", "simulator start time S")
+	f.Var(secondsValue{&cfg.ClockStep}, "clock-step", "sim time per /clock message")
+	f.Var(secondsValue{&cfg.ClockPeriod}, "clock-period", "wall time between /clock messages")
+	f.IntVar(&cfg.ClockEvery, "clock-every", cfg.ClockEvery, "publish one /clock message in N")
+	f.Var(secondsValue{&cfg.PreClock}, "pre-clock", "wall time to wait after the subscription matched")
+	f.Var(secondsValue{&cfg.Duration}, "duration", "sim time after S at which the run ends")
+	return cmd
 }

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"simclock/transport/dds"
+)
+
+// The startup experiment over real DDS: the fake simulator and the subject
+// in separate processes on loopback, reproducing the virtual-mode counts.
+func TestExperimentStartupOverDDS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds simclock and runs two processes over DDS")
+	}
+	if err := dds.Available(); err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("no Cyclone DDS here: %v", err)
+		}
+		t.Fatalf("CI must have Cyclone DDS: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "simclock")
+	if out, err := exec.Command("go", "build", "-o", bin, "simclock/cmd/simclock").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	uri, err := filepath.Abs("../../dds/loopback.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A deeper /clock queue keeps every message even on a loaded machine,
+	// so the counts must equal virtual mode's.
+	cmd := exec.Command(bin, "experiment", "startup", "--transport", "dds", "--start", "0,1", "--clock-depth", "50", "--format", "json")
+	cmd.Env = append(os.Environ(), "CYCLONEDDS_URI=file://"+uri, "ROS_DOMAIN_ID=171")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var scenarios []map[string]any
+	var env map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("not JSON: %q (stderr %s)", line, stderr.String())
+		}
+		switch obj["kind"] {
+		case "env":
+			env = obj
+		case "scenario":
+			scenarios = append(scenarios, obj)
+		}
+	}
+	if env["transport"] != "dds" || len(scenarios) != 2 {
+		t.Fatalf("env %v, %d scenarios; stderr %s", env, len(scenarios), stderr.String())
+	}
+	lost := 0.0
+	for _, s := range scenarios {
+		lost += s["lost_clock_messages"].(float64)
+		// R26: before the first /clock the subject sees 0 whatever S.
+		ctor := s["ctor"].(map[string]any)
+		wall := s["wall_timer"].(map[string]any)
+		if ctor["now_ns"] != 0.0 || ctor["minus_1s"] != "error" || wall["calls_now0"] != wall["exc_now0"] || wall["calls_now0"].(float64) < 10 {
+			t.Errorf("S=%v: R26 ctor %v wall timer %v", s["S_s"], ctor, wall)
+		}
+		if s["pre_clock_wall_s"].(float64) < 0.5 {
+			t.Errorf("S=%v: first /clock after %v s, before the 0.5 s pre-clock wait", s["S_s"], s["pre_clock_wall_s"])
+		}
+		for _, st := range s["sim_timers"].([]any) {
+			if st.(map[string]any)["calls_before_first_clock"] != 0.0 {
+				t.Errorf("S=%v: R23 sim timer fired before the first /clock: %v", s["S_s"], st)
+			}
+		}
+		if s["lost_clock_messages"] != 0.0 {
+			t.Errorf("S=%v: %v /clock messages lost despite a depth-50 queue", s["S_s"], s["lost_clock_messages"])
+		}
+		for _, w := range s["windows"].([]any) {
+			w := w.(map[string]any)
+			if w["exceptions"] != w["predicted_exceptions"] || w["zeros"] != w["predicted_zeros"] {
+				t.Errorf("S=%v W=%v %v Hz: measured %v/%v, predicted %v/%v", s["S_s"], w["W_s"], w["hz"], w["exceptions"], w["zeros"], w["predicted_exceptions"], w["predicted_zeros"])
+			}
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d (lost %v); stderr %s", code, lost, stderr.String())
+	}
+}
