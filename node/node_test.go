@@ -1,0 +1,238 @@
+package node_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"simclock"
+	"simclock/clocktest"
+	"simclock/executor"
+	"simclock/msg"
+	"simclock/node"
+	"simclock/timer"
+	"simclock/transport"
+	"simclock/transport/inproc"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+const sec = int64(time.Second)
+
+// world is a virtual-time executor and an in-process bus.
+type world struct {
+	t   testing.TB
+	fc  *clocktest.Clock
+	e   *executor.Executor
+	bus *inproc.Bus
+}
+
+func newWorld(t testing.TB) *world {
+	w := &world{t: t, fc: clocktest.New(), bus: inproc.NewBus()}
+	w.e = executor.New(executor.Config{Virtual: w.fc})
+	t.Cleanup(func() { w.e.Close() })
+	return w
+}
+
+func (w *world) node(name string, opts node.Options) *node.Node {
+	w.t.Helper()
+	tr := w.bus.Connect(name)
+	n, err := node.New(name, w.e, tr, opts)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() {
+		if err := n.Close(); err != nil {
+			w.t.Error(err)
+		}
+		tr.Close()
+	})
+	return n
+}
+
+// clockPublisher returns a function that publishes one /clock message
+// from a simulator node on the same bus.
+func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
+	w.t.Helper()
+	pub, err := sim.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return func(ns int64) {
+		t, err := simclock.TimeFromNanoseconds[simclock.ROS](ns)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		m, err := msg.ClockFrom(t)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if err := pub.Publish(context.Background(), msg.MarshalClock(m)); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+}
+
+func (w *world) drain() {
+	for w.e.SpinOnce() {
+	}
+}
+
+// R16: use_sim_time defaults to false (the ROS clock reads the executor's
+// system clock), can be set at creation and at run time, and must be a
+// bool (CS-006..CS-008, R123).
+func TestR16UseSimTimeParameter(t *testing.T) {
+	w := newWorld(t)
+	n := w.node("plain", node.Options{})
+	if n.Name() != "plain" || n.UseSimTime() || n.Clock().ROSTimeActive() {
+		t.Fatalf("default node: name %q, use_sim_time %v", n.Name(), n.UseSimTime())
+	}
+	if got, want := n.Now().Nanoseconds(), w.fc.System().Now().Nanoseconds(); got != want {
+		t.Errorf("sim off: Now = %d, want the executor's system time %d", got, want)
+	}
+	if n.TimeSource() == nil || n.TimeSource().UseSimTime() {
+		t.Error("time source missing or on")
+	}
+
+	s := w.node("sim", node.Options{UseSimTime: true})
+	if !s.UseSimTime() || !s.Clock().ROSTimeActive() || !s.Now().IsZero() {
+		t.Errorf("use_sim_time at creation: on %v, now %v; want on, 0", s.UseSimTime(), s.Now())
+	}
+
+	for _, tc := range []struct {
+		rule, name string
+		param      string
+		value      any
+		err        error
+		want       bool
+	}{
+		{"CS-008", "true", node.UseSimTimeParam, true, nil, true},
+		{"CS-006", "not a bool", node.UseSimTimeParam, "not boolean", node.ErrParameterType, true},
+		{"R123", "an int", node.UseSimTimeParam, 1, node.ErrParameterType, true},
+		{"R16", "false", node.UseSimTimeParam, false, nil, false},
+		{"R16", "undeclared", "use_sim_tim", true, node.ErrUnknownParameter, false},
+	} {
+		err := n.SetParameter(tc.param, tc.value)
+		if !errors.Is(err, tc.err) || (tc.err != nil && err == nil) {
+			t.Errorf("%s/%s: SetParameter(%q, %v) = %v, want %v", tc.rule, tc.name, tc.param, tc.value, err, tc.err)
+		}
+		if got := n.UseSimTime(); got != tc.want {
+			t.Errorf("%s/%s: use_sim_time = %v, want %v", tc.rule, tc.name, got, tc.want)
+		}
+	}
+	if err := n.SetUseSimTime(true); err != nil || !n.Now().IsZero() {
+		t.Errorf("SetUseSimTime(true) = %v, now %v; want nil, 0", err, n.Now())
+	}
+}
+
+// R19, R170, CM-001: CreateTimer is on the node's ROS clock,
+// CreateWallTimer on the steady clock, CreateSystemTimer on the system
+// clock; with sim time on, only the ROS timer follows /clock.
+func TestTimerClocks(t *testing.T) {
+	w := newWorld(t)
+	sim := w.node("sim", node.Options{})
+	publish := w.clockPublisher(sim)
+	n := w.node("subject", node.Options{UseSimTime: true})
+	var got []timer.Info
+	rec := func(i timer.Info) { got = append(got, i) }
+	ros, err := n.CreateTimer(time.Second, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, err := n.CreateWallTimer(100*time.Millisecond, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := n.CreateSystemTimer(100*time.Millisecond, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ros.NextCallTime() != sec {
+		t.Errorf("ROS timer created at sim time 0: next = %d, want 1 s", ros.NextCallTime())
+	}
+	// 100 ms of steady time: the wall and system timers fire once; the ROS
+	// timer waits for /clock (R23).
+	w.fc.Advance(100 * time.Millisecond)
+	w.drain()
+	if len(got) != 2 || got[0].ClockType != simclock.SteadyTime || got[1].ClockType != simclock.SystemTime {
+		t.Fatalf("after 100 ms: calls %+v, want the steady then the system timer", got)
+	}
+	wall.Cancel()
+	sys.Cancel()
+	got = nil
+	publish(3 * sec) // first /clock S = 3 s >= period: fires once at S (R23)
+	w.drain()
+	if len(got) != 1 || got[0].ClockType != simclock.ROSTime || got[0].ActualCallTime != 3*sec || got[0].ExpectedCallTime != sec {
+		t.Errorf("after /clock 3 s: calls %+v, want one ROS call at 3 s expected 1 s", got)
+	}
+	if ros.NextCallTime() != 4*sec {
+		t.Errorf("next = %d, want 4 s", ros.NextCallTime())
+	}
+	if _, err := n.CreateTimer(-1, nil); !errors.Is(err, timer.ErrNegativePeriod) {
+		t.Errorf("CreateTimer(-1): %v", err)
+	}
+}
+
+// R17 at node level: turning use_sim_time off gives the ROS clock the
+// executor's system time back and re-bases the ROS timers (R22 credit).
+func TestSimTimeOffRebasesTimers(t *testing.T) {
+	w := newWorld(t)
+	sim := w.node("sim", node.Options{})
+	publish := w.clockPublisher(sim)
+	n := w.node("subject", node.Options{UseSimTime: true})
+	publish(100 * sec)
+	w.drain()
+	tm, err := n.CreateTimer(10*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(104 * sec)
+	w.drain()
+	if err := n.SetParameter(node.UseSimTimeParam, false); err != nil {
+		t.Fatal(err)
+	}
+	// DV-120: next = S + 4 s (the elapsed time), not S + 6 s.
+	if got, want := tm.NextCallTime(), w.fc.System().Now().Nanoseconds()+4*sec; got != want {
+		t.Errorf("next = %d, want S + 4 s = %d", got, want)
+	}
+}
+
+// Subscriptions are dispatched by the executor and stopped by Close; a
+// rate is on the node's ROS clock.
+func TestSubscribeAndRate(t *testing.T) {
+	w := newWorld(t)
+	a := w.node("a", node.Options{})
+	b := w.node("b", node.Options{})
+	pub, err := a.Publisher("/x", "std_msgs/msg/String", transport.QoS{Depth: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	sub, err := b.Subscribe("/x", "std_msgs/msg/String", transport.QoS{Depth: 5}, func(s transport.Sample) { got = append(got, string(s.Data)) })
+	if err != nil || sub == nil {
+		t.Fatal(err)
+	}
+	_ = pub.Publish(context.Background(), []byte("1"))
+	w.drain()
+	if len(got) != 1 || got[0] != "1" {
+		t.Errorf("got %v", got)
+	}
+	if _, err := b.Subscribe("/x", "other/msg/Type", transport.QoS{}, nil); err == nil {
+		t.Error("Subscribe with a conflicting type succeeded")
+	}
+	r, err := b.CreateRate(4)
+	if err != nil || r.Period() != 250*time.Millisecond {
+		t.Errorf("CreateRate(4) = %v, %v", r, err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = pub.Publish(context.Background(), []byte("2"))
+	w.drain()
+	if len(got) != 1 {
+		t.Errorf("sample handled after Close: %v", got)
+	}
+}
