@@ -233,28 +233,35 @@ func (r *Report) Count(s Severity) int {
 // returns the report of everything read so far together with a
 // *ReadError naming the file and byte offset. The report is never nil.
 func Inspect(ctx context.Context, paths []string, opts Options) (*Report, error) {
+	ordered := orderFiles(paths)
+	var total int64
+	for _, p := range ordered {
+		if st, err := os.Stat(p); err == nil {
+			total += st.Size()
+		}
+	}
+	return inspect(ctx, ordered, total, opts, func(rd *reader, p string, fi *FileInfo) error {
+		return rd.readFile(ctx, p, fi)
+	})
+}
+
+// inspect runs the analysis over files read by readOne.
+func inspect(ctx context.Context, files []string, total int64, opts Options, readOne func(*reader, string, *FileInfo) error) (*Report, error) {
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	var total int64
-	ordered := orderFiles(paths)
-	for _, p := range ordered {
-		if st, err := statSize(p); err == nil {
-			total += st
-		}
-	}
 	rd := &reader{onMessage: a.message}
 	defer rd.close()
 	var base int64
 	var readErr error
-	for _, p := range ordered {
+	for _, p := range files {
 		fi := FileInfo{Path: p}
 		a.file = baseName(p)
 		if opts.Progress != nil {
 			b := base
 			rd.progress = func(done int64) { opts.Progress(b+done, total) }
 		}
-		err := rd.readFile(ctx, p, &fi)
+		err := readOne(rd, p, &fi)
 		base += fi.Bytes
 		if err != nil {
 			fi.Error = err.Error()
@@ -355,14 +362,6 @@ func newAnalysis(opts Options) *analysis {
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
-}
-
-func statSize(p string) (int64, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return 0, err
-	}
-	return fi.Size(), nil
 }
 
 func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {

@@ -102,7 +102,17 @@ func (r *reader) readFile(ctx context.Context, path string, fi *FileInfo) error 
 	if err != nil {
 		return fmt.Errorf("bag: %w", err)
 	}
-	fi.Path, fi.Bytes = path, st.Size()
+	return r.read(ctx, path, f, st.Size(), fi)
+}
+
+// source is what the reader needs of a file.
+type source interface {
+	io.ReaderAt
+	io.ReadSeeker
+}
+
+func (r *reader) read(ctx context.Context, path string, f source, size int64, fi *FileInfo) error {
+	fi.Path, fi.Bytes = path, size
 	r.info, r.comps = fi, map[string]bool{}
 	r.schemas, r.channels = map[uint16]*mcap.Schema{}, map[uint16]*mcap.Channel{}
 	defer func() {
@@ -111,30 +121,79 @@ func (r *reader) readFile(ctx context.Context, path string, fi *FileInfo) error 
 		}
 		sort.Strings(fi.Compression)
 	}()
-	if info := summary(f); info != nil {
+	if info := summary(f, size); info != nil {
 		fi.Indexed = true
 		return r.readIndexed(ctx, f, fi, info)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("bag: %w", err)
-	}
-	return r.readLinear(ctx, f, fi)
+	return r.readLinear(ctx, bufio.NewReaderSize(io.NewSectionReader(f, 0, size), int(min(size, 1<<20))+16), fi)
 }
 
 // summary returns the file's summary when it has a usable chunk index.
-func summary(f *os.File) *mcap.Info {
+// A summary the mcap library cannot parse (even one that makes it panic)
+// means reading linearly.
+func summary(f source, size int64) (info *mcap.Info) {
+	defer func() {
+		if recover() != nil {
+			info = nil
+		}
+	}()
+	if !plausibleSummary(f, size) {
+		return nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
 	mr, err := mcap.NewReader(f)
 	if err != nil {
 		return nil
 	}
-	info, err := mr.Info()
-	if err != nil || len(info.ChunkIndexes) == 0 || info.Header == nil {
+	i, err := mr.Info()
+	if err != nil || len(i.ChunkIndexes) == 0 || i.Header == nil {
 		return nil
 	}
-	return info
+	return i
 }
 
-func (r *reader) readIndexed(ctx context.Context, f *os.File, fi *FileInfo, info *mcap.Info) error {
+// plausibleSummary checks, before the mcap library allocates anything,
+// that the header record and every summary record lie inside the file:
+// a corrupt length must not make it allocate gigabytes.
+func plausibleSummary(f io.ReaderAt, size int64) bool {
+	const tail = 9 + 20 + 8 // footer record and closing magic
+	if size < 8+9+tail {
+		return false
+	}
+	var b [tail]byte
+	if _, err := f.ReadAt(b[:17], 0); err != nil || !bytes.Equal(b[:8], mcap.Magic) ||
+		binary.LittleEndian.Uint64(b[9:17]) > uint64(size-17-tail) {
+		return false
+	}
+	if _, err := f.ReadAt(b[:], size-tail); err != nil || !bytes.Equal(b[tail-8:], mcap.Magic) ||
+		mcap.OpCode(b[0]) != mcap.OpFooter || binary.LittleEndian.Uint64(b[1:9]) != 20 {
+		return false
+	}
+	start := binary.LittleEndian.Uint64(b[9:17])
+	end := uint64(size - tail)
+	if start == 0 || start > end {
+		return false
+	}
+	for off := start; off < end; {
+		if end-off < 9 {
+			return false
+		}
+		var h [9]byte
+		if _, err := f.ReadAt(h[:], int64(off)); err != nil {
+			return false
+		}
+		n := binary.LittleEndian.Uint64(h[1:])
+		if n > end-off-9 {
+			return false
+		}
+		off += 9 + n
+	}
+	return true
+}
+
+func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, info *mcap.Info) error {
 	fi.Profile, fi.Library = info.Header.Profile, info.Header.Library
 	if info.Statistics != nil {
 		fi.startTime, fi.hasStart = info.Statistics.MessageStartTime, true
@@ -181,6 +240,9 @@ func (r *reader) readIndexed(ctx context.Context, f *os.File, fi *FileInfo, info
 	return nil
 }
 
+// maxChunk bounds the uncompressed size of one chunk.
+const maxChunk = 1 << 30
+
 // grow returns (*b)[:n], reallocating when needed.
 func (r *reader) grow(b *[]byte, n int) []byte {
 	if cap(*b) < n {
@@ -189,8 +251,7 @@ func (r *reader) grow(b *[]byte, n int) []byte {
 	return (*b)[:n]
 }
 
-func (r *reader) readLinear(ctx context.Context, f *os.File, fi *FileInfo) error {
-	br := bufio.NewReaderSize(f, 1<<20)
+func (r *reader) readLinear(ctx context.Context, br *bufio.Reader, fi *FileInfo) error {
 	var magic [8]byte
 	if n, err := io.ReadFull(br, magic[:]); err != nil || !bytes.Equal(magic[:], mcap.Magic) {
 		if n < len(magic) && bytes.Equal(magic[:n], mcap.Magic[:n]) {
@@ -328,7 +389,7 @@ func (r *reader) chunk(buf []byte, off int64) error {
 		return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
 	}
 	r.info.Chunks++
-	if len(buf) < 8+8+8+4+4 {
+	if len(buf) < 8+8+8+4+4+8 {
 		return fail(ErrCorrupt, "chunk header of %d bytes", len(buf))
 	}
 	usize := binary.LittleEndian.Uint64(buf[16:])
@@ -345,24 +406,28 @@ func (r *reader) chunk(buf []byte, off int64) error {
 		return fail(ErrCorrupt, "records of %d bytes in a chunk of %d", rlen, len(buf))
 	}
 	records := buf[p : p+int(rlen)]
-	if usize > 1<<32 {
-		return fail(ErrCorrupt, "uncompressed size %d", usize)
+	if usize > maxChunk {
+		return fail(ErrCorrupt, "uncompressed size %d is over the %d-byte limit", usize, maxChunk)
 	}
 	var data []byte
 	switch comp {
 	case "":
 		r.comps["none"] = true
 		data = records
+		if uint64(len(records)) != usize {
+			return fail(ErrCorrupt, "uncompressed chunk of %d bytes, its header says %d", len(records), usize)
+		}
 	case "zstd":
 		r.comps[comp] = true
 		if r.zstd == nil {
-			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxChunk))
 			if err != nil {
 				return fail(ErrCorrupt, "zstd: %v", err)
 			}
 			r.zstd = d
 		}
-		out, err := r.zstd.DecodeAll(records, r.grow(&r.uncBuf, int(usize))[:0])
+		// Preallocate no more than a plausible ratio; DecodeAll grows it.
+		out, err := r.zstd.DecodeAll(records, r.grow(&r.uncBuf, int(min(usize, 64*uint64(len(records))+1<<20)))[:0])
 		if err != nil {
 			return fail(ErrCorrupt, "zstd: %v", err)
 		}
@@ -372,6 +437,9 @@ func (r *reader) chunk(buf []byte, off int64) error {
 		data = out
 	case "lz4":
 		r.comps[comp] = true
+		if usize > 256*uint64(len(records))+1<<16 { // beyond LZ4's best ratio
+			return fail(ErrCorrupt, "lz4 chunk of %d bytes cannot hold %d", len(records), usize)
+		}
 		if r.lz4 == nil {
 			r.lz4 = lz4.NewReader(bytes.NewReader(records))
 		} else {
@@ -418,7 +486,11 @@ func orderFiles(paths []string) []string {
 		if err != nil {
 			return paths
 		}
-		info := summary(f)
+		st, err := f.Stat()
+		var info *mcap.Info
+		if err == nil {
+			info = summary(f, st.Size())
+		}
 		f.Close()
 		if info == nil || info.Statistics == nil || info.Statistics.MessageCount == 0 {
 			return paths

@@ -1,0 +1,39 @@
+package bag
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+)
+
+// FuzzRead feeds arbitrary bytes to the MCAP reader and the analysis: no
+// panics, and every failure is a *ReadError that names an offset inside
+// the input.
+func FuzzRead(f *testing.F) {
+	msgs := append(simBag(0, 1)[:12], rangeMsg(wall, 0))
+	for _, mode := range []string{"chunked", "zstd", "lz4", "unchunked", "noindex"} {
+		data := bagBytes(f, writerModes[mode], []genTopic{clockTopic, rangeTopic}, msgs)
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := inspect(context.Background(), []string{"fuzz.mcap"}, int64(len(data)), Options{DecodeAll: true, Window: 1},
+			func(rd *reader, p string, fi *FileInfo) error {
+				return rd.read(context.Background(), p, bytes.NewReader(data), int64(len(data)), fi)
+			})
+		if rep == nil {
+			t.Fatal("nil report")
+		}
+		if err == nil {
+			return
+		}
+		re, ok := errors.AsType[*ReadError](err)
+		if !ok {
+			t.Fatalf("got %T %v, want *ReadError", err, err)
+		}
+		if re.Offset < 0 || re.Offset > int64(len(data)) {
+			t.Fatalf("offset %d outside the %d-byte input", re.Offset, len(data))
+		}
+	})
+}
