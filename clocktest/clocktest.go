@@ -5,7 +5,10 @@
 // The fake never moves by itself. Advance moves both clocks together;
 // SetSystem steps only the wall clock, as an NTP correction would. Every
 // SleepUntil blocked on the fake wakes when an advance reaches its
-// deadline.
+// deadline; a woken goroutine reads the time the advance ended at, so a
+// test that needs each sleeper to see its own deadline advances to one
+// deadline at a time (the virtual-time executor never sleeps at all: it
+// moves the clock to its next timer deadline and calls the timer itself).
 package clocktest
 
 import (
