@@ -73,6 +73,13 @@ type TimeSource struct {
 	subscribe SubscribeFunc
 	opts      Options
 
+	// setMu serialises SetUseSimTime and AttachClock, which release mu
+	// while they enable clocks and subscribe: without it a concurrent
+	// "off" could find no subscription yet (and close a nil one) or leak
+	// the "on" one, and a clock attached meanwhile could be left in the
+	// other state.
+	setMu sync.Mutex
+
 	mu            sync.Mutex // mu guards the fields below
 	clocks        []*simclock.ROSClock
 	active        bool
@@ -101,6 +108,8 @@ func New(tr transport.Transport, subscribe SubscribeFunc, opts Options) *TimeSou
 // AttachClock makes c follow this time source: it gets the last /clock
 // value (0 before the first) and the current use_sim_time state (R17).
 func (ts *TimeSource) AttachClock(c *simclock.ROSClock) {
+	ts.setMu.Lock() // so a concurrent SetUseSimTime cannot leave c in the other state
+	defer ts.setMu.Unlock()
 	ts.mu.Lock()
 	ts.clocks = append(ts.clocks, c)
 	last, active := ts.last, ts.active
@@ -132,6 +141,8 @@ func (ts *TimeSource) UseSimTime() bool {
 // subscribes to /clock and enables the override on every clock; off
 // unsubscribes and disables it. Setting the current state does nothing.
 func (ts *TimeSource) SetUseSimTime(on bool) error {
+	ts.setMu.Lock()
+	defer ts.setMu.Unlock()
 	ts.mu.Lock()
 	if ts.active == on {
 		ts.mu.Unlock()

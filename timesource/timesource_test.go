@@ -426,3 +426,51 @@ func TestSubscribeError(t *testing.T) {
 	}
 	tr.Close()
 }
+
+// SetUseSimTime is safe for concurrent use: toggling from several
+// goroutines ends in a consistent state with one subscription at most.
+func TestConcurrentToggle(t *testing.T) {
+	fc := clocktest.New()
+	e := executor.New(executor.Config{})
+	defer e.Close()
+	bus := inproc.NewBus()
+	tr := bus.Connect("n")
+	defer tr.Close()
+	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
+	c := simclock.NewROSClockOn(fc.System(), fc.Steady())
+	ts.AttachClock(c)
+	pub, err := bus.Connect("sim").Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	late := make(chan *simclock.ROSClock, 1)
+	go func() {
+		c := simclock.NewROSClockOn(fc.System(), fc.Steady())
+		ts.AttachClock(c)
+		late <- c
+	}()
+	for g := range 4 {
+		go func() {
+			var err error
+			for i := range 200 {
+				if e := ts.SetUseSimTime((i+g)%2 == 0); e != nil {
+					err = e
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	c2 := <-late
+	if on := ts.UseSimTime(); on != c.ROSTimeActive() || on != c2.ROSTimeActive() || (pub.MatchedSubscriptions() == 1) != on || pub.MatchedSubscriptions() > 1 {
+		t.Errorf("use_sim_time %v, clock active %v, %d /clock subscriptions", on, c.ROSTimeActive(), pub.MatchedSubscriptions())
+	}
+	if err := ts.Close(); err != nil || pub.MatchedSubscriptions() != 0 {
+		t.Errorf("Close = %v, %d subscriptions left", err, pub.MatchedSubscriptions())
+	}
+}
