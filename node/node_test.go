@@ -236,3 +236,42 @@ func TestSubscribeAndRate(t *testing.T) {
 		t.Errorf("sample handled after Close: %v", got)
 	}
 }
+
+// R22, R144 through the time source: a ROS timer made with sim time off
+// keeps its system-time deadline when use_sim_time turns on while the
+// value is 0 (DV-121), never fires at 0, and restarts a full period at
+// the first /clock (DV-122).
+func TestR144ActivationAtZero(t *testing.T) {
+	w := newWorld(t)
+	sim := w.node("sim", node.Options{})
+	publish := w.clockPublisher(sim)
+	n := w.node("subject", node.Options{})
+	calls := 0
+	tm, err := n.CreateTimer(10*time.Second, func(timer.Info) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := w.fc.System().Now().Nanoseconds()
+	w.fc.Advance(3 * time.Second)
+	if err := n.SetParameter(node.UseSimTimeParam, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.NextCallTime(); got != s+10*sec || tm.IsReady() {
+		t.Errorf("DV-121: next %d, ready %v; want S + 10 s = %d, false", got, tm.IsReady(), s+10*sec)
+	}
+	w.fc.Advance(20 * time.Second) // wall time passes; sim time does not
+	w.drain()
+	if calls != 0 {
+		t.Errorf("%d calls at sim time 0", calls)
+	}
+	publish(100 * sec)
+	w.drain()
+	if got := tm.NextCallTime(); got != 110*sec || calls != 0 {
+		t.Errorf("DV-122: next %d, calls %d; want 110 s, 0", got, calls)
+	}
+	publish(110 * sec)
+	w.drain()
+	if calls != 1 {
+		t.Errorf("%d calls at 110 s, want 1", calls)
+	}
+}
