@@ -427,7 +427,6 @@ type simulator struct {
 	cfg        StartupConfig
 	start      time.Duration
 	k          int64
-	firstDelay time.Duration // wall time from begin to the first message, when known
 	poll       *timer.Timer
 	startTimer *timer.Timer
 	periodic   *timer.Timer
