@@ -1,0 +1,48 @@
+package bag
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/foxglove/mcap/go/mcap"
+)
+
+// Inspect a recording whose /clock loops back to its start: the backward
+// jump is an error finding (R14, R22).
+func ExampleInspect() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "looped_0.mcap")
+	var msgs []genMsg
+	for i := range 300 {
+		log := wall + int64(i)*10*ms
+		msgs = append(msgs, clockMsg(log, 100*sec+int64(i%200)*10*ms)) // back to 100 s after 2 s
+	}
+	f, _ := os.Create(path)
+	_ = encodeBag(f, mcap.WriterOptions{Chunked: true, Compression: mcap.CompressionZSTD}, []genTopic{clockTopic}, msgs)
+	f.Close()
+
+	rep, err := Inspect(context.Background(), []string{path}, Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("/clock: %d messages at %.0f Hz, RTF %.2f\n", rep.Clock.Messages, rep.Clock.RateHz, rep.Clock.RTF)
+	for _, fd := range rep.Findings {
+		fmt.Println(fd.Severity, fd.Code, fd.Count, fd.Examples[0].Detail)
+	}
+	// Output:
+	// /clock: 300 messages at 100 Hz, RTF 1.00
+	// error clock_backward 1 back by 1.99s
+}
+
+// PlayClock publishes /clock along a bag's log-time axis, like
+// "ros2 bag play --clock".
+func ExamplePlayClock() {
+	pub := &fakePub{}
+	err := PlayClock(context.Background(), pub, 5*sec, 5*sec+50*ms, PlayOptions{Hz: 100, Rate: 1})
+	fmt.Println(err, pub.got[0], pub.got[len(pub.got)-1])
+	// Output: <nil> 5000000000 5050000000
+}
