@@ -69,10 +69,18 @@ type Executor struct {
 }
 
 type subscription struct {
-	sub    transport.Subscription
-	handle func(transport.Sample)
-	stop   chan struct{}
-	done   chan struct{}
+	sub      transport.Subscription
+	handle   func(transport.Sample)
+	stop     chan struct{} // closed once, by halt
+	stopOnce sync.Once
+	done     chan struct{}
+}
+
+// halt stops the forwarding goroutine and waits for it. Both remove and
+// Close call it, in either order.
+func (s *subscription) halt() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	<-s.done
 }
 
 // New returns an executor.
@@ -143,20 +151,16 @@ func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.S
 	e.subs = append(e.subs, s)
 	e.mu.Unlock()
 	e.poke()
-	var once sync.Once
 	return func() {
-		once.Do(func() {
-			e.mu.Lock()
-			for i, x := range e.subs {
-				if x == s {
-					e.subs = append(e.subs[:i:i], e.subs[i+1:]...)
-					break
-				}
+		e.mu.Lock()
+		for i, x := range e.subs {
+			if x == s {
+				e.subs = append(e.subs[:i:i], e.subs[i+1:]...)
+				break
 			}
-			e.mu.Unlock()
-			close(s.stop)
-			<-s.done
-		})
+		}
+		e.mu.Unlock()
+		s.halt()
 	}
 }
 
@@ -168,8 +172,7 @@ func (e *Executor) Close() error {
 	e.subs = nil
 	e.mu.Unlock()
 	for _, s := range subs {
-		close(s.stop)
-		<-s.done
+		s.halt()
 	}
 	return nil
 }

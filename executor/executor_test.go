@@ -402,3 +402,28 @@ func TestRealTime(t *testing.T) {
 		t.Errorf("ROS timer ran at %d, want 2 s", rosAt.Load())
 	}
 }
+
+// Close and a subscription's remove may come in either order, and Close
+// may be called twice.
+func TestCloseThenRemove(t *testing.T) {
+	for _, virtual := range []bool{true, false} {
+		t.Run(fmt.Sprintf("virtual=%v", virtual), func(t *testing.T) {
+			cfg := executor.Config{}
+			if virtual {
+				cfg.Virtual = clocktest.New()
+			}
+			e := executor.New(cfg)
+			tr := inproc.NewBus().Connect("t")
+			defer tr.Close()
+			_, sub := pubSub(t, tr, "/x")
+			remove := e.Subscribe(sub, func(transport.Sample) {})
+			if err := e.Close(); err != nil {
+				t.Fatal(err)
+			}
+			remove()
+			if err := e.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
