@@ -18,6 +18,29 @@ import (
 // says what to install.
 var ErrNoDDS = errors.New("no Cyclone DDS library (libddsc)")
 
+// ErrInvalidPayload reports a payload that cannot travel as an RTPS
+// serialized payload: shorter than the 4-byte encapsulation header, or with
+// an encapsulation identifier DDS does not define. Receivers (Cyclone,
+// and so every rmw_cyclonedds node) discard the whole RTPS packet carrying
+// such a sample, heartbeats included, so Publish refuses to send it.
+var ErrInvalidPayload = errors.New("not an RTPS serialized payload")
+
+// checkPayload returns an error wrapping ErrInvalidPayload unless data
+// starts with an encapsulation header of a defined representation: plain
+// CDR (00 00, 00 01), parameter-list CDR (00 02, 00 03) or XCDR2
+// (00 06 to 00 0b). Whether the body is valid is the reader's business.
+func checkPayload(data []byte) error {
+	if len(data) < 4 {
+		return fmt.Errorf("dds: publish %d bytes: %w: shorter than the 4-byte encapsulation header", len(data), ErrInvalidPayload)
+	}
+	switch id := uint16(data[0])<<8 | uint16(data[1]); id {
+	case 0x0000, 0x0001, 0x0002, 0x0003, 0x0006, 0x0007, 0x0008, 0x0009, 0x000a, 0x000b:
+		return nil
+	default:
+		return fmt.Errorf("dds: publish: %w: unknown encapsulation identifier %#04x", ErrInvalidPayload, id)
+	}
+}
+
 // installHint is appended to ErrNoDDS errors.
 const installHint = "install it with 'apt-get install cyclonedds-dev' (Debian/Ubuntu), " +
 	"or source a ROS 2 install (source /opt/ros/<distro>/setup.bash) so that its libddsc is found"
@@ -274,7 +297,8 @@ type publisher struct {
 func (p *publisher) ID() transport.PublisherID { return p.id }
 
 // Publish writes data. A reliable writer may block for flow control for
-// up to 100 ms, after which the write fails with a timeout.
+// up to 100 ms, after which the write fails with a timeout. Payloads that
+// are not RTPS serialized payloads fail with ErrInvalidPayload.
 func (p *publisher) Publish(ctx context.Context, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -283,6 +307,9 @@ func (p *publisher) Publish(ctx context.Context, data []byte) error {
 	defer p.mu.RUnlock()
 	if p.closed {
 		return transport.ErrClosed
+	}
+	if err := checkPayload(data); err != nil {
+		return err
 	}
 	if err := ddsc.Write(p.w, p.st, data); err != nil {
 		return fmt.Errorf("dds: publish: %w", err)

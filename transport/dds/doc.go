@@ -23,11 +23,16 @@
 //
 // # Malformed samples
 //
-// The transport never judges payloads: every sample's bytes are delivered
-// exactly as received, including short payloads and unknown encapsulation
-// headers, which Cyclone's own typed readers would drop silently. The
-// consumer decodes (msg.UnmarshalClock returns a *cdr.DecodeError) and
-// counts; simclock monitor reports them as "malformed".
+// The transport never judges the body of a payload: every sample Cyclone
+// accepts is delivered with its bytes exactly as received, including
+// payloads too short for their type and encapsulations other than plain
+// CDR (parameter-list CDR, XCDR2), which Cyclone's own typed readers
+// would validate and drop silently. The consumer decodes
+// (msg.UnmarshalClock returns a *cdr.DecodeError) and counts; simclock
+// monitor reports them as "malformed". Samples whose first four bytes are
+// not an encapsulation header at all never reach any DDS reader: Cyclone
+// discards the whole RTPS packet ("malformed packet" in its log), so
+// Publish refuses to send them (ErrInvalidPayload).
 //
 // # Delivery
 //

@@ -1,0 +1,353 @@
+package cli
+
+// End-to-end tests over real DDS: simclock pub and simclock monitor run as
+// separate processes, built from this tree, on loopback only (the
+// project's dds/loopback.xml) with a domain id per test.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"simclock/clockmon"
+	"simclock/msg"
+	"simclock/transport"
+	"simclock/transport/dds"
+)
+
+// Domain ids of this package's DDS tests.
+const (
+	domainStallRestart = 81
+	domainTwoPubs      = 82
+	domainMalformed    = 83
+	domainExpectRTF    = 84
+)
+
+// requireDDSCLI skips when libddsc is missing and CI is unset; under CI a
+// missing library fails.
+func requireDDSCLI(t *testing.T) {
+	t.Helper()
+	err := dds.Available()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI is set and Cyclone DDS is missing: %v", err)
+	}
+	t.Skipf("Cyclone DDS is not installed (apt-get install cyclonedds-dev): %v", err)
+}
+
+func loopbackConfigURI(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../../dds/loopback.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + p
+}
+
+// buildSimclock builds cmd/simclock into dir.
+func buildSimclock(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "simclock")
+	cmd := exec.Command("go", "build", "-o", bin, "simclock/cmd/simclock")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// ddsEnv is the environment of a child process: this one's, minus every
+// ROS and Cyclone variable, plus loopback-only Cyclone and domain.
+func ddsEnv(t *testing.T, domain int) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "CYCLONEDDS_URI="+loopbackConfigURI(t), "ROS_DOMAIN_ID="+strconv.Itoa(domain))
+}
+
+// A proc is a running simclock whose stdout lines arrive on lines.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	lines  chan string
+	stderr lockedBuffer
+	done   chan struct{}
+	err    error
+}
+
+func startSimclock(t *testing.T, bin string, domain int, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 10000), done: make(chan struct{})}
+	p.cmd.Env = ddsEnv(t, domain)
+	p.cmd.Stderr = &p.stderr
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		p.err = p.cmd.Wait()
+		close(p.lines)
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill() //nolint:errcheck // may have exited
+		<-p.done
+		if strings.Contains(p.stderr.String(), "panic") {
+			t.Errorf("%s panicked:\n%s", name, p.stderr.String())
+		}
+	})
+	return p
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type lockedBuffer struct {
+	mu sync.Mutex // mu guards b
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// exitCode waits for p to exit and returns its status.
+func (p *proc) exitCode(t *testing.T, timeout time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		t.Fatalf("%s did not exit within %v", p.name, timeout)
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return ee.ExitCode()
+	}
+	if p.err != nil {
+		t.Fatalf("%s: %v", p.name, p.err)
+	}
+	return 0
+}
+
+// monitorLine is any JSON line of simclock monitor.
+type monitorLine struct {
+	Kind string `json:"kind"`
+	clockmon.Report
+	Checks []monitorCheck `json:"checks"`
+	OK     bool           `json:"ok"`
+}
+
+// next returns the next monitor line satisfying pred, failing after timeout.
+func (p *proc) next(t *testing.T, what string, timeout time.Duration, pred func(monitorLine) bool) monitorLine {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("%s exited while waiting for %s; stderr:\n%s", p.name, what, p.stderr.String())
+			}
+			var m monitorLine
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: bad JSON line %q: %v", p.name, line, err)
+			}
+			if pred(m) {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("timed out after %v waiting for %s from %s; stderr:\n%s", timeout, what, p.name, p.stderr.String())
+		}
+	}
+}
+
+func isReport(m monitorLine) bool { return m.Kind == "report" }
+
+func TestDDSProcesses(t *testing.T) {
+	requireDDSCLI(t)
+	bin := buildSimclock(t, t.TempDir())
+	t.Run("stall_then_restart_with_backward_jump", func(t *testing.T) {
+		t.Parallel()
+		testStallRestart(t, bin)
+	})
+	t.Run("R18/two_publishers_warn", func(t *testing.T) {
+		t.Parallel()
+		testTwoPublishers(t, bin)
+	})
+	t.Run("malformed_counted_and_dropped", func(t *testing.T) {
+		t.Parallel()
+		testMalformed(t, bin)
+	})
+	t.Run("expect_rtf_exit_status", func(t *testing.T) {
+		t.Parallel()
+		testExpectRTF(t, bin)
+	})
+}
+
+func testStallRestart(t *testing.T, bin string) {
+	d := domainStallRestart
+	mon := startSimclock(t, bin, d, "monitor", "monitor", "--format", "json", "--interval", "200ms",
+		"--fail-on-backward", "--duration", "60s")
+	if env := mon.next(t, "env line", 10*time.Second, func(m monitorLine) bool { return true }); env.Kind != "env" {
+		t.Fatalf("first line kind %q, want env", env.Kind)
+	}
+	pub := startSimclock(t, bin, d, "pub#1", "pub", "--start", "100", "--period", "10ms")
+	mon.next(t, "the clock from pub#1", 20*time.Second, func(m monitorLine) bool {
+		return isReport(m) && m.HaveClock && m.SimNs >= int64(100*time.Second) && m.Publishers == 1 && m.Msgs > 0
+	})
+
+	pub.cmd.Process.Kill() //nolint:errcheck // checked by the stall below
+	<-pub.done
+	stalled := mon.next(t, "a stall report", 10*time.Second, func(m monitorLine) bool { return isReport(m) && m.Stalled })
+	if stalled.Totals.Stalls != 1 {
+		t.Errorf("stalls total %d, want 1", stalled.Totals.Stalls)
+	}
+	again := mon.next(t, "a second stall report", 5*time.Second, isReport)
+	if !again.Stalled || again.SimNs != stalled.SimNs || again.Totals.Stalls != 1 {
+		t.Errorf("during the stall: stalled %v, sim %d (was %d), stalls %d; want the clock to stay at the last value and one stall",
+			again.Stalled, again.SimNs, stalled.SimNs, again.Totals.Stalls)
+	}
+
+	startSimclock(t, bin, d, "pub#2", "pub", "--start", "50", "--period", "10ms")
+	jumped := mon.next(t, "the backward jump on restart", 20*time.Second, func(m monitorLine) bool {
+		return isReport(m) && m.Totals.BackwardJumps >= 1
+	})
+	if jumped.LastBackward == nil && jumped.BackwardJumps > 0 {
+		t.Errorf("report with a backward jump lacks last_backward_jump: %+v", jumped.Report)
+	}
+	resumed := mon.next(t, "the clock to resume", 10*time.Second, func(m monitorLine) bool {
+		return isReport(m) && !m.Stalled && m.Msgs > 10
+	})
+	if resumed.SimNs >= int64(100*time.Second) || resumed.SimNs < int64(50*time.Second) {
+		t.Errorf("resumed sim %s, want pub#2's clock from 50 s", clockmon.FormatSim(resumed.SimNs))
+	}
+
+	mon.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // checked by the summary
+	sum := mon.next(t, "the summary", 10*time.Second, func(m monitorLine) bool { return m.Kind == "summary" })
+	if sum.OK || sum.Totals.BackwardJumps < 1 || sum.Totals.Stalls < 1 {
+		t.Errorf("summary ok %v, %d backward jumps, %d stalls; want a failed --fail-on-backward check", sum.OK, sum.Totals.BackwardJumps, sum.Totals.Stalls)
+	}
+	if code := mon.exitCode(t, 10*time.Second); code != ExitFailure {
+		t.Errorf("monitor exit status %d, want %d (--fail-on-backward)", code, ExitFailure)
+	}
+}
+
+func testTwoPublishers(t *testing.T, bin string) {
+	d := domainTwoPubs
+	mon := startSimclock(t, bin, d, "monitor", "monitor", "--format", "json", "--interval", "200ms", "--duration", "60s")
+	startSimclock(t, bin, d, "pub#1", "pub", "--start", "100")
+	startSimclock(t, bin, d, "pub#2", "pub", "--start", "200")
+	r := mon.next(t, "two publishers", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Publishers == 2 })
+	if len(r.PublisherIDs) != 2 || r.PublisherIDs[0] == r.PublisherIDs[1] {
+		t.Errorf("publisher ids %v", r.PublisherIDs)
+	}
+	found := false
+	for _, w := range r.Warnings {
+		found = found || strings.Contains(w, "2 publishers") && strings.Contains(w, "R18")
+	}
+	if !found {
+		t.Errorf("no R18 warning in %q", r.Warnings)
+	}
+}
+
+func testMalformed(t *testing.T, bin string) {
+	d := domainMalformed
+	mon := startSimclock(t, bin, d, "monitor", "monitor", "--format", "json", "--interval", "200ms", "--duration", "60s")
+	tr, err := dds.Open(context.Background(), dds.Config{Domain: uint32(d), URI: loopbackConfigURI(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close() //nolint:errcheck // test cleanup
+	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for pub.MatchedSubscriptions() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the monitor never matched")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	good := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 42, Nanosec: 5}})
+	// Payloads that are no RTPS payload at all are refused before they
+	// reach the wire (DDS receivers would drop the whole packet).
+	for _, bad := range [][]byte{{0x00, 0x01}, {0xff, 0xff, 0x00, 0x00, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}} {
+		if err := pub.Publish(context.Background(), bad); !errors.Is(err, dds.ErrInvalidPayload) {
+			t.Errorf("Publish(% x) = %v, want ErrInvalidPayload", bad, err)
+		}
+	}
+	for _, data := range [][]byte{
+		good,
+		{0x00, 0x01, 0x00, 0x00, 0x2a, 0x00, 0x00, 0x00},                         // short payload
+		{0x00, 0x03, 0x00, 0x00, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // PL_CDR_LE: not what a Clock is
+		{0x00, 0x07, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // CDR2_LE (XCDR2): idem
+		msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 43, Nanosec: 6}}),
+	} {
+		if err := pub.Publish(context.Background(), data); err != nil {
+			t.Fatalf("Publish(% x): %v", data, err)
+		}
+		time.Sleep(20 * time.Millisecond) // the monitor's queue is deep, but keep the order obvious
+	}
+	r := mon.next(t, "5 samples", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Totals.Msgs >= 5 })
+	if r.Totals.Malformed != 3 || r.SimNs != int64(43*time.Second+6) || r.Totals.Msgs != 5 || r.Totals.BackwardJumps != 0 {
+		t.Errorf("malformed %d, sim %s, msgs %d; want 3 dropped and the clock at the last good value 43.000000006",
+			r.Totals.Malformed, clockmon.FormatSim(r.SimNs), r.Totals.Msgs)
+	}
+}
+
+func testExpectRTF(t *testing.T, bin string) {
+	d := domainExpectRTF
+	startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--rtf", "2", "--period", "10ms")
+	var wg sync.WaitGroup
+	for _, tc := range []struct {
+		expect string
+		code   int
+	}{{"2±0.2", ExitOK}, {"1±10%", ExitFailure}} {
+		wg.Go(func() {
+			m := startSimclock(t, bin, d, "monitor "+tc.expect, "monitor", "--format", "json", "--interval", "500ms",
+				"--duration", "4s", "--expect-rtf", tc.expect)
+			var last monitorLine
+			for line := range m.lines {
+				json.Unmarshal([]byte(line), &last) //nolint:errcheck // checked through Kind
+			}
+			if code := m.exitCode(t, 20*time.Second); code != tc.code {
+				t.Errorf("--expect-rtf %s: exit status %d, want %d; last line %+v", tc.expect, code, tc.code, last)
+			}
+			if last.Kind != "summary" || len(last.Checks) != 1 || last.Checks[0].Name != "expect_rtf" {
+				t.Errorf("--expect-rtf %s: last line %+v, want a summary with the expect_rtf check", tc.expect, last)
+			}
+		})
+	}
+	wg.Wait()
+}
