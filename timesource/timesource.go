@@ -58,7 +58,7 @@ var (
 // Stats counts what a TimeSource received.
 type Stats struct {
 	Received  uint64 // messages taken from /clock
-	Applied   uint64 // messages set on the clocks
+	Applied   uint64 // messages set on the clocks (a BeforeApply veto makes Received exceed Applied+Malformed)
 	Malformed uint64 // messages dropped because they did not decode
 	// LastMalformed is the decode error of the last dropped message.
 	LastMalformed error
