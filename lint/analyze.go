@@ -742,12 +742,10 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 			scan(f, s.body)
 		}
 	}
-	for _, u := range c.d.units {
-		for _, f := range u.fns {
-			// A constructor assigns everything together; that pairs nothing.
-			if f.cls == cls && !f.ctor {
-				scan(f, f.body)
-			}
+	for _, f := range cls.fns {
+		// A constructor assigns everything together; that pairs nothing.
+		if !f.ctor {
+			scan(f, f.body)
 		}
 	}
 	c.pairs[key] = out

@@ -172,9 +172,6 @@ func (c *cppFront) function(n *node, cls *class) {
 		}
 	}
 	u.fns = append(u.fns, f)
-	if cls != nil {
-		cls.fns = append(cls.fns, f)
-	}
 	// Constructor initializer list: base Node(...) marks a node class;
 	// member(args) is an assignment that runs in the constructor.
 	if fil := n.firstKind("field_initializer_list"); fil != nil {

@@ -120,7 +120,7 @@ type class struct {
 	name   string
 	isNode bool // derives from rclpy/rclcpp Node or LifecycleNode
 	fields map[string]*field
-	fns    []*fn
+	fns    []*fn // every function whose class this is, lambdas included
 }
 
 // field is a C++ data member declaration.

@@ -93,6 +93,9 @@ func Files(paths []string) ([]string, error) {
 // across the files of one run, so give a package's headers and sources
 // together.
 func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
+	if !haveParser {
+		return nil, ErrNoParser
+	}
 	files, err := Files(paths)
 	if err != nil {
 		return nil, err
@@ -118,6 +121,9 @@ func Source(name string, src []byte, cfg Config) (*Result, error) {
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
+	if !haveParser {
+		return nil, ErrNoParser
+	}
 	enabled := map[string]bool{}
 	ids := cfg.Rules
 	if len(ids) == 0 {
@@ -197,6 +203,13 @@ feed:
 		}
 	}
 	classes = append(classes, ct.order...)
+	for _, u := range units {
+		for _, f := range u.fns {
+			if f.cls != nil {
+				f.cls.fns = append(f.cls.fns, f)
+			}
+		}
+	}
 	d := newDataflow(units, classes)
 	d.solve()
 	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{}}

@@ -11,10 +11,35 @@ import (
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
 
+// haveParser reports whether this build can parse: it has cgo.
+const haveParser = true
+
 var (
 	pythonLang = sitter.NewLanguage(tspython.Language())
 	cppLang    = sitter.NewLanguage(tscpp.Language())
+	// names caches each grammar's kind and field names, so copying a tree
+	// needs no cgo call (and no allocation) for them.
+	names = map[lang]*grammarNames{langPython: newNames(pythonLang), langCPP: newNames(cppLang)}
 )
+
+// grammarNames holds a grammar's node-kind and field names by id.
+type grammarNames struct {
+	kinds  []string
+	named  []bool
+	fields []string
+}
+
+func newNames(l *sitter.Language) *grammarNames {
+	g := &grammarNames{}
+	for id := range l.NodeKindCount() {
+		g.kinds = append(g.kinds, l.NodeKindForId(uint16(id)))
+		g.named = append(g.named, l.NodeKindIsNamed(uint16(id)))
+	}
+	for id := range l.FieldCount() + 1 { // field ids start at 1
+		g.fields = append(g.fields, l.FieldNameForId(uint16(id)))
+	}
+	return g
+}
 
 // parsers pools one tree-sitter parser per language; a parser is not safe
 // for concurrent use, but creating one per file costs more than parsing a
@@ -48,40 +73,49 @@ func parse(l lang, src []byte) (root *node, hasErr bool, err error) {
 	}
 	defer tree.Close()
 	tsRoot := tree.RootNode()
+	if root, ok := walkTree(tsRoot, names[l]); ok {
+		return root, tsRoot.HasError(), nil
+	}
 	cur := tree.Walk()
 	defer cur.Close()
-	root = copyTree(cur)
+	root = copyTree(cur, names[l])
 	return root, tsRoot.HasError(), nil
 }
 
 // copyTree copies the subtree under the cursor, iteratively, so deeply
-// nested input cannot overflow the goroutine stack.
-func copyTree(cur *sitter.TreeCursor) *node {
-	mk := func(parent *node) *node {
+// nested input cannot overflow the goroutine stack. Kind and field names
+// come from the cached tables; the cgo calls left are one per fact needed.
+func copyTree(cur *sitter.TreeCursor, g *grammarNames) *node {
+	// visit reads the cursor's node, returning nil when it is dropped:
+	// anonymous nodes (punctuation, keywords) without a field name.
+	visit := func(parent *node) *node {
 		n := cur.Node()
-		return &node{
-			kind:   n.Kind(),
-			field:  cur.FieldName(),
-			start:  int(n.StartByte()),
-			end:    int(n.EndByte()),
-			row:    int(n.StartPosition().Row),
-			parent: parent,
+		id := int(n.KindId())
+		fid := int(cur.FieldId())
+		field := ""
+		if fid < len(g.fields) {
+			field = g.fields[fid]
 		}
+		named := id >= len(g.named) || g.named[id]
+		if parent != nil && !named && field == "" {
+			return nil
+		}
+		kind := "ERROR" // ts_builtin_sym_error is 65535, past the table
+		if id < len(g.kinds) {
+			kind = g.kinds[id]
+		}
+		start, end := n.ByteRange()
+		return &node{kind: kind, field: field, start: int(start), end: int(end), parent: parent}
 	}
-	keep := func() bool {
-		n := cur.Node()
-		return n.IsNamed() || cur.FieldName() != ""
-	}
-	root := mk(nil)
+	root := visit(nil)
 	stack := []*node{root}
 	if !cur.GotoFirstChild() {
 		return root
 	}
 	for {
 		top := stack[len(stack)-1]
-		var n *node
-		if keep() {
-			n = mk(top)
+		n := visit(top)
+		if n != nil {
 			top.children = append(top.children, n)
 		}
 		if n != nil && cur.GotoFirstChild() {

@@ -9,7 +9,6 @@ type node struct {
 	field    string // field name in the parent, "" when none
 	start    int    // byte offset of the first byte
 	end      int    // byte offset just past the last byte
-	row      int    // 0-based line of start
 	children []*node
 	parent   *node
 }

@@ -1,0 +1,184 @@
+//go:build cgo
+
+package lint
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestApplyEdits(t *testing.T) {
+	src := []byte("Time(1, 2)")
+	got, err := ApplyEdits(src, []Edit{
+		{Start: 8, End: 8, New: "nanoseconds="},
+		{Start: 5, End: 5, New: "seconds="},
+		{Start: 5, End: 5, New: "seconds="}, // duplicates apply once
+	})
+	if err != nil || string(got) != "Time(seconds=1, nanoseconds=2)" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	_, err = ApplyEdits(src, []Edit{{Start: 0, End: 6, New: "x"}, {Start: 5, End: 7, New: "y"}})
+	if !errors.Is(err, ErrOverlappingEdits) {
+		t.Fatalf("overlap: err = %v, want ErrOverlappingEdits", err)
+	}
+	_, err = ApplyEdits(src, []Edit{{Start: 5, End: 99}})
+	if !errors.Is(err, ErrOverlappingEdits) {
+		t.Fatalf("out of range: err = %v", err)
+	}
+}
+
+func TestParseRules(t *testing.T) {
+	got, err := ParseRules(" r27, R29,R27 ")
+	if err != nil || strings.Join(got, ",") != "R27,R29" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if got, err := ParseRules(""); err != nil || got != nil {
+		t.Fatalf("empty: got %v, %v", got, err)
+	}
+	if _, err := ParseRules("R27,R99"); !errors.Is(err, ErrUnknownRule) {
+		t.Fatalf("err = %v, want ErrUnknownRule", err)
+	}
+	if _, err := Source("a.py", nil, Config{Rules: []string{"R1"}}); !errors.Is(err, ErrUnknownRule) {
+		t.Fatalf("Source with unknown rule: err = %v", err)
+	}
+}
+
+// TestRulesSelect checks that Config.Rules filters findings.
+func TestRulesSelect(t *testing.T) {
+	src := []byte(`from rclpy.time import Time
+from rclpy.duration import Duration
+def f(node):
+    a = Time(1, 2)
+    return node.get_clock().now() - Duration(seconds=1)
+`)
+	all, err := Source("n.py", src, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Findings) != 2 {
+		t.Fatalf("all rules: %d findings, want 2: %+v", len(all.Findings), all.Findings)
+	}
+	only, err := Source("n.py", src, Config{Rules: []string{"R2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(only.Findings) != 1 || only.Findings[0].Rule != "R2" {
+		t.Fatalf("R2 only: %+v", only.Findings)
+	}
+}
+
+// TestPosition checks 1-based lines and code-point columns past non-ASCII text.
+func TestPosition(t *testing.T) {
+	src := []byte("from rclpy.time import Time\nx = ('é', Time(1))\n")
+	res, err := Source("p.py", src, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("%+v", res.Findings)
+	}
+	f := res.Findings[0]
+	if f.Line != 2 || f.Col != 11 || f.EndLine != 2 || f.EndCol != 18 {
+		t.Fatalf("position %d:%d-%d:%d, want 2:11-2:18", f.Line, f.Col, f.EndLine, f.EndCol)
+	}
+}
+
+// TestHeaderAndSource checks that C++ members declared in a header are
+// seen by the methods in the package's source file, and only within the
+// package.
+func TestHeaderAndSource(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/package.xml", "<package/>")
+	write("a/include/a/n.hpp", `#include <rclcpp/rclcpp.hpp>
+class N : public rclcpp::Node {
+public:
+  N();
+  void tick();
+private:
+  rclcpp::Duration window_;
+  rclcpp::Time never_;
+};
+`)
+	write("a/src/n.cpp", `#include "a/n.hpp"
+N::N() : Node("n"), window_(1, 0) {}
+void N::tick() {
+  auto t = now() - window_;
+  auto d = now() - never_;
+}
+`)
+	// Another package with a class of the same name and other members.
+	write("b/package.xml", "<package/>")
+	write("b/src/n.cpp", `class N : public rclcpp::Node {
+  void tick() { auto t = now() - window_; }
+  int window_;
+};
+`)
+	res, err := Run(t.Context(), []string{dir}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		rel, _ := filepath.Rel(dir, f.File)
+		got = append(got, filepath.ToSlash(rel)+":"+f.Rule)
+	}
+	if strings.Join(got, " ") != "a/src/n.cpp:R27 a/src/n.cpp:R5" {
+		t.Fatalf("findings %v, want R27 and R5 in a/src/n.cpp only", got)
+	}
+}
+
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"p/a.py", "p/b.cpp", "p/c.txt", "p/build/x.py", "p/.git/y.py", "p/install/z.cpp", "p/include/h.hpp"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Files([]string{filepath.Join(dir, "p"), filepath.Join(dir, "p/c.txt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel []string
+	for _, f := range files {
+		r, _ := filepath.Rel(dir, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	if strings.Join(rel, " ") != "p/a.py p/b.cpp p/c.txt p/include/h.hpp" {
+		t.Fatalf("files %v", rel)
+	}
+	if _, err := Files([]string{filepath.Join(dir, "missing")}); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing path: err = %v", err)
+	}
+}
+
+// TestSyntaxErrors checks that broken files are still analysed and
+// reported as partly parsed.
+func TestSyntaxErrors(t *testing.T) {
+	src := []byte("from rclpy.time import Time\ndef f(:\n    pass\nx = Time(1)\n")
+	res, err := Source("broken.py", src, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ParseErrors) != 1 {
+		t.Errorf("ParseErrors = %v, want the file", res.ParseErrors)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Rule != "R2" {
+		t.Errorf("findings %+v, want R2 after the syntax error", res.Findings)
+	}
+}
