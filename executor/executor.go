@@ -200,8 +200,9 @@ func (e *Executor) Stopped() bool { return e.stopped.Load() }
 // callback ran.
 func (e *Executor) SpinOnce() bool {
 	e.mu.Lock()
-	queues := append([]*timer.Queue(nil), e.queues...)
-	subs := append([]*subscription(nil), e.subs...)
+	// The slices are copy-on-write (add appends past every snapshot's
+	// length, remove builds a new array), so a snapshot needs no copy.
+	queues, subs := e.queues, e.subs
 	e.mu.Unlock()
 
 	ready := e.ready[:0]
@@ -307,7 +308,7 @@ func (e *Executor) wait(ctx context.Context) error {
 // their own: they move only when /clock does.
 func (e *Executor) nextSteadyDeadline() (simclock.Time[simclock.Steady], bool) {
 	e.mu.Lock()
-	queues := append([]*timer.Queue(nil), e.queues...)
+	queues := e.queues // copy-on-write, see SpinOnce
 	e.mu.Unlock()
 	steadyNow := e.steady.Now().Nanoseconds()
 	best := int64(math.MaxInt64)
