@@ -36,7 +36,7 @@ type checker struct {
 // hold there: enclosing if branches, and earlier `if c: return` statements
 // in the same or an enclosing block.
 func visitFn(f *fn, visit func(e *expr, conds []cond)) {
-	var walk func(stmts []*stmt, conds []cond)
+	var walk func(stmts []*stmt, conds []cond) []cond
 	var visitExpr func(e *expr, conds []cond)
 	visitExpr = func(e *expr, conds []cond) {
 		if e == nil {
@@ -63,7 +63,9 @@ func visitFn(f *fn, visit func(e *expr, conds []cond)) {
 			visitExpr(s, conds)
 		}
 	}
-	walk = func(stmts []*stmt, conds []cond) {
+	// walk visits stmts and returns the conditions that hold after them
+	// (conds plus those added by early exits).
+	walk = func(stmts []*stmt, conds []cond) []cond {
 		local := conds[:len(conds):len(conds)]
 		for _, s := range stmts {
 			switch s.kind {
@@ -73,18 +75,22 @@ func visitFn(f *fn, visit func(e *expr, conds []cond)) {
 				visitExpr(s.value, local)
 			case sIf:
 				visitExpr(s.e, local)
-				walk(s.then, append(local[:len(local):len(local)], cond{s.e, false}))
-				walk(s.els, append(local[:len(local):len(local)], cond{s.e, true}))
+				afterThen := walk(s.then, append(local[:len(local):len(local)], cond{s.e, false}))
+				afterElse := walk(s.els, append(local[:len(local):len(local)], cond{s.e, true}))
+				// When one branch always leaves, what holds after the if is
+				// what holds at the end of the other (an elif chain of
+				// early returns accumulates).
 				switch te, ee := exits(s.then), exits(s.els); {
 				case te && !ee:
-					local = append(local[:len(local):len(local)], cond{s.e, true})
+					local = afterElse[:len(afterElse):len(afterElse)]
 				case ee && !te:
-					local = append(local[:len(local):len(local)], cond{s.e, false})
+					local = afterThen[:len(afterThen):len(afterThen)]
 				}
 			case sBlock:
 				walk(s.body, local)
 			}
 		}
+		return local
 	}
 	walk(f.body, nil)
 }
