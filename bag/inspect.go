@@ -325,7 +325,7 @@ type topicState struct {
 	clockType bool
 }
 
-type clockSample struct{ log, v int64 }
+type clockSample struct{ log, v, idx int64 }
 
 type analysis struct {
 	opts     Options
@@ -587,19 +587,19 @@ func (a *analysis) clock(logNS, v, idx int64) {
 		c.Present = true
 		c.FirstNS, c.FirstLogNS = v, logNS
 		a.lastClk, a.lastClkLog = v, logNS
-		a.stallStart = clockSample{logNS, v}
-		a.buffered = append(a.buffered, clockSample{logNS, v})
+		a.stallStart = clockSample{logNS, v, idx}
+		a.buffered = append(a.buffered, clockSample{logNS, v, idx})
 		return
 	}
 	if !a.nominal {
-		a.buffered = append(a.buffered, clockSample{logNS, v})
+		a.buffered = append(a.buffered, clockSample{logNS, v, idx})
 		if len(a.buffered) >= nominalSamples {
 			a.setNominal()
 		}
 		a.lastClk, a.lastClkLog = v, logNS
 		return
 	}
-	a.clockStep(clockSample{a.lastClkLog, a.lastClk}, clockSample{logNS, v}, idx)
+	a.clockStep(clockSample{a.lastClkLog, a.lastClk, idx - 1}, clockSample{logNS, v, idx})
 	a.lastClk, a.lastClkLog = v, logNS
 }
 
@@ -632,13 +632,14 @@ func (a *analysis) setNominal() {
 	a.clk.PeriodNS, a.clk.StepNS = median(dl), median(dv)
 	a.nominal = true
 	for i := 1; i < len(a.buffered); i++ {
-		a.clockStep(a.buffered[i-1], a.buffered[i], int64(i))
+		a.clockStep(a.buffered[i-1], a.buffered[i])
 	}
 	a.buffered = nil
 }
 
 // clockStep checks one /clock step p -> q once the nominal period is known.
-func (a *analysis) clockStep(p, q clockSample, idx int64) {
+func (a *analysis) clockStep(p, q clockSample) {
+	idx := q.idx
 	c := &a.clk
 	n := a.opts.GapPeriods
 	dl, dv := q.log-p.log, q.v-p.v
@@ -667,17 +668,17 @@ func (a *analysis) clockStep(p, q clockSample, idx int64) {
 	if dv == 0 {
 		a.stallLen++
 	} else {
-		a.endStall(p, idx)
+		a.endStall(p)
 		a.stallStart = q
 	}
 }
 
-func (a *analysis) endStall(last clockSample, idx int64) {
+func (a *analysis) endStall(last clockSample) {
 	c := &a.clk
 	dur := last.log - a.stallStart.log
 	if a.stallLen > 0 && c.PeriodNS > 0 && dur > int64(a.opts.GapPeriods*float64(c.PeriodNS)) {
 		c.Stalls++
-		a.addClkEx(CodeClockStall, Example{LogNS: a.stallStart.log, ValueNS: a.stallStart.v, Index: idx,
+		a.addClkEx(CodeClockStall, Example{LogNS: a.stallStart.log, ValueNS: a.stallStart.v, Index: a.stallStart.idx,
 			Detail: fmt.Sprintf("/clock held at one value for %v of log time (%d messages)", time.Duration(dur), a.stallLen+1)})
 	}
 	a.stallLen = 0
@@ -688,7 +689,7 @@ func (a *analysis) finish(rep *Report) {
 		a.setNominal()
 	}
 	if a.clkSeen {
-		a.endStall(clockSample{a.lastClkLog, a.lastClk}, a.clk.Messages-1)
+		a.endStall(clockSample{a.lastClkLog, a.lastClk, a.clk.Messages - 1})
 	}
 	c := &a.clk
 	c.LastNS, c.LastLogNS = a.lastClk, a.lastClkLog

@@ -237,6 +237,7 @@ func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, i
 			r.progress(done)
 		}
 	}
+	r.progressDone(fi.Bytes)
 	return nil
 }
 

@@ -1,0 +1,421 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"simclock/bag"
+	"simclock/msg"
+	"simclock/transport"
+)
+
+func init() { register("bag", newBagCmd) }
+
+func newBagCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bag",
+		Short: "Find time hazards in rosbag2 MCAP recordings, and play their /clock",
+		Long: `simclock bag inspect FILE...   report the time hazards of a rosbag2 MCAP bag
+simclock bag clock FILE...     publish /clock along the bag's timeline
+
+Give every file of a split bag together (bag_0.mcap bag_1.mcap ...).`,
+	}
+	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
+	return cmd
+}
+
+// bagInspectOptions holds the flag values of simclock bag inspect.
+type bagInspectOptions struct {
+	format     string
+	window     time.Duration
+	gapPeriods float64
+	baseTol    time.Duration
+	futureTol  time.Duration
+	svg, html  string
+	decodeAll  bool
+	failOn     string
+	examples   int
+	files      []string
+}
+
+func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) error) *cobra.Command {
+	o := &bagInspectOptions{}
+	cmd := &cobra.Command{
+		Use:   "inspect [flags] FILE...",
+		Short: "Report the time hazards of a rosbag2 MCAP bag",
+		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] FILE...
+
+Reads a rosbag2 bag in MCAP (all files of a split bag together) and reports
+/clock (first and last value, rate, gaps, stalls, backward jumps, real-time
+factor against log time), messages recorded before the first /clock, and for
+every builtin_interfaces/Time field of every topic (std_msgs/Header stamps
+and nested Times): zero stamps (R10, R29), stamps on another time base than
+the bag's clock (R3, R30), stamps in the future, stamps going backwards, and
+with --window W the stamps for which stamp − W is negative or zero (R25, R27).
+Bags without /clock are compared with the recorder's log time.
+
+Text output is a summary, the topics and the findings by severity. --format
+json writes JSON lines: env, file, clock, topic, finding, summary (schema in
+the documentation of package simclock/bag). --svg and --html write a
+timeline of /clock against log time with the hazards marked. A progress bar
+goes to stderr when it is a terminal.
+
+A truncated or corrupt file is reported with the byte offset of the problem,
+after the report of everything read before it.
+
+Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
+does or a file cannot be read completely, 2 on usage errors.
+
+Examples:
+  simclock bag inspect run_0.mcap
+  simclock bag inspect --window 2s --html report.html run_0.mcap run_1.mcap
+  simclock bag inspect --format json run_0.mcap | jq 'select(.kind=="finding")'`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.files = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runBagInspect(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	addFormatFlag(f, &o.format)
+	f.DurationVar(&o.window, "window", 0, "window W: report stamps where stamp − W ≤ 0 (0: off)")
+	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap, stall or jump is longer than this many nominal periods")
+	f.DurationVar(&o.baseTol, "base-tolerance", time.Minute, "stamps farther than this from the bag's clock are on another time base")
+	f.DurationVar(&o.futureTol, "future-tolerance", 100*time.Millisecond, "stamps ahead of the bag's clock by more than this are in the future")
+	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
+	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
+	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
+	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
+	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
+	return cmd
+}
+
+func (o *bagInspectOptions) validate() error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if len(o.files) == 0 {
+		return flagErrorf("bag inspect: no FILE given")
+	}
+	switch o.failOn {
+	case "error", "warning", "info", "never":
+	default:
+		return flagErrorf("--fail-on %q: want error, warning, info or never", o.failOn)
+	}
+	switch {
+	case o.window < 0:
+		return flagErrorf("--window %v: must not be negative", o.window)
+	case o.gapPeriods <= 0:
+		return flagErrorf("--gap-periods %v: must be positive", o.gapPeriods)
+	case o.baseTol <= 0:
+		return flagErrorf("--base-tolerance %v: must be positive", o.baseTol)
+	case o.futureTol <= 0:
+		return flagErrorf("--future-tolerance %v: must be positive", o.futureTol)
+	case o.examples < 1:
+		return flagErrorf("--examples %d: must be at least 1", o.examples)
+	}
+	return nil
+}
+
+func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
+	opts := bag.Options{Window: o.window, GapPeriods: o.gapPeriods, BaseTolerance: o.baseTol,
+		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples}
+	var bar *progressBar
+	if env.StderrIsTTY {
+		bar = &progressBar{w: env.Stderr}
+		opts.Progress = bar.update
+	}
+	rep, readErr := bag.Inspect(ctx, o.files, opts)
+	if bar != nil {
+		bar.clear()
+	}
+	if errors.Is(readErr, context.Canceled) {
+		return readErr
+	}
+	var err error
+	if o.format == formatJSON {
+		err = writeBagJSON(env.Stdout, rep, o)
+	} else {
+		err = writeBagText(env.Stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{o.svg, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
+		if out.path == "" {
+			continue
+		}
+		if err := writeFileWith(out.path, out.write); err != nil {
+			return err
+		}
+	}
+	if readErr != nil {
+		return readErr
+	}
+	if failing(rep, o.failOn) {
+		return errFindings
+	}
+	return nil
+}
+
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// failing reports whether a finding reaches the --fail-on severity.
+func failing(rep *bag.Report, failOn string) bool {
+	levels := map[string][]bag.Severity{
+		"error":   {bag.SeverityError},
+		"warning": {bag.SeverityError, bag.SeverityWarning},
+		"info":    {bag.SeverityError, bag.SeverityWarning, bag.SeverityInfo},
+	}
+	for _, s := range levels[failOn] {
+		if rep.Count(s) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
+	jl := newJSONLines(w)
+	if err := jl.Write(map[string]any{"kind": "env", "schema": 1, "command": "bag inspect", "version": Version,
+		"files": o.files, "window_ns": o.window.Nanoseconds(), "gap_periods": o.gapPeriods,
+		"base_tolerance_ns": o.baseTol.Nanoseconds(), "future_tolerance_ns": o.futureTol.Nanoseconds()}); err != nil {
+		return err
+	}
+	for _, l := range rep.JSONLines() {
+		if err := jl.Write(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rel formats a log time relative to the bag's start.
+func rel(rep *bag.Report, ns int64) string {
+	return fmt.Sprintf("+%.3fs", float64(ns-rep.StartLogNS)/1e9)
+}
+
+// secs formats nanoseconds as seconds with all nine decimals, exactly.
+func secs(ns int64) string {
+	sign := ""
+	if ns < 0 {
+		sign, ns = "-", -ns
+	}
+	return fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
+}
+
+func writeBagText(w io.Writer, rep *bag.Report) error {
+	ew := &errWriter{w: w}
+	p := func(format string, args ...any) { fmt.Fprintf(ew, format, args...) }
+	for _, f := range rep.Files {
+		mode := "linear"
+		if f.Indexed {
+			mode = "indexed"
+		}
+		p("file %s: %d bytes, %s, %d chunks (%s), %d messages, profile %q, %s\n",
+			f.Path, f.Bytes, mode, f.Chunks, strings.Join(f.Compression, ","), f.Messages, f.Profile, f.Library)
+	}
+	p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
+		time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
+	c := rep.Clock
+	if c.Present {
+		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s, RTF %.3f, %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
+			c.Messages, c.RateHz, time.Duration(c.PeriodNS), time.Duration(c.StepNS), secs(c.FirstNS), secs(c.LastNS),
+			c.RTF, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
+	} else {
+		p("/clock: none in this bag; stamps are compared with the recorder's log time\n")
+	}
+	p("\n")
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOPIC\tTYPE\tMSGS\tRATE\tTIME FIELDS")
+	for _, t := range rep.Topics {
+		var fs []string
+		for _, tf := range t.TimeFields {
+			fs = append(fs, fmt.Sprintf("%s ×%d", tf.Field, tf.Count))
+		}
+		typ := t.Type
+		if !t.Decoded {
+			typ += " (not decoded)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f Hz\t%s\n", t.Topic, typ, t.Messages, t.RateHz, strings.Join(fs, ", "))
+	}
+	tw.Flush()
+	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
+	for _, f := range rep.Findings {
+		where := f.Topic
+		if f.Field != "" {
+			where += " " + f.Field
+		}
+		if f.Rule != "" {
+			where += " [" + f.Rule + "]"
+		}
+		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
+		for _, e := range f.Examples {
+			if f.Code == bag.CodeReadError || f.Code == bag.CodeNoClock {
+				continue
+			}
+			line := fmt.Sprintf("          at log %s (message %d", rel(rep, e.LogNS), e.Index)
+			if e.File != "" && len(rep.Files) > 1 {
+				line += " of " + e.File
+			}
+			line += ")"
+			if f.Code != bag.CodeBeforeFirstClock && f.Code != bag.CodeDecodeError {
+				line += ": " + secs(e.ValueNS)
+				if e.Before != 0 {
+					line += " after " + secs(e.Before)
+				}
+				if e.RefNS != 0 {
+					line += " vs " + secs(e.RefNS)
+				}
+			}
+			if e.Detail != "" {
+				line += " — " + e.Detail
+			}
+			p("%s\n", line)
+		}
+	}
+	if !rep.Complete {
+		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
+}
+
+// progressBar draws "[#####     ]  45%  120/266 MB" in place on stderr.
+type progressBar struct {
+	w    io.Writer
+	last int
+}
+
+func (b *progressBar) update(done, total int64) {
+	if total <= 0 {
+		return
+	}
+	pct := int(done * 100 / total)
+	if pct == b.last {
+		return
+	}
+	b.last = pct
+	const width = 30
+	fill := pct * width / 100
+	fmt.Fprintf(b.w, "\r[%s%s] %3d%%  %d/%d MB", strings.Repeat("#", fill), strings.Repeat(" ", width-fill),
+		pct, done>>20, total>>20)
+}
+
+func (b *progressBar) clear() { fmt.Fprint(b.w, "\r\033[K") }
+
+// bagClockOptions holds the flag values of simclock bag clock.
+type bagClockOptions struct {
+	rate      float64
+	hz        float64
+	loop      bool
+	transport string
+	files     []string
+}
+
+func newBagClockCmd(env *Env, runF func(context.Context, *bagClockOptions) error) *cobra.Command {
+	o := &bagClockOptions{}
+	cmd := &cobra.Command{
+		Use:   "clock [flags] FILE...",
+		Short: "Publish /clock along a bag's timeline, like ros2 bag play --clock",
+		Long: `simclock bag clock [--rate R] [--hz HZ] [--loop] [--transport inproc|dds] FILE...
+
+Publishes rosgraph_msgs/Clock on /clock the way "ros2 bag play --clock" does:
+at HZ per second of wall time, the bag's first log time plus R times the wall
+time elapsed, up to its last log time. With --loop it starts again, so /clock
+jumps back to the start (R14, R22). The bag's own recorded /clock is not
+replayed. Stops at the end of the bag or on interrupt.
+
+Examples:
+  simclock bag clock --transport dds run_0.mcap
+  simclock bag clock --rate 2 --loop --transport dds run_0.mcap run_1.mcap`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.files = args
+			if len(o.files) == 0 {
+				return flagErrorf("bag clock: no FILE given")
+			}
+			if !(o.rate > 0) {
+				return flagErrorf("--rate %v: must be positive", o.rate)
+			}
+			if !(o.hz > 0) || o.hz > 1e6 {
+				return flagErrorf("--hz %v: must be in (0, 1e6]", o.hz)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runBagClock(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&o.rate, "rate", 1, "playback rate")
+	f.Float64Var(&o.hz, "hz", 40, "/clock messages per second of wall time")
+	f.BoolVar(&o.loop, "loop", false, "start again at the end")
+	f.StringVar(&o.transport, "transport", transportInproc, "transport: inproc or dds")
+	return cmd
+}
+
+func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
+	start, end, err := bag.Span(ctx, o.files)
+	if err != nil {
+		return err
+	}
+	tr, err := openTransport(ctx, env, o.transport)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		return fmt.Errorf("bag clock: %w", err)
+	}
+	defer pub.Close()
+	fmt.Fprintf(env.Stderr, "publishing /clock from %s to %s s at rate %g, %g Hz on %s (publisher %s)\n",
+		secs(start), secs(end), o.rate, o.hz, o.transport, pub.ID())
+	var n int64
+	var last int64
+	err = bag.PlayClock(ctx, pub, start, end, bag.PlayOptions{Rate: o.rate, Hz: o.hz, Loop: o.loop,
+		OnPublish: func(ns int64) { n++; last = ns }})
+	fmt.Fprintf(env.Stdout, "published %d /clock messages, last %s s\n", n, secs(last))
+	return err
+}

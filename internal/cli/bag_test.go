@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+var updateBag = flag.Bool("bag.update", false, "rewrite testdata/bag/*.golden")
+
+const (
+	hazardsBag = "testdata/bag/hazards.mcap" // written by simclock/bag TestWriteCLITestdata
+	realBags   = "../../../shared/bags/rosbag2"
+)
+
+func runBagCLI(t *testing.T, tty bool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, StderrIsTTY: tty,
+		Getenv: func(string) string { return "" }}
+	code = Main(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func bagGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "bag", name+".golden")
+	if *updateBag {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestBag ./internal/cli -bag.update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-bag.update rewrites it):\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+func TestBagInspectGolden(t *testing.T) {
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		needReal bool
+	}{
+		// The planted hazards: loop (R14), pause, zero stamps before /clock (R10, R26), system-time stamps (R3).
+		{"hazards_text", []string{"bag", "inspect", hazardsBag}, 1, false},
+		{"hazards_json", []string{"bag", "inspect", "--format", "json", "--examples", "1", hazardsBag}, 1, false},
+		{"hazards_window", []string{"bag", "inspect", "--window", "101s", "--fail-on", "never", "--examples", "1", hazardsBag}, 0, false},
+		{"talker_text", []string{"bag", "inspect", realBags + "/talker.mcap"}, 0, true},
+		{"multiple_files_json", []string{"bag", "inspect", "--format", "json", "--decode-all",
+			realBags + "/multiple_files_0.mcap", realBags + "/multiple_files_1.mcap", realBags + "/multiple_files_2.mcap"}, 0, true},
+		{"services_text", []string{"bag", "inspect", realBags + "/topics_and_services.mcap"}, 0, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.needReal {
+				if _, err := os.Stat(realBags); err != nil {
+					t.Skipf("real bags not available: %v", err)
+				}
+			}
+			code, out, errOut := runBagCLI(t, false, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, errOut)
+			}
+			if errOut != "" {
+				t.Errorf("stderr not empty without a TTY: %q", errOut)
+			}
+			bagGolden(t, tc.name, out)
+		})
+	}
+}
+
+// TestBagInspectJSONSchema checks every line is one object with a kind,
+// env first and summary last.
+func TestBagInspectJSONSchema(t *testing.T) {
+	_, out, _ := runBagCLI(t, false, "bag", "inspect", "--format", "json", hazardsBag)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var kinds []string
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		k, _ := m["kind"].(string)
+		kinds = append(kinds, k)
+	}
+	if kinds[0] != "env" || kinds[len(kinds)-1] != "summary" || kinds[1] != "file" || kinds[2] != "clock" {
+		t.Errorf("kinds %v", kinds)
+	}
+}
+
+func TestBagInspectTruncated(t *testing.T) {
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "cut.mcap")
+	if err := os.WriteFile(p, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", p)
+	if code != ExitFailure {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(errOut, "at byte") || !strings.Contains(errOut, "truncated") {
+		t.Errorf("stderr %q lacks the offset", errOut)
+	}
+	// The partial report comes first: the /clock read before the cut.
+	if !strings.Contains(out, "/clock:") || !strings.Contains(out, "read_error") || !strings.Contains(out, "could not be read to its end") {
+		t.Errorf("partial report missing:\n%s", out)
+	}
+}
+
+func TestBagInspectPlots(t *testing.T) {
+	dir := t.TempDir()
+	svg, html := filepath.Join(dir, "t.svg"), filepath.Join(dir, "t.html")
+	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "--svg", svg, "--html", html, hazardsBag)
+	if code != ExitFailure {
+		t.Errorf("exit %d, want 1 (errors found); stderr %s", code, errOut)
+	}
+	for _, p := range []string{svg, html} {
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("#d62728")) {
+			t.Errorf("%s: %v, %d bytes, want an SVG with hazard markers", p, err, len(b))
+		}
+	}
+}
+
+func TestBagInspectProgress(t *testing.T) {
+	_, _, errOut := runBagCLI(t, true, "bag", "inspect", hazardsBag)
+	if !strings.Contains(errOut, "100%") || !strings.HasSuffix(errOut, "\r\033[K") {
+		t.Errorf("progress on a TTY: %q", errOut)
+	}
+}
+
+func TestBagUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bag", "inspect"},
+		{"bag", "inspect", "--format", "xml", hazardsBag},
+		{"bag", "inspect", "--fail-on", "sometimes", hazardsBag},
+		{"bag", "inspect", "--window", "-1s", hazardsBag},
+		{"bag", "inspect", "--gap-periods", "0", hazardsBag},
+		{"bag", "clock"},
+		{"bag", "clock", "--rate", "0", hazardsBag},
+		{"bag", "clock", "--hz", "-1", hazardsBag},
+	} {
+		code, _, errOut := runBagCLI(t, false, args...)
+		if code != ExitUsage || !strings.Contains(errOut, "usage") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage hint", args, code, errOut)
+		}
+	}
+	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "no/such/file.mcap")
+	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestBagInspectFlags(t *testing.T) {
+	var got *bagInspectOptions
+	cmd := newBagInspectCmd(&Env{}, func(_ context.Context, o *bagInspectOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--window", "2s", "--gap-periods", "3", "--format", "json", "a.mcap", "b.mcap"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" {
+		t.Errorf("options %+v", got)
+	}
+}
+
+// TestBagClock plays the hazard bag's 6 s timeline at rate 1000 on the
+// in-process transport.
+func TestBagClock(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	code, out, errOut := runBagCLI(t, false, "bag", "clock", "--rate", "1000", "--hz", "2000", hazardsBag)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	// The bag's log time runs from 1763999998.000000000 (first /range) to 1764000003.990000000.
+	if !strings.Contains(out, "last 1764000003.990000000 s") || !strings.Contains(errOut, "from 1763999998.000000000") {
+		t.Errorf("stdout %q stderr %q", out, errOut)
+	}
+}
+
+func TestBagClockLoopInterrupted(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	code := Main(ctx, []string{"bag", "clock", "--rate", "100", "--hz", "200", "--loop", hazardsBag},
+		&Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	if code == ExitOK || code == ExitUsage {
+		t.Errorf("exit %d after the deadline; stderr %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "published") {
+		t.Errorf("stdout %q", out.String())
+	}
+}
