@@ -623,7 +623,9 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 	var fields []*field
 	if sys.kind == eCall {
 		vals = append(vals, sys)
-	} else if p := c.d.path(sys, f); p != "" {
+	} else if p := c.d.path(sys, f); sys.kind == eAttr && !strings.HasPrefix(p, "self.") && c.d.lookup(p, f) == 0 {
+		vals = append(vals, c.d.fieldVals[f.u][sys.name]...)
+	} else if p != "" {
 		if m, ok := strings.CutPrefix(p, "self."); ok && f.cls != nil {
 			for _, v := range c.d.memberVals[f.cls][m] {
 				vals = append(vals, v.value)

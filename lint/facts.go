@@ -36,6 +36,13 @@ type dataflow struct {
 	// alias detection and fixes.
 	localVals  map[*fn]map[string][]*expr
 	memberVals map[*class]map[string][]memberAssign
+	// fields maps a Python record field name (a keyword argument of a
+	// constructor, a dict key, an attribute of something other than self)
+	// to SYSTEM_TIME when a Time() is stored under it anywhere in the file:
+	// the rosbridge-style cache of entries stamped with Time(). fieldVals
+	// holds those Time() constructions, for fixes.
+	fields    map[*unit]map[string]fact
+	fieldVals map[*unit]map[string][]*expr
 	// agoLevel records the R27 guard level of each now() - Duration
 	// subtraction; fAgo is dropped where the guard is correct.
 	agoLevel map[*expr]int
@@ -122,6 +129,7 @@ func (d *dataflow) solve() {
 			}
 		}
 	}
+	d.solveFields()
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
@@ -286,8 +294,17 @@ func (d *dataflow) facts(e *expr, f *fn) fact {
 		return 0
 	}
 	switch e.kind {
-	case eName, eAttr:
+	case eName:
 		return d.lookup(d.path(e, f), f)
+	case eAttr:
+		p := d.path(e, f)
+		if ft := d.lookup(p, f); ft != 0 || strings.HasPrefix(p, "self.") {
+			return ft
+		}
+		if f != nil && f.u.lang == langPython {
+			return d.fields[f.u][e.name]
+		}
+		return 0
 	case eCall:
 		return d.callFacts(e, f)
 	case eChrono:
@@ -548,4 +565,48 @@ func isZero(e *expr) bool {
 	t := strings.TrimRight(strings.ToLower(e.text()), "ful")
 	v, err := strconv.ParseFloat(t, 64)
 	return err == nil && v == 0
+}
+
+// solveFields fills d.fields from every Python file.
+func (d *dataflow) solveFields() {
+	d.fields = map[*unit]map[string]fact{}
+	d.fieldVals = map[*unit]map[string][]*expr{}
+	for _, u := range d.units {
+		if u.lang != langPython {
+			continue
+		}
+		fm := map[string]fact{}
+		vals := map[string][]*expr{}
+		store := func(name string, v *expr, f *fn) {
+			if name == "" || v == nil || v.kind != eCall || d.callFacts(v, f)&fSystem == 0 {
+				return
+			}
+			fm[name] |= fSystem
+			vals[name] = append(vals[name], v)
+		}
+		for _, f := range u.fns {
+			visitFn(f, func(e *expr, _ []cond) {
+				switch {
+				case e.kind == eCall && e.recv != nil:
+					callee := e.recv.name
+					if e.recv.kind != eName && e.recv.kind != eAttr || callee == "" || callee[0] < 'A' || callee[0] > 'Z' {
+						return
+					}
+					for _, kw := range e.kwargs {
+						store(kw.name, kw.value, f)
+					}
+				case e.kind == eOther && e.n != nil && e.n.kind == "pair" && len(e.subs) == 2:
+					store(e.name, e.subs[1], f)
+				}
+			})
+			eachStmt(f.body, func(s *stmt) {
+				if s.kind == sAssign && s.target != nil && s.target.kind == eAttr &&
+					!strings.HasPrefix(d.path(s.target, f), "self.") {
+					store(s.target.name, s.value, f)
+				}
+			})
+		}
+		d.fields[u] = fm
+		d.fieldVals[u] = vals
+	}
 }

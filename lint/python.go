@@ -338,6 +338,23 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		}
 	case "integer", "float":
 		return &expr{kind: eNumber, n: n}
+	case "subscript":
+		// x['key'] reads like an attribute x.key, so dict-based records
+		// flow like objects.
+		idx := n.child("subscript")
+		if idx != nil && idx.kind == "string" {
+			key := p.expr(idx, f)
+			if key.content != nil && len(key.subs) == 0 {
+				return &expr{kind: eAttr, n: n, name: key.name, recv: p.expr(n.child("value"), f), subs: []*expr{key}}
+			}
+		}
+	case "pair":
+		// A dict entry 'key': value; name holds the key when it is a plain string.
+		e := p.other(n, f)
+		if k := n.child("key"); k != nil && k.kind == "string" && len(e.subs) == 2 && e.subs[0].content != nil {
+			e.name = e.subs[0].name
+		}
+		return e
 	case "string":
 		e := &expr{kind: eString, n: n}
 		var sb strings.Builder
