@@ -321,7 +321,7 @@ func (c *checker) report(u *unit, e *expr, rule, msg, why, fix string, edits []E
 	c.findings = append(c.findings, u.finding(e.n, r, msg, why, fix, edits))
 }
 
-// lower-case names of languages for fix hints.
+// fixText picks the Python or the C++ wording of a fix.
 func fixText(u *unit, py, cpp string) string {
 	if u.lang == langPython {
 		return py
@@ -654,7 +654,7 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 		q := canon(c.d.qual(v.recv, f), f.u.lang)
 		switch {
 		case q == "rclpy.time.Time" && v.argList != nil && !v.splat:
-			if c.d.clockArg(v, 2, f) != nil {
+			if c.d.clockArg(v, 2) != nil {
 				return nil // an explicit SYSTEM_TIME: a choice, not a slip
 			}
 			close := v.argList.end - 1

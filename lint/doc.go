@@ -21,12 +21,22 @@
 // (tree.go), and lowered by a per-language front end (python.go, cpp.go)
 // into a small common form: functions with their class, assignments,
 // if-statements, early exits and expressions (ir.go). A flow-insensitive
-// data-flow pass (facts.go) then works out, for every local and every
-// self./member attribute, whether its value came from a node clock's now(),
-// a SYSTEM_TIME Time(), Time.from_msg(), a Duration, an unguarded window
-// subtraction, or now() in a constructor. The checks (analyze.go) read those
-// facts and the conditions that hold at each expression (enclosing ifs and
-// earlier "if c: return" exits).
+// data-flow pass (facts.go) then works out, for every local, every
+// self./member attribute and (in Python) every record field stored through
+// a constructor keyword or a dict key, whether its value came from a node
+// clock's now(), a SYSTEM_TIME Time(), Time.from_msg(), a Duration, an
+// unguarded window subtraction, or now() in a constructor. The checks
+// (analyze.go) read those facts and the conditions that hold at each
+// expression: enclosing ifs, earlier "if c: return" exits (elif chains
+// included) and the left side of && and ||.
+//
+// Flow-insensitivity over-approximates; three rules keep it precise on real
+// code (navigation2 was the test bed): a default-constructed rclcpp::Time
+// member counts as SYSTEM_TIME only when nothing ever assigns it; a baseline
+// is taken as set when the same function assigns it from ROS time earlier,
+// or when a condition holding at the use reads a member assigned together
+// with the baseline ("if (!cmd_ || now() - cmd_time_ > 1s)"); and a check
+// anywhere in the function that reads the baseline counts as handling it.
 //
 // # Parser choice
 //
@@ -42,16 +52,22 @@
 // of work; shelling out to CPython's ast module covers only Python and needs
 // an interpreter; libclang needs the package's compile flags and include
 // paths (a colcon build) to produce any tree at all. The cost is cgo: the
-// grammars are C. That cgo is confined to parse_cgo.go; a build without cgo
+// grammars are C. That cgo is confined to parse_cgo.go and tswalk_cgo.go; a build without cgo
 // compiles parse_nocgo.go, where every entry point returns [ErrNoParser].
-// The tree is copied out of C once per file, so the analysis makes no cgo
-// calls.
+// The tree is copied out of C once per file by a single C function
+// (tswalk_cgo.go) rather than one cgo call per node, and tree-sitter
+// allocates with libc directly instead of through the binding's Go
+// callbacks; together that halved the time per file. The analysis itself
+// makes no cgo calls.
 //
 // # Limits
 //
 // The analysis is per function plus class members; it does not follow
 // calls (a window computed in a helper called from __init__ is not seen as
-// being in the constructor), and C++ classes merge by simple name across
-// the files of one run. Values are classified by construction syntax, so a
-// clock passed in from elsewhere is unknown and never reported.
+// being in the constructor). C++ classes merge by simple name within a
+// package (the nearest directory with a package.xml). Values are classified
+// by construction syntax, so a clock or time passed in as a parameter is
+// unknown and never reported. The linter cannot know whether a node runs
+// with use_sim_time, so R27 also fires on code that only ever sees wall
+// time, where the window is harmless in practice.
 package lint

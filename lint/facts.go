@@ -379,7 +379,8 @@ func (d *dataflow) qual(e *expr, f *fn) string {
 	return ""
 }
 
-// pyTimeNames and friends are the qualified names of rclpy's classes.
+// pyAliases maps the names under which rclpy exports its time classes to
+// their canonical module path.
 var pyAliases = map[string]string{
 	"rclpy.time.Time":         "rclpy.time.Time",
 	"rclpy.time.Duration":     "rclpy.duration.Duration",
@@ -416,13 +417,13 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 	if q := canon(d.qual(callee, f), l); q != "" {
 		switch {
 		case q == "rclpy.time.Time":
-			return clockTypeFacts(d.clockArg(e, 2, f), fSystem, fROS, fSystem)
+			return clockTypeFacts(d.clockArg(e, 2), fSystem, fROS, fSystem)
 		case q == "rclpy.time.Time.from_msg":
-			return clockTypeFacts(d.clockArg(e, 1, f), fROS, fROS, fSystem)
+			return clockTypeFacts(d.clockArg(e, 1), fROS, fROS, fSystem)
 		case q == "rclpy.duration.Duration", q == "rclpy.duration.Duration.from_msg":
 			return fDuration
 		case q == "rclpy.clock.Clock":
-			return clockTypeFacts(d.clockArg(e, 0, f), fSysClock, fROSClock, fSysClock)
+			return clockTypeFacts(d.clockArg(e, 0), fSysClock, fROSClock, fSysClock)
 		case q == "rclpy.clock.ROSClock":
 			return fROSClock
 		case q == "rclcpp.Time":
@@ -475,7 +476,7 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 
 // clockArg returns the clock_type argument of an rclpy call: the keyword,
 // or the positional argument at index pos.
-func (d *dataflow) clockArg(e *expr, pos int, f *fn) *expr {
+func (d *dataflow) clockArg(e *expr, pos int) *expr {
 	for _, kw := range e.kwargs {
 		if kw.name == "clock_type" {
 			return kw.value
