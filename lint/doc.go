@@ -40,24 +40,24 @@
 //
 // # Parser choice
 //
-// The linter needs real parsers for two languages people actually write ROS
-// 2 nodes in, and must not choke on the unfinished or macro-heavy code found
-// in real packages. tree-sitter (github.com/tree-sitter/go-tree-sitter with
-// the official tree-sitter-python and tree-sitter-cpp grammars) gives both
-// from one API: the grammars are maintained upstream, parse Python 3 and
-// C++20 including lambdas, templates and chrono literals, and recover from
-// syntax errors locally instead of failing the file, which matters for C++
-// that is only valid after the preprocessor. The alternatives were worse:
-// go/parser-style hand-written parsers for two languages are months of work;
-// shelling out to CPython's ast module covers only Python and needs an
-// interpreter; libclang needs the package's compile flags and include paths
-// (a colcon build) to produce any tree at all. The cost is cgo: the grammars
-// are C. That cgo is confined to parse_cgo.go and tswalk_cgo.go; a build
-// without cgo compiles parse_nocgo.go, where every entry point returns
+// The linter needs real parsers for two languages people actually write
+// ROS 2 nodes in, and must not choke on the unfinished or macro-heavy code
+// found in real packages. tree-sitter (github.com/tree-sitter/go-tree-sitter
+// with the official tree-sitter-python and tree-sitter-cpp grammars) gives
+// both from one API: the grammars are maintained upstream, parse Python 3
+// and C++20 including lambdas, templates and chrono literals, and recover
+// from syntax errors locally instead of failing the file, which matters for
+// C++ that is only valid after the preprocessor. The alternatives were
+// worse: go/parser-style hand-written parsers for two languages are months
+// of work; shelling out to CPython's ast module covers only Python and needs
+// an interpreter; libclang needs the package's compile flags and include
+// paths (a colcon build) to produce any tree at all. The cost is cgo: the
+// grammars are C. That cgo is confined to parse_cgo.go and tswalk_cgo.go; a
+// build without cgo compiles parse_nocgo.go, where every entry point returns
 // [ErrNoParser]. The tree is copied out of C once per file by a single C
-// function (tswalk_cgo.go) rather than one cgo call per node, and tree-
-// sitter allocates with libc directly instead of through the binding's Go
-// callbacks; together that halved the time per file. The analysis itself
+// function (tswalk_cgo.go) rather than one cgo call per node, and
+// tree-sitter allocates with libc directly instead of through the binding's
+// Go callbacks; together that halved the time per file. The analysis itself
 // makes no cgo calls.
 //
 // # Limits
