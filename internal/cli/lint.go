@@ -140,6 +140,17 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
 	return nil
 }
 
+// JSON lines of simclock lint --format json (schema 1), one object per line:
+//
+//	{"kind":"env","schema":1,"tool":"simclock lint","version":"...","rules":["R2",...],"fix":false}
+//	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
+//	 "level":"warning","message":"...","why":"...","fix":"...","fixed":false,"fixable":false}
+//	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":0}
+//
+// Columns count Unicode code points from 1. "fixed" is omitted unless --fix
+// applied the finding's edits; "failed" is the exit status's view (notes
+// alone do not fail). Fields may be added, never renamed.
+
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
 	Kind string `json:"kind"`
