@@ -2,6 +2,7 @@ package bag
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -250,7 +251,7 @@ func inspect(ctx context.Context, files []string, total int64, opts Options, rea
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	rd := &reader{onMessage: a.message}
+	rd := &reader{onMessage: a.message, recBuf: getBuf(), uncBuf: getBuf()}
 	defer rd.close()
 	var base int64
 	var readErr error
@@ -339,6 +340,8 @@ type analysis struct {
 	start    int64
 	end      int64
 
+	tbuf []ros2msg.TimeField // reused for every message
+
 	// /clock
 	clk        ClockReport
 	clkSeen    bool
@@ -426,7 +429,7 @@ func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) 
 	}
 	t.rep.LastLogNS = logNS
 	if t.isClock && t.clockType {
-		c, err := msg.UnmarshalClock(m.Data)
+		c, err := unmarshalClock(m.Data)
 		if err != nil && !errors.Is(err, msg.ErrNotNormalized) {
 			a.decodeError(t, logNS, idx, err)
 			return nil
@@ -451,11 +454,27 @@ func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) 
 			a.decodeError(t, logNS, idx, err)
 		}
 	}
-	err := t.schema.Times(m.Data, func(tf ros2msg.TimeField) { a.stamp(t, tf, logNS, idx) })
+	ts, err := t.schema.AppendTimes(a.tbuf[:0], m.Data)
+	a.tbuf = ts
+	for i := range ts {
+		a.stamp(t, &ts[i], logNS, idx)
+	}
 	if err != nil && !a.opts.DecodeAll {
 		a.decodeError(t, logNS, idx, err)
 	}
 	return nil
+}
+
+// unmarshalClock is msg.UnmarshalClock with a fast path for the plain
+// little-endian 12-byte form every ROS 2 writer produces.
+func unmarshalClock(data []byte) (msg.Clock, error) {
+	if len(data) >= msg.ClockSize && data[0] == 0 && data[1] == 1 {
+		nsec := binary.LittleEndian.Uint32(data[8:])
+		if nsec < 1e9 {
+			return msg.Clock{Clock: msg.Time{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: nsec}}, nil
+		}
+	}
+	return msg.UnmarshalClock(data)
 }
 
 func (a *analysis) decodeError(t *topicState, logNS, idx int64, err error) {
@@ -477,7 +496,7 @@ func (t *topicState) field(path string, header bool) *fieldState {
 	return f
 }
 
-func (a *analysis) stamp(t *topicState, tf ros2msg.TimeField, logNS, idx int64) {
+func (a *analysis) stamp(t *topicState, tf *ros2msg.TimeField, logNS, idx int64) {
 	f := t.field(tf.Path, tf.Header)
 	v := tf.Time.Nanoseconds()
 	r := &f.rep

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/foxglove/mcap/go/mcap"
 	"github.com/klauspost/compress/zstd"
@@ -84,9 +85,27 @@ type reader struct {
 	comps    map[string]bool
 }
 
+// buffers keeps chunk buffers between Inspect calls, so a tool that
+// inspects many bags does not allocate and zero megabytes for each.
+var buffers sync.Pool // of *[]byte
+
+func getBuf() []byte {
+	if b, ok := buffers.Get().(*[]byte); ok {
+		return *b
+	}
+	return nil
+}
+
 func (r *reader) close() {
 	if r.zstd != nil {
 		r.zstd.Close()
+	}
+	for _, b := range []*[]byte{&r.recBuf, &r.uncBuf} {
+		if cap(*b) > 0 && cap(*b) <= 64<<20 {
+			buf := (*b)[:0]
+			buffers.Put(&buf)
+		}
+		*b = nil
 	}
 }
 

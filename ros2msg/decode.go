@@ -78,17 +78,28 @@ func buildPlan(t *Type, path string, header bool, budget *int) (*planNode, error
 // that can hold a Time, so trailing bytes are not checked; use Decode to
 // validate a whole message. A malformed payload returns a
 // *cdr.DecodeError naming the offset and field; fn has then been called
-// for every Time before the problem. Times does not allocate.
+// for every Time before the problem.
 func (s *Schema) Times(data []byte, fn func(TimeField)) error {
+	var buf [8]TimeField
+	ts, err := s.AppendTimes(buf[:0], data)
+	for _, tf := range ts {
+		fn(tf)
+	}
+	return err
+}
+
+// AppendTimes is Times that appends the Times found to dst and returns
+// the extended slice. It allocates nothing when dst has room.
+func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) {
 	if s.plan == nil {
-		return nil
+		return dst, nil
 	}
-	r, err := cdr.NewReader(data)
-	if err != nil {
-		return err
+	var r cdr.Reader
+	if err := r.Reset(data); err != nil {
+		return dst, err
 	}
-	walkPlan(r, s.plan, -1, false, fn)
-	return r.Err()
+	walkPlan(&r, s.plan, -1, false, &dst)
+	return dst, r.Err()
 }
 
 func join(prefix, name string) string {
@@ -101,7 +112,7 @@ func join(prefix, name string) string {
 // walkPlan reads one value of n's type. With full unset it stops after the
 // last field through which a Time is reachable; with full set (a value
 // that more data follows) it consumes the whole value.
-func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, fn func(TimeField)) {
+func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, out *[]TimeField) {
 	t := n.t
 	if t.Name == TimeType && len(n.fields) == 0 {
 		r.Align(4)
@@ -109,7 +120,7 @@ func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, fn func(TimeFiel
 		sec := r.Int32(n.path)
 		nsec := r.Uint32(n.path)
 		if r.Err() == nil {
-			fn(TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: msg.Time{Sec: sec, Nanosec: nsec}})
+			*out = append(*out, TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: msg.Time{Sec: sec, Nanosec: nsec}})
 		}
 		return
 	}
@@ -125,12 +136,12 @@ func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, fn func(TimeFiel
 		}
 		more := full || i != last
 		if pf.f.Array == Scalar {
-			walkPlan(r, pf.child, index, more, fn)
+			walkPlan(r, pf.child, index, more, out)
 			continue
 		}
 		cnt := arrayLen(r, pf.f, pf.path)
 		for j := 0; j < cnt && r.Err() == nil; j++ {
-			walkPlan(r, pf.child, j, more || j != cnt-1, fn)
+			walkPlan(r, pf.child, j, more || j != cnt-1, out)
 		}
 	}
 	if full {
@@ -138,6 +149,21 @@ func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, fn func(TimeFiel
 			skipField(r, &t.Fields[i], n.path)
 		}
 	}
+}
+
+// seqLen is cdr.Reader.SequenceLength without building a field name on
+// every call: it reads a length and checks that length*minElemSize bytes
+// remain.
+func seqLen(r *cdr.Reader, minElemSize int, path string) int {
+	n := r.Uint32(path)
+	if r.Err() != nil {
+		return 0
+	}
+	if minElemSize > 0 && uint64(n)*uint64(minElemSize) > uint64(r.Remaining()) {
+		r.Fail(path, fmt.Errorf("%w: length %d exceeds the %d bytes left", io.ErrUnexpectedEOF, n, r.Remaining()))
+		return 0
+	}
+	return int(n)
 }
 
 // arrayLen returns the element count of an array field, reading the
@@ -151,7 +177,7 @@ func arrayLen(r *cdr.Reader, f *Field, path string) int {
 		}
 		return f.Len
 	}
-	n := r.SequenceLength(minElem, path)
+	n := seqLen(r, minElem, path)
 	if f.Array == Bounded && n > f.Len {
 		r.Fail(path, fmt.Errorf("%w: sequence of %d elements exceeds its bound %d", cdr.ErrMalformed, n, f.Len))
 		return 0
@@ -191,10 +217,10 @@ func skipField(r *cdr.Reader, f *Field, path string) {
 func skipOne(r *cdr.Reader, f *Field, path string) {
 	switch f.Kind {
 	case String:
-		n := r.SequenceLength(1, path)
+		n := seqLen(r, 1, path)
 		r.Bytes(n, path)
 	case WString:
-		n := r.SequenceLength(2, path)
+		n := seqLen(r, 2, path)
 		r.Bytes(2*n, path)
 	case Message:
 		skipType(r, f.Type, path)

@@ -334,3 +334,20 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendTimesAllocs(t *testing.T) {
+	s, err := Parse("geometry_msgs/msg/TFMessage", []byte(tfSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := tfPayload(msg.Time{Sec: 1}, msg.Time{Sec: 2})
+	buf := make([]TimeField, 0, 4)
+	if n := testing.AllocsPerRun(100, func() {
+		buf, _ = s.AppendTimes(buf[:0], data)
+	}); n != 0 {
+		t.Errorf("%v allocations per message, want 0", n)
+	}
+	if len(buf) != 2 || buf[1].Time.Sec != 2 {
+		t.Errorf("got %+v", buf)
+	}
+}

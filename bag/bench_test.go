@@ -1,0 +1,245 @@
+package bag
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/foxglove/mcap/go/mcap"
+
+	"simclock/cdr"
+)
+
+// scanSchema is a sensor_msgs/LaserScan-shaped message: a Header, then a
+// float32 sequence that makes it a few kilobytes.
+const scanSchema = "std_msgs/Header header\nfloat32 angle_min\nfloat32 angle_max\nfloat32[] ranges" +
+	delim + "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + delim + timeMsg
+
+var scanTopic = genTopic{"/scan", "sensor_msgs/msg/LaserScan", "ros2msg", scanSchema}
+
+// scanMsg returns a scan whose ranges are noisy, as real ones are, so
+// that compression ratios stay realistic (about 1.5 for zstd).
+func scanMsg(log, stamp int64, rng *rand.Rand) genMsg {
+	w := cdr.NewWriter(4200)
+	t := nsToTime(stamp)
+	w.Int32(t.Sec)
+	w.Uint32(t.Nanosec)
+	w.String("laser")
+	w.Float32(-1.5)
+	w.Float32(1.5)
+	w.Uint32(1000)
+	for i := range 1000 {
+		w.Float32(float32(i%97)*0.1 + float32(rng.IntN(1000))*1e-4)
+	}
+	return genMsg{"/scan", log, w.Bytes()}
+}
+
+// benchBagMB is the size of the generated benchmark bag: 100 MB, or
+// SIMCLOCK_BENCH_BAG_MB (1000 for the 1 GB figure).
+func benchBagMB() int {
+	if n, err := strconv.Atoi(os.Getenv("SIMCLOCK_BENCH_BAG_MB")); err == nil && n > 0 {
+		return n
+	}
+	return 100
+}
+
+var benchBags sync.Map // "mode/MB" -> path
+
+// benchBag writes (once per process) a sim-time bag of about mb megabytes:
+// /clock at 1 kHz, /scan (4 kB) at 500 Hz, /range at 100 Hz.
+func benchBag(b *testing.B, mode string, mb int) string {
+	key := mode + "/" + strconv.Itoa(mb)
+	if p, ok := benchBags.Load(key); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "simclock-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(dir, "bench_0.mcap")
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	wo := writerModes[mode]
+	wo.ChunkSize = 4 << 20
+	w, err := mcap.NewWriter(bw, &wo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(w.WriteHeader(&mcap.Header{Profile: "ros2", Library: "simclock bench"}))
+	for i, tp := range []genTopic{clockTopic, scanTopic, rangeTopic} {
+		id := uint16(i + 1)
+		must(w.WriteSchema(&mcap.Schema{ID: id, Name: tp.typ, Encoding: tp.encoding, Data: []byte(tp.schema)}))
+		must(w.WriteChannel(&mcap.Channel{ID: id, SchemaID: id, Topic: tp.topic, MessageEncoding: "cdr",
+			Metadata: map[string]string{"offered_qos_profiles": qosV9}}))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var written int64
+	for i := int64(0); written < int64(mb)<<20; i++ {
+		log := wall + i*ms
+		v := 50*sec + i*ms
+		c := clockMsg(log, v)
+		must(w.WriteMessage(&mcap.Message{ChannelID: 1, LogTime: uint64(log), PublishTime: uint64(log), Data: c.data}))
+		written += int64(len(c.data)) + 31
+		if i%2 == 0 {
+			scan := scanMsg(log, v, rng).data
+			must(w.WriteMessage(&mcap.Message{ChannelID: 2, LogTime: uint64(log + 100_000), PublishTime: uint64(log), Data: scan}))
+			written += int64(len(scan)) + 31
+		}
+		if i%10 == 0 {
+			r := rangeMsg(log+200_000, v)
+			must(w.WriteMessage(&mcap.Message{ChannelID: 3, LogTime: uint64(r.log), PublishTime: uint64(log), Data: r.data}))
+		}
+	}
+	must(w.Close())
+	must(bw.Flush())
+	must(f.Close())
+	if wo.SkipMessageIndexing { // "noindex": drop the summary
+		data, err := os.ReadFile(p)
+		must(err)
+		must(os.WriteFile(p, stripSummary(b, data), 0o644))
+	}
+	benchBags.Store(key, p)
+	benchDirs = append(benchDirs, dir)
+	return p
+}
+
+var benchDirs []string
+
+// rawRead is the baseline: read the whole file and throw it away, as
+// cat FILE > /dev/null does.
+func rawRead(b *testing.B, p string) {
+	f, err := os.Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for {
+		_, err := f.Read(buf)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func fileSize(b *testing.B, p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
+}
+
+// BenchmarkInspect measures Inspect's throughput (MB/s of file) against a
+// raw read of the same file in the same run: "raw" is the baseline, and
+// each "inspect" reports raw-ratio, its speed as a fraction of raw.
+//
+//	go test -run XXX -bench Inspect -benchtime 3x ./bag
+//	SIMCLOCK_BENCH_BAG_MB=1000 go test -run XXX -bench Inspect -benchtime 2x ./bag
+func BenchmarkInspect(b *testing.B) {
+	mb := benchBagMB()
+	defer removeBenchDirs()
+	for _, mode := range []string{"chunked", "noindex", "zstd", "lz4"} {
+		var rawSecs float64
+		b.Run(mode+"/raw", func(b *testing.B) {
+			p := benchBag(b, mode, mb)
+			b.SetBytes(fileSize(b, p))
+			start := time.Now()
+			n := 0
+			for b.Loop() {
+				rawRead(b, p)
+				n++
+			}
+			rawSecs = time.Since(start).Seconds() / float64(n)
+		})
+		b.Run(mode+"/inspect", func(b *testing.B) {
+			p := benchBag(b, mode, mb)
+			b.SetBytes(fileSize(b, p))
+			b.ReportAllocs()
+			start := time.Now()
+			n := 0
+			for b.Loop() {
+				rep, err := Inspect(context.Background(), []string{p}, Options{})
+				if err != nil || rep.Clock.Messages == 0 {
+					b.Fatal(err)
+				}
+				n++
+			}
+			secs := time.Since(start).Seconds() / float64(n)
+			if rawSecs > 0 {
+				b.ReportMetric(rawSecs/secs, "raw-ratio")
+			}
+		})
+	}
+}
+
+// BenchmarkInspectMemory reports the peak heap in use while inspecting
+// an uncompressed bag and a zstd bag at two sizes (a quarter of the
+// benchmark size, and the full size): flat memory gives the same figure.
+func BenchmarkInspectMemory(b *testing.B) {
+	mb := benchBagMB()
+	defer removeBenchDirs()
+	for _, mode := range []string{"chunked", "zstd"} {
+		for _, size := range []int{mb / 4, mb} {
+			b.Run(mode+"/"+strconv.Itoa(size)+"MB", func(b *testing.B) {
+				p := benchBag(b, mode, size)
+				b.SetBytes(fileSize(b, p))
+				var peak uint64
+				for b.Loop() {
+					runtime.GC()
+					stop := make(chan struct{})
+					done := make(chan uint64)
+					go func() {
+						var ms runtime.MemStats
+						var mx uint64
+						t := time.NewTicker(2 * time.Millisecond)
+						defer t.Stop()
+						for {
+							runtime.ReadMemStats(&ms)
+							mx = max(mx, ms.HeapInuse)
+							select {
+							case <-stop:
+								done <- mx
+								return
+							case <-t.C:
+							}
+						}
+					}()
+					if _, err := Inspect(context.Background(), []string{p}, Options{}); err != nil {
+						b.Fatal(err)
+					}
+					close(stop)
+					peak = max(peak, <-done)
+				}
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			})
+		}
+	}
+}
+
+func removeBenchDirs() {
+	for _, d := range benchDirs {
+		os.RemoveAll(d)
+	}
+	benchDirs = nil
+	benchBags.Clear()
+}
