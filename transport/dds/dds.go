@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -369,6 +370,10 @@ func (s *subscription) wait() {
 		if res == ddsc.WaitData {
 			select {
 			case s.notify <- struct{}{}:
+				// The woken consumer sits in this P's run queue; blocking in
+				// C right away would leave it there until sysmon retakes the
+				// P (20 µs to 10 ms). Yield so it runs now.
+				runtime.Gosched()
 			default:
 			}
 		}

@@ -1,0 +1,344 @@
+package dds_test
+
+// Benchmarks of /clock over DDS between two processes on loopback, side
+// by side with Cyclone's ddsperf on the same configuration and payload
+// size. The second process is this test binary re-executed as a peer
+// (SIMCLOCK_BENCH_PEER=pong|sink) using the same dds transport and the
+// same Notify/Take path as simclock monitor.
+//
+//	go test -run '^$' -bench . -benchtime 20000x ./transport/dds
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"simclock/msg"
+	"simclock/transport"
+	"simclock/transport/dds"
+)
+
+const (
+	domainBenchRTT    = 66
+	domainBenchRate   = 67
+	domainBenchInProc = 68
+	pongTopic         = "/clock_pong"
+)
+
+func init() {
+	// Re-executed as a benchmark peer: serve, then exit.
+	if mode := os.Getenv("SIMCLOCK_BENCH_PEER"); mode != "" {
+		os.Exit(benchPeer(mode))
+	}
+}
+
+// benchPeer is the second process: "pong" echoes every /clock on
+// /clock_pong; "sink" counts /clock messages and prints the count on
+// each stop marker (sec = -1). It exits when stdin closes.
+func benchPeer(mode string) int {
+	domain, _ := strconv.Atoi(os.Getenv("ROS_DOMAIN_ID"))
+	tr, err := dds.Open(context.Background(), dds.Config{Domain: uint32(domain), URI: os.Getenv("CYCLONEDDS_URI")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer tr.Close() //nolint:errcheck // exiting
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
+	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
+	sub, err := tr.Subscribe(msg.ClockTopic, msg.ClockType, q)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	switch mode {
+	case "pong":
+		pub, err := tr.Publisher(pongTopic, msg.ClockType, transport.ClockPublisherQoS)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println("ready")
+		transport.Receive(ctx, sub, func(s transport.Sample) { pub.Publish(ctx, s.Data) }) //nolint:errcheck // ends with stdin
+	case "sink":
+		fmt.Println("ready")
+		n := 0
+		transport.Receive(ctx, sub, func(s transport.Sample) { //nolint:errcheck // ends with stdin
+			if int32(binary.LittleEndian.Uint32(s.Data[4:8])) == -1 {
+				fmt.Printf("count %d\n", n)
+				n = 0
+				return
+			}
+			n++
+		})
+	}
+	return 0
+}
+
+// startPeer runs this binary as a benchmark peer and waits for "ready".
+func startPeer(b *testing.B, mode string, domain int) (lines *bufio.Scanner) {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(peerEnv(&testing.T{}, domain), "SIMCLOCK_BENCH_PEER="+mode)
+	cmd.Env = append(cmd.Env, "CYCLONEDDS_URI="+loopbackURI(b))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck // peer exits on EOF
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() || sc.Text() != "ready" {
+		b.Fatalf("benchmark peer did not start: %q", sc.Text())
+	}
+	return sc
+}
+
+// ddsperfResult is ddsperf ping/pong's round trip in one trigger mode.
+type ddsperfResult struct {
+	meanUs, medianUs float64
+	err              error
+}
+
+var ddsperfOnce struct {
+	sync.Once
+	waitset, listener ddsperfResult
+}
+
+// ddsperfRTT runs ddsperf ping/pong for 5 s with 12-byte payloads on the
+// loopback configuration in mode ("waitset" or "listener") and returns
+// the mean and median round trip in µs, averaged over its 1 s reports.
+func ddsperfRTT(t testing.TB, mode string) ddsperfResult {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
+	pong := exec.CommandContext(ctx, "ddsperf", "-D", "7", "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
+	pong.Env = env
+	if err := pong.Start(); err != nil {
+		return ddsperfResult{err: err}
+	}
+	defer pong.Wait()         //nolint:errcheck // ends by -D
+	defer pong.Process.Kill() //nolint:errcheck // may have exited
+	ping := exec.CommandContext(ctx, "ddsperf", "-D", "5", "-i", strconv.Itoa(domainDDSPerf), "ping", "size", "12", mode)
+	ping.Env = env
+	out, err := ping.CombinedOutput()
+	if err != nil {
+		return ddsperfResult{err: fmt.Errorf("ddsperf: %v\n%s", err, out)}
+	}
+	var r ddsperfResult
+	var n int
+	for _, m := range regexp.MustCompile(`size 12 mean ([0-9.]+)us min [0-9.]+us 50% ([0-9.]+)us`).FindAllSubmatch(out, -1) {
+		mean, _ := strconv.ParseFloat(string(m[1]), 64)
+		med, _ := strconv.ParseFloat(string(m[2]), 64)
+		r.meanUs += mean
+		r.medianUs += med
+		n++
+	}
+	if n == 0 {
+		return ddsperfResult{err: fmt.Errorf("ddsperf printed no latency:\n%s", out)}
+	}
+	r.meanUs /= float64(n)
+	r.medianUs /= float64(n)
+	return r
+}
+
+// BenchmarkClockRoundTrip measures /clock round trips between two
+// processes (publish, peer echoes, take): one-way latency is half. The
+// ddsperf_rtt_us and ratio metrics compare it with ddsperf ping/pong.
+func BenchmarkClockRoundTrip(b *testing.B) {
+	requireDDS(b)
+	startPeer(b, "pong", domainBenchRTT)
+	tr := open(b, domainBenchRTT)
+	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub, err := tr.Subscribe(pongTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	buf := make([]byte, 0, msg.ClockSize)
+	roundTrip := func(i int) {
+		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i)}})
+		if err := pub.Publish(ctx, buf); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			select {
+			case <-sub.Notify():
+			case <-time.After(time.Second):
+				b.Fatalf("no pong for ping %d", i)
+			}
+			for {
+				s, ok := sub.Take()
+				if !ok {
+					break
+				}
+				if int(int32(binary.LittleEndian.Uint32(s.Data[4:8]))) == i {
+					return
+				}
+			}
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(sub.MatchedPublishers()) == 0 || pub.MatchedSubscriptions() == 0 {
+		if time.Now().After(deadline) {
+			b.Fatal("peer did not match")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for i := range 1000 { // warm up
+		roundTrip(-1000 + i)
+	}
+	rtts := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		roundTrip(i)
+		rtts = append(rtts, time.Since(t0))
+		i++
+	}
+	b.StopTimer()
+	slices.Sort(rtts)
+	mean := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e3
+	median := float64(rtts[len(rtts)/2].Nanoseconds()) / 1e3
+	b.ReportMetric(mean, "rtt_mean_us")
+	b.ReportMetric(median, "rtt_median_us")
+	b.ReportMetric(median/2, "oneway_median_us")
+	ddsperfOnce.Do(func() {
+		ddsperfOnce.waitset = ddsperfRTT(b, "waitset")
+		ddsperfOnce.listener = ddsperfRTT(b, "listener")
+	})
+	for _, ref := range []struct {
+		name string
+		r    ddsperfResult
+	}{{"waitset", ddsperfOnce.waitset}, {"listener", ddsperfOnce.listener}} {
+		if ref.r.err != nil {
+			b.Logf("no ddsperf %s baseline: %v", ref.name, ref.r.err)
+			continue
+		}
+		b.ReportMetric(ref.r.medianUs, "ddsperf_"+ref.name+"_median_us")
+		b.ReportMetric(median/ref.r.medianUs, "ratio_"+ref.name)
+	}
+}
+
+// BenchmarkClockRate publishes /clock as fast as a reliable writer
+// accepts to a peer process and reports what the peer received per second.
+func BenchmarkClockRate(b *testing.B) {
+	requireDDS(b)
+	lines := startPeer(b, "sink", domainBenchRate)
+	tr := open(b, domainBenchRate)
+	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
+	if err != nil {
+		b.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for pub.MatchedSubscriptions() == 0 {
+		if time.Now().After(deadline) {
+			b.Fatal("peer did not match")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ctx := context.Background()
+	buf := make([]byte, 0, msg.ClockSize)
+	b.ResetTimer()
+	start := time.Now()
+	i := 0
+	for b.Loop() {
+		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i & 0x3fffffff)}})
+		if err := pub.Publish(ctx, buf); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	if err := pub.Publish(ctx, msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: -1}})); err != nil {
+		b.Fatal(err)
+	}
+	if !lines.Scan() {
+		b.Fatal("sink gave no count")
+	}
+	elapsed := time.Since(start)
+	n, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(lines.Text()))
+	b.ReportMetric(float64(n)/elapsed.Seconds(), "received_msgs/s")
+	b.ReportMetric(100*float64(b.N-n)/float64(b.N), "lost_%")
+}
+
+// BenchmarkClockRoundTripInProcess is the same round trip between two
+// participants of one process (Cyclone delivers locally, no sockets): it
+// isolates the cost of the Go side (waitset wake-up, Notify, Take).
+func BenchmarkClockRoundTripInProcess(b *testing.B) {
+	requireDDS(b)
+	a, c := open(b, domainBenchInProc), open(b, domainBenchInProc)
+	pub, err := a.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub, err := a.Subscribe(pongTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	if err != nil {
+		b.Fatal(err)
+	}
+	psub, err := c.Subscribe(msg.ClockTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ppub, err := c.Publisher(pongTopic, msg.ClockType, transport.ClockPublisherQoS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		transport.Receive(ctx, psub, func(s transport.Sample) { ppub.Publish(ctx, s.Data) }) //nolint:errcheck // ends with ctx
+	})
+	defer wg.Wait()
+	defer cancel()
+	for len(sub.MatchedPublishers()) == 0 || pub.MatchedSubscriptions() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	rtts := make([]time.Duration, 0, b.N)
+	buf := make([]byte, 0, msg.ClockSize)
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i)}})
+		if err := pub.Publish(ctx, buf); err != nil {
+			b.Fatal(err)
+		}
+	wait:
+		for {
+			<-sub.Notify()
+			for {
+				s, ok := sub.Take()
+				if !ok {
+					break
+				}
+				if int(int32(binary.LittleEndian.Uint32(s.Data[4:8]))) == i {
+					break wait
+				}
+			}
+		}
+		rtts = append(rtts, time.Since(t0))
+		i++
+	}
+	slices.Sort(rtts)
+	b.ReportMetric(float64(rtts[len(rtts)/2].Nanoseconds())/1e3, "rtt_median_us")
+}
