@@ -54,7 +54,12 @@ Examples:
   simclock monitor
   simclock monitor --duration 10s --expect-rtf 1±0.05 --fail-on-backward
   simclock monitor /sim/clock --format json`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return flagErrorf("monitor takes at most one topic, got %q", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				o.topic = args[0]

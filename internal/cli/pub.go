@@ -55,7 +55,12 @@ Examples:
   simclock pub --pre-clock 3s --pause-at 10 --resume-after 5s
   simclock pub --start 100 --until 160 --loop        # backward jump at each loop
   simclock pub --jump-at 30 --jump-to 10             # one backward jump`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return flagErrorf("pub takes no arguments, got %q", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := o.config(cmd)
 			if err != nil {
