@@ -123,8 +123,28 @@ func (c *checker) isWindowSub(e *expr, f *fn) bool {
 	if l&fNow == 0 || r&fDuration == 0 || r&fTime != 0 {
 		return false
 	}
-	// A window that scales with now (now - 0.9 * now) cannot go negative.
-	return !c.mentions(e.r, c.aliases(e.l, f), f, true)
+	// A zero window, or one that scales with now (now - 0.9 * now), cannot
+	// go negative.
+	return !zeroDuration(e.r) && !c.mentions(e.r, c.aliases(e.l, f), f, true)
+}
+
+// zeroDuration reports whether e constructs a Duration from literal zeros
+// only: Duration(seconds=0), rclcpp::Duration(0, 0), from_seconds(0.0).
+func zeroDuration(e *expr) bool {
+	if e.kind != eCall || len(e.args)+len(e.kwargs) == 0 {
+		return false
+	}
+	for _, a := range e.args {
+		if !isZero(a) {
+			return false
+		}
+	}
+	for _, k := range e.kwargs {
+		if !isZero(k.value) {
+			return false
+		}
+	}
+	return true
 }
 
 // guardPass records the guard level of every window subtraction, so that

@@ -463,6 +463,11 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 			if recv.kind == eName && recv.name == "self" {
 				return fNow
 			}
+			// get_node()->now(), as ros2_control controllers write it.
+			if recv.kind == eCall && recv.recv != nil && (recv.recv.kind == eAttr || recv.recv.kind == eName) &&
+				strings.HasSuffix(recv.recv.name, "get_node") {
+				return fNow
+			}
 			if p := d.path(recv, f); p != "" {
 				last := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
 				if strings.Contains(last, "node") {
