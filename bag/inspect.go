@@ -251,7 +251,8 @@ func inspect(ctx context.Context, files []string, total int64, opts Options, rea
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	rd := &reader{onMessage: a.message, recBuf: getBuf(), uncBuf: getBuf()}
+	rd := &reader{onMessage: a.message, recBuf: getBuf(), uncBuf: getBuf(),
+		onChannel: func(sch *mcap.Schema, ch *mcap.Channel) { a.topic(sch, ch) }}
 	defer rd.close()
 	var base int64
 	var readErr error
@@ -342,6 +343,9 @@ type analysis struct {
 
 	tbuf []ros2msg.TimeField // reused for every message
 
+	lastCh *mcap.Channel // one-entry cache of byChan
+	lastT  *topicState
+
 	// /clock
 	clk        ClockReport
 	clkSeen    bool
@@ -368,7 +372,11 @@ func newAnalysis(opts Options) *analysis {
 }
 
 func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
+	if ch == a.lastCh {
+		return a.lastT
+	}
 	if t := a.byChan[ch]; t != nil {
+		a.lastCh, a.lastT = ch, t
 		return t
 	}
 	t := a.topics[ch.Topic]
@@ -404,6 +412,7 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 		a.topics[ch.Topic] = t
 	}
 	a.byChan[ch] = t
+	a.lastCh, a.lastT = ch, t
 	return t
 }
 

@@ -63,6 +63,11 @@ type FileInfo struct {
 	hasStart  bool
 }
 
+type chanSchema struct {
+	ch  *mcap.Channel
+	sch *mcap.Schema
+}
+
 // messageFunc receives every message of a bag. Data aliases a buffer
 // that is reused after the call returns.
 type messageFunc func(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error
@@ -70,12 +75,16 @@ type messageFunc func(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error
 // reader scans MCAP files. It is not safe for concurrent use.
 type reader struct {
 	onMessage messageFunc
+	// onChannel, when set, is called for every channel of a file, before
+	// its messages.
+	onChannel func(sch *mcap.Schema, ch *mcap.Channel)
 	// progress, when set, is called with the bytes consumed so far of the
 	// current file (at least once per chunk).
 	progress func(done int64)
 
 	schemas  map[uint16]*mcap.Schema
 	channels map[uint16]*mcap.Channel
+	byID     []chanSchema // cache of channels[id] and its schema for small ids
 	msg      mcap.Message
 	recBuf   []byte
 	uncBuf   []byte
@@ -134,6 +143,7 @@ func (r *reader) read(ctx context.Context, path string, f source, size int64, fi
 	fi.Path, fi.Bytes = path, size
 	r.info, r.comps = fi, map[string]bool{}
 	r.schemas, r.channels = map[uint16]*mcap.Schema{}, map[uint16]*mcap.Channel{}
+	r.byID = r.byID[:0]
 	defer func() {
 		for c := range r.comps {
 			fi.Compression = append(fi.Compression, c)
@@ -220,8 +230,16 @@ func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, i
 	for id, s := range info.Schemas {
 		r.schemas[id] = s
 	}
+	ids := make([]int, 0, len(info.Channels))
 	for id, c := range info.Channels {
 		r.channels[id] = c
+		ids = append(ids, int(id))
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		if c := r.channels[uint16(id)]; r.onChannel != nil {
+			r.onChannel(r.schemas[c.SchemaID], c)
+		}
 	}
 	idx := append([]*mcap.ChunkIndex(nil), info.ChunkIndexes...)
 	sort.SliceStable(idx, func(i, j int) bool {
@@ -382,6 +400,9 @@ func (r *reader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool) er
 		}
 		if _, ok := r.channels[c.ID]; !ok {
 			r.channels[c.ID] = c
+			if r.onChannel != nil {
+				r.onChannel(r.schemas[c.SchemaID], c)
+			}
 		}
 	case mcap.OpChunk:
 		if !topLevel {
@@ -392,12 +413,26 @@ func (r *reader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool) er
 		if err := r.msg.PopulateFrom(buf, false); err != nil {
 			return fail(err)
 		}
-		ch := r.channels[r.msg.ChannelID]
-		if ch == nil {
-			return fail(fmt.Errorf("message on unknown channel %d", r.msg.ChannelID))
+		id := r.msg.ChannelID
+		var cs chanSchema
+		if int(id) < len(r.byID) {
+			cs = r.byID[id]
+		}
+		if cs.ch == nil {
+			cs.ch = r.channels[id]
+			if cs.ch == nil {
+				return fail(fmt.Errorf("message on unknown channel %d", id))
+			}
+			cs.sch = r.schemas[cs.ch.SchemaID]
+			if int(id) < 1<<12 {
+				for len(r.byID) <= int(id) {
+					r.byID = append(r.byID, chanSchema{})
+				}
+				r.byID[id] = cs
+			}
 		}
 		r.info.Messages++
-		return r.onMessage(r.schemas[ch.SchemaID], ch, &r.msg)
+		return r.onMessage(cs.sch, cs.ch, &r.msg)
 	}
 	return nil
 }
