@@ -52,7 +52,7 @@
 // first. Fields are only ever added, never renamed. Times are integer
 // nanoseconds (fields ending _ns), since the Unix epoch for log times.
 //
-//	{"kind":"env","schema":1,"simclock":VERSION,"command":"bag inspect","files":[...],
+//	{"kind":"env","schema":1,"version":VERSION,"command":"bag inspect","files":[...],
 //	 "window_ns":W,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
 //	{"kind":"file","path":P,"bytes":N,"indexed":B,"profile":"ros2","library":L,"chunks":N,
 //	 "messages":N,"compression":["none"|"zstd"|"lz4"],"error":E?}           one per file

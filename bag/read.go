@@ -39,10 +39,12 @@ type ReadError struct {
 	Err    error  // wraps ErrTruncated, ErrCorrupt or ErrNotMCAP
 }
 
+// Error says which file, where and what.
 func (e *ReadError) Error() string {
 	return fmt.Sprintf("bag: %s: at byte %d (%s): %v", e.Path, e.Offset, e.Record, e.Err)
 }
 
+// Unwrap returns the sentinel-wrapping cause.
 func (e *ReadError) Unwrap() error { return e.Err }
 
 // FileInfo describes one file of a bag as read.

@@ -87,6 +87,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown type", "int32 a\nfoo/Bar b\n", ErrUnknownType, 2},
 		{"duplicate", "int32 a\nint32 a\n", ErrSyntax, 2},
 		{"missing MSG", "int32 a" + sep + "int32 b\n", ErrSyntax, 3},
+		{"bad Time", "builtin_interfaces/Time t" + sep + "MSG: builtin_interfaces/Time\nint64 nanoseconds\n", ErrSyntax, 0},
 		{"recursive", "B b" + sep + "MSG: p/B\nA a" + sep + "MSG: p/A\nB b\n", ErrRecursive, 0},
 	}
 	for _, tc := range cases {

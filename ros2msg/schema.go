@@ -32,6 +32,7 @@ type SyntaxError struct {
 	Err  error
 }
 
+// Error names the type, line and problem.
 func (e *SyntaxError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("ros2msg: %s line %d %q: %v", e.Type, e.Line, e.Text, e.Err)
@@ -39,6 +40,7 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("ros2msg: %s: %q: %v", e.Type, e.Text, e.Err)
 }
 
+// Unwrap returns ErrSyntax, ErrUnknownType or ErrRecursive, wrapped.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Kind is the kind of a field's base type.
@@ -73,6 +75,7 @@ var kindNames = [...]string{
 	WString: "wstring", Message: "message",
 }
 
+// String returns the .msg spelling of k ("int32").
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -411,9 +414,18 @@ func (p *parser) resolve(name string, depth int) (*Type, error) {
 		}
 		t.Fields = append(t.Fields, *f)
 	}
+	if name == TimeType && !isSecNsec(t) {
+		return nil, &SyntaxError{Type: name, Text: name,
+			Err: fmt.Errorf("%w: builtin_interfaces/Time must be int32 sec, uint32 nanosec (R8)", ErrSyntax)}
+	}
 	t.finish()
 	p.types[name] = t
 	return t, nil
+}
+
+func isSecNsec(t *Type) bool {
+	f := t.Fields
+	return len(f) == 2 && f[0].Kind == Int32 && f[0].Array == Scalar && f[1].Kind == Uint32 && f[1].Array == Scalar
 }
 
 func (t *Type) finish() {
