@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -16,6 +18,12 @@ func FuzzRead(f *testing.F) {
 		data := bagBytes(f, writerModes[mode], []genTopic{clockTopic, rangeTopic}, msgs)
 		f.Add(data)
 		f.Add(data[:len(data)/2])
+	}
+	// Small real rosbag2 files, when shared/ is beside the clone.
+	for _, name := range []string{"test_bag_for_seek_0.mcap", "only_services.mcap"} {
+		if data, err := os.ReadFile(filepath.Join(realBagDir, name)); err == nil {
+			f.Add(data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := inspect(context.Background(), []string{"fuzz.mcap"}, int64(len(data)), Options{DecodeAll: true, Window: 1},

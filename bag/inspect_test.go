@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,6 +275,23 @@ func TestTruncated(t *testing.T) {
 				t.Errorf("a cut near the end kept %d of %d messages", lastMsgs, len(msgs))
 			}
 		})
+	}
+}
+
+// TestTruncatedChunkSalvage: the complete messages of an uncompressed
+// chunk cut by the end of the file are kept.
+func TestTruncatedChunkSalvage(t *testing.T) {
+	msgs := simBag(100*sec, 1)
+	wo := writerModes["chunked"]
+	wo.ChunkSize = 1 << 20 // one chunk for the whole bag
+	data := bagBytes(t, wo, []genTopic{clockTopic, rangeTopic}, msgs)
+	p := writeFile(t, data[:len(data)/2])
+	rep, err := Inspect(context.Background(), []string{p}, Options{})
+	if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "recovered") {
+		t.Fatalf("got %v, want ErrTruncated with messages recovered", err)
+	}
+	if rep.Messages < int64(len(msgs))/3 || rep.Messages >= int64(len(msgs)) {
+		t.Errorf("recovered %d of %d messages from half the file", rep.Messages, len(msgs))
 	}
 }
 

@@ -326,8 +326,21 @@ func (r *reader) readLinear(ctx context.Context, br *bufio.Reader, fi *FileInfo)
 		n := binary.LittleEndian.Uint64(hdr[1:])
 		name := recordName(op)
 		if n > uint64(left-9) {
-			return &ReadError{Path: fi.Path, Offset: off, Record: name,
-				Err: fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)}
+			err := fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)
+			if op == mcap.OpChunk {
+				// Salvage the complete messages of an uncompressed chunk cut short.
+				buf := r.grow(&r.recBuf, int(left-9))
+				if _, rerr := io.ReadFull(br, buf); rerr == nil {
+					before := r.info.Messages
+					if cerr := r.chunkData(buf, off, true); cerr != nil {
+						return cerr
+					}
+					if got := r.info.Messages - before; got > 0 {
+						err = fmt.Errorf("%w (%d messages of it recovered)", err, got)
+					}
+				}
+			}
+			return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: err}
 		}
 		switch op {
 		case mcap.OpChunk, mcap.OpMessage, mcap.OpSchema, mcap.OpChannel, mcap.OpHeader, mcap.OpFooter:
@@ -441,9 +454,17 @@ func (r *reader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool) er
 
 // chunk decodes a chunk record's content (buf, found at byte off) and
 // handles the records inside.
-func (r *reader) chunk(buf []byte, off int64) error {
+func (r *reader) chunk(buf []byte, off int64) error { return r.chunkData(buf, off, false) }
+
+// chunkData is chunk; with partial set, buf is the start of a chunk cut
+// short by the end of the file: the complete records of an uncompressed
+// chunk are handled and the rest is ignored.
+func (r *reader) chunkData(buf []byte, off int64, partial bool) error {
 	fail := func(kind error, format string, args ...any) error {
 		return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
+	}
+	if partial && (len(buf) < 8+8+8+4+4+8 || uint64(binary.LittleEndian.Uint32(buf[28:])) > uint64(len(buf)-40)) {
+		return nil // not even the chunk header is complete
 	}
 	r.info.Chunks++
 	if len(buf) < 8+8+8+4+4+8 {
@@ -459,6 +480,13 @@ func (r *reader) chunk(buf []byte, off int64) error {
 	p += int(clen)
 	rlen := binary.LittleEndian.Uint64(buf[p:])
 	p += 8
+	if partial {
+		if comp != "" {
+			return nil // a compressed chunk cut short cannot be decoded
+		}
+		rlen = min(rlen, uint64(len(buf)-p))
+		usize = rlen
+	}
 	if rlen > uint64(len(buf)-p) {
 		return fail(ErrCorrupt, "records of %d bytes in a chunk of %d", rlen, len(buf))
 	}
@@ -515,10 +543,16 @@ func (r *reader) chunk(buf []byte, off int64) error {
 	}
 	for q := 0; q < len(data); {
 		if len(data)-q < 9 {
+			if partial {
+				return nil
+			}
 			return fail(ErrCorrupt, "%d stray bytes at the end of the chunk", len(data)-q)
 		}
 		op := mcap.OpCode(data[q])
 		n := binary.LittleEndian.Uint64(data[q+1:])
+		if partial && n > uint64(len(data)-q-9) {
+			return nil
+		}
 		if n > uint64(len(data)-q-9) {
 			return fail(ErrCorrupt, "%s record at chunk byte %d declares %d bytes, %d are left", recordName(op), q, n, len(data)-q-9)
 		}
