@@ -73,7 +73,9 @@ func wants(t *testing.T, a archive) []string {
 				t.Fatalf("%s:%d: corrected file has a want annotation", f.name, i+1)
 			}
 			for _, r := range strings.Fields(w) {
-				out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+				if _, ok := RuleByID(r); ok {
+					out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+				}
 			}
 		}
 	}

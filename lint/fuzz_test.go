@@ -19,7 +19,9 @@ func FuzzSource(f *testing.F) {
 			f.Fatal(err)
 		}
 		for _, file := range parseArchive(data).files {
-			f.Add(strings.HasSuffix(file.name, ".py"), file.data)
+			if l := langOf(file.name); l == langPython || l == langCPP {
+				f.Add(l == langPython, file.data)
+			}
 		}
 	}
 	f.Add(true, []byte("x = (now - Duration(seconds=1)"))
@@ -41,6 +43,33 @@ func FuzzSource(f *testing.F) {
 			}
 			if fd.Message == "" || fd.Why == "" || fd.Fix == "" {
 				t.Fatalf("finding without text: %+v", fd)
+			}
+			edits = append(edits, fd.Edits...)
+		}
+		if _, err := ApplyEdits(src, edits); err != nil {
+			t.Fatalf("fixes do not apply: %v", err)
+		}
+	})
+}
+
+// FuzzConfig does the same for YAML parameter files and XML launch files.
+func FuzzConfig(f *testing.F) {
+	f.Add(true, []byte("a:\n  ros__parameters:\n    use_simtime: true # simclock: ignore\n"))
+	f.Add(true, []byte("- {\"use_simulated_time\": 1}\n---\nb: [use_simtime]\n"))
+	f.Add(false, []byte(`<launch><param name="use_simtime" value="1"/><!-- c --></launch>`))
+	f.Fuzz(func(t *testing.T, yml bool, src []byte) {
+		name := "f.launch.xml"
+		if yml {
+			name = "f.yaml"
+		}
+		res, err := Source(name, src, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var edits []Edit
+		for _, fd := range res.Findings {
+			if fd.Line < 1 || fd.Col < 1 {
+				t.Fatalf("bad position %+v", fd)
 			}
 			edits = append(edits, fd.Edits...)
 		}

@@ -12,6 +12,8 @@ const (
 	langNone lang = iota
 	langPython
 	langCPP
+	langYAML // ROS 2 parameter files
+	langXML  // XML launch files
 )
 
 func (l lang) String() string {
@@ -20,13 +22,23 @@ func (l lang) String() string {
 		return "python"
 	case langCPP:
 		return "cpp"
+	case langYAML:
+		return "yaml"
+	case langXML:
+		return "xml"
 	}
 	return "none"
 }
 
 // langOf picks the language from a file name's extension.
 func langOf(name string) lang {
-	switch strings.ToLower(filepath.Ext(name)) {
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, ".launch.xml") || strings.HasSuffix(lower, ".launch") {
+		return langXML
+	}
+	switch filepath.Ext(lower) {
+	case ".yaml", ".yml":
+		return langYAML
 	case ".py":
 		return langPython
 	case ".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp":

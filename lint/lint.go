@@ -52,8 +52,9 @@ type source struct {
 // skipDirs are directories a walk never enters: colcon output and VCS data.
 var skipDirs = map[string]bool{"build": true, "install": true, "log": true, "node_modules": true, "__pycache__": true}
 
-// Files lists the Python and C++ sources under paths, sorted. A path that
-// names a file is taken whatever its extension.
+// Files lists the Python and C++ sources, YAML parameter files and XML
+// launch files under paths, sorted. A path that names a file is taken
+// whatever its extension (unknown extensions are read as Python).
 func Files(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -115,7 +116,7 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 // and is used in findings.
 func Source(name string, src []byte, cfg Config) (*Result, error) {
 	if langOf(name) == langNone {
-		return nil, fmt.Errorf("lint %s: not a Python or C++ file", name)
+		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML or XML launch file", name)
 	}
 	return analyze(context.Background(), []source{{name, src}}, cfg)
 }
@@ -154,6 +155,10 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 				if l == langNone {
 					l = langPython
 				}
+				if l == langYAML || l == langXML {
+					units[i] = &unit{path: s.path, lang: l, src: s.src}
+					continue
+				}
 				root, hasErr, err := parse(l, s.src)
 				if err != nil {
 					errs[i] = fmt.Errorf("lint %s: %w", s.path, err)
@@ -186,10 +191,12 @@ feed:
 	var classes []*class
 	res := &Result{Files: len(units)}
 	for _, u := range units {
-		collectComments(u)
-		if u.lang == langPython {
+		switch u.lang {
+		case langPython:
+			collectComments(u)
 			lowerPython(u)
-		} else {
+		case langCPP:
+			collectComments(u)
 			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
 		}
@@ -217,7 +224,19 @@ feed:
 	d.solve()
 	for _, u := range units {
 		before := len(c.findings)
-		c.check(u)
+		if u.lang == langYAML || u.lang == langXML {
+			fs, err := configFindings(u)
+			if err != nil {
+				// A file that is not valid YAML/XML is reported like a C++
+				// file tree-sitter could only partly parse.
+				res.ParseErrors = append(res.ParseErrors, u.path)
+			}
+			if enabled["R16"] {
+				c.findings = append(c.findings, fs...)
+			}
+		} else {
+			c.check(u)
+		}
 		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
 	}
 	res.Findings = c.findings

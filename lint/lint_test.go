@@ -182,3 +182,29 @@ func TestSyntaxErrors(t *testing.T) {
 		t.Errorf("findings %+v, want R2 after the syntax error", res.Findings)
 	}
 }
+
+// TestConfigFix checks R16 fixes in YAML and XML launch files, where the
+// parser reports positions in lines and columns.
+func TestConfigFix(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"p.yaml", "a:\n  ros__parameters:\n    'use_simulated_time': true\n", "a:\n  ros__parameters:\n    'use_sim_time': true\n"},
+		{"p.yaml", "é: 1\nb: {use_simtime: true}\n", "é: 1\nb: {use_sim_time: true}\n"},
+		{"x.launch.xml", "<launch><param name=\"use_simtime\" value=\"true\"/></launch>", "<launch><param name=\"use_sim_time\" value=\"true\"/></launch>"},
+	} {
+		res, err := Source(tc.name, []byte(tc.src), Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Findings) != 1 || res.Findings[0].Rule != "R16" {
+			t.Fatalf("%s: findings %+v", tc.name, res.Findings)
+		}
+		got, err := ApplyEdits([]byte(tc.src), res.Findings[0].Edits)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: fixed to %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	res, err := Source("bad.yaml", []byte("a: [\n"), Config{})
+	if err != nil || len(res.ParseErrors) != 1 {
+		t.Errorf("invalid YAML: %v, parse errors %v", err, res.ParseErrors)
+	}
+}

@@ -28,7 +28,7 @@ func TestWalkMatchesCursor(t *testing.T) {
 		}
 		for _, f := range parseArchive(data).files {
 			l := langOf(f.name)
-			if l == langNone {
+			if l != langPython && l != langCPP {
 				continue
 			}
 			fast, _, err := parse(l, f.data)

@@ -34,7 +34,7 @@ var Rules = []Rule{
 	{"R5", "clock-type-subtraction", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time", LevelError, true},
 	{"R6", "clock-type-comparison", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) compared with ROS time", LevelError, true},
 	{"R7", "duration-positional-args", "rclpy Duration() called with positional arguments (keyword-only)", LevelError, true},
-	{"R16", "use-sim-time-spelling", "misspelt use_sim_time parameter name", LevelError, true},
+	{"R16", "use-sim-time-spelling", "misspelt use_sim_time parameter name (code, YAML parameter files, XML launch files)", LevelError, true},
 	{"R26", "window-in-constructor", "now() - Duration computed in a Node constructor, where now() is 0 under sim time", LevelError, false},
 	{"R27", "unguarded-window", "now() - Duration without a guard that skips now <= W", LevelWarning, false},
 	{"R28", "lookup-time-zero", "tf2 lookup at a time that may be 0, or at an explicit Time(): tf2 reads 0 as latest", LevelWarning, false},
