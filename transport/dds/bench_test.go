@@ -117,15 +117,11 @@ type ddsperfResult struct {
 	err              error
 }
 
-var ddsperfOnce struct {
-	sync.Once
-	waitset, listener ddsperfResult
-}
-
 // ddsperfRTT runs ddsperf ping/pong for 5 s with 12-byte payloads on the
-// loopback configuration in mode ("waitset" or "listener") and returns
-// the mean and median round trip in µs, averaged over its 1 s reports.
-func ddsperfRTT(t testing.TB, mode string) ddsperfResult {
+// loopback configuration, back to back (rate "") or at a rate ("500Hz"),
+// in mode ("waitset" or "listener"), and returns the mean and median round
+// trip in µs, averaged over its 1 s reports.
+func ddsperfRTT(t testing.TB, rate, mode string) ddsperfResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
@@ -136,7 +132,11 @@ func ddsperfRTT(t testing.TB, mode string) ddsperfResult {
 	}
 	defer pong.Wait()         //nolint:errcheck // ends by -D
 	defer pong.Process.Kill() //nolint:errcheck // may have exited
-	ping := exec.CommandContext(ctx, "ddsperf", "-D", "5", "-i", strconv.Itoa(domainDDSPerf), "ping", "size", "12", mode)
+	args := []string{"-D", "5", "-i", strconv.Itoa(domainDDSPerf), "ping"}
+	if rate != "" {
+		args = append(args, rate)
+	}
+	ping := exec.CommandContext(ctx, "ddsperf", append(args, "size", "12", mode)...)
 	ping.Env = env
 	out, err := ping.CombinedOutput()
 	if err != nil {
@@ -160,9 +160,16 @@ func ddsperfRTT(t testing.TB, mode string) ddsperfResult {
 }
 
 // BenchmarkClockRoundTrip measures /clock round trips between two
-// processes (publish, peer echoes, take): one-way latency is half. The
-// ddsperf_rtt_us and ratio metrics compare it with ddsperf ping/pong.
+// processes (publish, peer echoes, take); one-way latency is half. It runs
+// back to back and paced at 500 Hz (a /clock rate), and compares the
+// median with ddsperf ping/pong run the same way right after, in waitset
+// mode (how simclock waits) and listener mode (ddsperf's default).
 func BenchmarkClockRoundTrip(b *testing.B) {
+	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "") })
+	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz") })
+}
+
+func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 	requireDDS(b)
 	startPeer(b, "pong", domainBenchRTT)
 	tr := open(b, domainBenchRTT)
@@ -211,7 +218,12 @@ func BenchmarkClockRoundTrip(b *testing.B) {
 	rtts := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	i := 0
+	next := time.Now()
 	for b.Loop() {
+		if every > 0 {
+			next = next.Add(every)
+			time.Sleep(time.Until(next))
+		}
 		t0 := time.Now()
 		roundTrip(i)
 		rtts = append(rtts, time.Since(t0))
@@ -221,17 +233,15 @@ func BenchmarkClockRoundTrip(b *testing.B) {
 	slices.Sort(rtts)
 	mean := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e3
 	median := float64(rtts[len(rtts)/2].Nanoseconds()) / 1e3
-	b.ReportMetric(mean, "rtt_mean_us")
+	if every == 0 {
+		b.ReportMetric(mean, "rtt_mean_us")
+	}
 	b.ReportMetric(median, "rtt_median_us")
 	b.ReportMetric(median/2, "oneway_median_us")
-	ddsperfOnce.Do(func() {
-		ddsperfOnce.waitset = ddsperfRTT(b, "waitset")
-		ddsperfOnce.listener = ddsperfRTT(b, "listener")
-	})
 	for _, ref := range []struct {
 		name string
 		r    ddsperfResult
-	}{{"waitset", ddsperfOnce.waitset}, {"listener", ddsperfOnce.listener}} {
+	}{{"waitset", ddsperfRTT(b, rate, "waitset")}, {"listener", ddsperfRTT(b, rate, "listener")}} {
 		if ref.r.err != nil {
 			b.Logf("no ddsperf %s baseline: %v", ref.name, ref.r.err)
 			continue
