@@ -333,12 +333,15 @@ func (c *checker) check(u *unit) {
 	}
 }
 
-func (c *checker) report(u *unit, e *expr, rule, msg, why, fix string, edits []Edit) {
+// report adds a finding for rule at e, if the rule is enabled, and returns
+// it for adjustment (nil when the rule is off).
+func (c *checker) report(u *unit, e *expr, rule, msg, why, fix string, edits []Edit) *Finding {
 	if !c.enabled[rule] {
-		return
+		return nil
 	}
 	r, _ := RuleByID(rule)
 	c.findings = append(c.findings, u.finding(e.n, r, msg, why, fix, edits))
+	return &c.findings[len(c.findings)-1]
 }
 
 // fixText picks the Python or the C++ wording of a fix.
@@ -563,13 +566,15 @@ func (c *checker) checkLookup(e *expr, f *fn) {
 	}
 	if q := canon(c.d.qual(t.recv, f), u.lang); t.kind == eCall && (q == "rclpy.time.Time" || q == "rclcpp.Time") &&
 		ft&fSystem != 0 && len(t.args) == 0 && len(t.kwargs) == 0 {
-		c.report(u, t, "R28",
+		note := c.report(u, t, "R28",
 			fmt.Sprintf("%s as lookup time asks tf2 for the latest transform, not the one at now or at a message stamp", shorten(t.text())),
 			"Time() is 0 ns and tf2 treats time 0 as 'latest available' (R28). That is right when the newest transform is meant, wrong when the data being transformed has a stamp.",
 			fixText(u, "pass the data's stamp (Time.from_msg(msg.header.stamp)); if 'latest' is really meant, say so with # simclock: ignore[R28]",
 				"pass the data's stamp, or tf2::TimePointZero when 'latest' is meant"),
 			nil)
-		c.findings[len(c.findings)-1].Level = LevelNote
+		if note != nil {
+			note.Level = LevelNote
+		}
 	}
 }
 
