@@ -138,6 +138,9 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
 	if len(res.Findings) > 0 || fixed > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), fixed, res.Files)
 	}
+	if n := len(res.ParseErrors); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors (often unexpanded macros); analysed around them\n", n)
+	}
 	return nil
 }
 
