@@ -43,7 +43,8 @@
 //
 // The nominal /clock period and value step are the medians over the first
 // 200 /clock messages. The real-time factor is the sum of forward /clock
-// steps over the log time they span.
+// steps over the log time they span; rtf_min and rtf_max are its extremes
+// over successive windows of at least one second of log time.
 //
 // # JSON lines
 //
@@ -57,7 +58,7 @@
 //	{"kind":"file","path":P,"bytes":N,"indexed":B,"profile":"ros2","library":L,"chunks":N,
 //	 "messages":N,"compression":["none"|"zstd"|"lz4"],"error":E?}           one per file
 //	{"kind":"clock","present":B,"messages":N,"first_ns":V,"last_ns":V,"first_log_ns":T,
-//	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F,"backward_jumps":N,
+//	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F,"rtf_min":F,"rtf_max":F,"backward_jumps":N,
 //	 "forward_jumps":N,"gaps":N,"stalls":N,"sim_time_log":B}
 //	{"kind":"topic","topic":T,"type":TYPE,"encoding":"ros2msg","messages":N,"bytes":N,
 //	 "first_log_ns":T,"last_log_ns":T,"rate_hz":F,"before_first_clock":N,"decoded":B,

@@ -136,7 +136,12 @@ type ClockReport struct {
 	StepNS     int64   `json:"step_ns"`   // nominal (median) value step
 	// RTF is the real-time factor: /clock advance over log-time advance,
 	// backward jumps left out.
-	RTF           float64 `json:"rtf"`
+	RTF float64 `json:"rtf"`
+	// RTFMin and RTFMax are the extremes of the real-time factor over
+	// successive windows of at least one second of log time (0 when the
+	// bag is shorter).
+	RTFMin        float64 `json:"rtf_min"`
+	RTFMax        float64 `json:"rtf_max"`
 	BackwardJumps int64   `json:"backward_jumps"`
 	ForwardJumps  int64   `json:"forward_jumps"`
 	Gaps          int64   `json:"gaps"`
@@ -357,6 +362,8 @@ type analysis struct {
 	stallLen   int64
 	advance    int64 // sum of positive value steps
 	elapsed    int64 // log time spanned by them
+	winAdv     int64 // the same, over the current RTF window
+	winElapsed int64
 	clkEx      map[string][]Example
 	clkSeries  decimator
 	clkWinNeg  int64
@@ -685,6 +692,20 @@ func (a *analysis) clockStep(p, q clockSample) {
 			c.ForwardJumps++
 			a.addClkEx(CodeClockJump, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
 				Detail: fmt.Sprintf("ahead by %v in %v of log time", time.Duration(dv), time.Duration(dl))})
+		}
+	}
+	if dv < 0 {
+		a.winAdv, a.winElapsed = 0, 0
+	} else {
+		a.winAdv += dv
+		a.winElapsed += max(dl, 0)
+		if a.winElapsed >= int64(time.Second) {
+			rtf := float64(a.winAdv) / float64(a.winElapsed)
+			if c.RTFMin == 0 && c.RTFMax == 0 {
+				c.RTFMin, c.RTFMax = rtf, rtf
+			}
+			c.RTFMin, c.RTFMax = min(c.RTFMin, rtf), max(c.RTFMax, rtf)
+			a.winAdv, a.winElapsed = 0, 0
 		}
 	}
 	if c.PeriodNS > 0 && dl > gapLimit {

@@ -175,6 +175,9 @@ func TestInspectClockFigures(t *testing.T) {
 	if c.SimTimeLog {
 		t.Error("SimTimeLog true for a wall-clock recording")
 	}
+	if math.Abs(c.RTFMin-1) > 1e-9 || math.Abs(c.RTFMax-1) > 1e-9 {
+		t.Errorf("RTF per second %v..%v, want 1..1", c.RTFMin, c.RTFMax)
+	}
 	if len(rep.Topics) != 2 || rep.Topics[1].Topic != "/range" || rep.Topics[1].TimeFields[0].Reference != "clock" {
 		t.Fatalf("topics %+v", rep.Topics)
 	}
@@ -186,6 +189,31 @@ func TestInspectClockFigures(t *testing.T) {
 
 // TestInspectNoClock: without /clock the report says so and compares stamps
 // with log time.
+// TestInspectRTFWindows: a simulation running at half speed for its
+// second second shows in rtf_min, and in the overall RTF.
+func TestInspectRTFWindows(t *testing.T) {
+	var msgs []genMsg
+	v := 100 * sec
+	for i := range 300 {
+		log := wall + int64(i)*10*ms
+		msgs = append(msgs, clockMsg(log, v))
+		if i >= 100 && i < 200 {
+			v += 5 * ms
+		} else {
+			v += 10 * ms
+		}
+	}
+	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{clockTopic}, msgs))
+	rep, err := Inspect(context.Background(), []string{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Clock
+	if math.Abs(c.RTFMin-0.5) > 0.02 || math.Abs(c.RTFMax-1) > 0.02 || math.Abs(c.RTF-2.5/2.99) > 0.02 {
+		t.Errorf("RTF %v, per second %v..%v; want about 0.84, 0.5..1", c.RTF, c.RTFMin, c.RTFMax)
+	}
+}
+
 func TestInspectNoClock(t *testing.T) {
 	var msgs []genMsg
 	for i := range 20 {

@@ -246,9 +246,10 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
 	c := rep.Clock
 	if c.Present {
-		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s, RTF %.3f, %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
-			c.Messages, c.RateHz, time.Duration(c.PeriodNS), time.Duration(c.StepNS), secs(c.FirstNS), secs(c.LastNS),
-			c.RTF, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
+		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s\n",
+			c.Messages, c.RateHz, time.Duration(c.PeriodNS), time.Duration(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
+		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
+			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
 	} else {
 		p("/clock: none in this bag; stamps are compared with the recorder's log time\n")
 	}
