@@ -52,3 +52,52 @@ func TestDumpFindings(t *testing.T) {
 	}
 	t.Logf("files=%d parse errors=%v", res.Files, res.ParseErrors)
 }
+
+func TestDumpErrors(t *testing.T) {
+	dir := os.Getenv("LINT_ERRS")
+	if dir == "" {
+		t.Skip("set LINT_ERRS=dir to print where C++/Python files fail to parse")
+	}
+	files, err := Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		l := langOf(f)
+		if l != langCPP && l != langPython {
+			continue
+		}
+		src, _ := os.ReadFile(f)
+		in := src
+		if l == langCPP {
+			in = blankVisibilityMacros(src)
+		}
+		root, hasErr, err := parse(l, in)
+		if err != nil || !hasErr {
+			continue
+		}
+		var first *node
+		var find func(n *node)
+		find = func(n *node) {
+			if first != nil {
+				return
+			}
+			if n.kind == "ERROR" {
+				first = n
+				return
+			}
+			for _, c := range n.children {
+				find(c)
+			}
+		}
+		find(root)
+		if first == nil {
+			t.Logf("%s: missing node", f)
+			continue
+		}
+		u := &unit{src: src}
+		line, _ := u.position(first.start)
+		txt := strings.Join(strings.Fields(string(src[first.start:min(first.end, first.start+60)])), " ")
+		t.Logf("%s:%d: %s", f, line, txt)
+	}
+}

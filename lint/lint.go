@@ -159,7 +159,11 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 					units[i] = &unit{path: s.path, lang: l, src: s.src}
 					continue
 				}
-				root, hasErr, err := parse(l, s.src)
+				in := s.src
+				if l == langCPP {
+					in = blankVisibilityMacros(in)
+				}
+				root, hasErr, err := parse(l, in)
 				if err != nil {
 					errs[i] = fmt.Errorf("lint %s: %w", s.path, err)
 					continue

@@ -213,3 +213,22 @@ func TestConfigFix(t *testing.T) {
 		t.Errorf("invalid YAML: %v, parse errors %v", err, res.ParseErrors)
 	}
 }
+
+func TestBlankMacros(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"class COMPOSITION_PUBLIC Talker : public rclcpp::Node {};", "class                    Talker : public rclcpp::Node {};"},
+		{"#define COMPOSITION_PUBLIC __attribute__((visibility(\"default\")))\nCOMPOSITION_PUBLIC void f();",
+			"#define COMPOSITION_PUBLIC __attribute__((visibility(\"default\")))\n                   void f();"},
+		{"#if X \\\n  && MY_EXPORT\nint a;", "#if X \\\n  && MY_EXPORT\nint a;"},
+		{`printf("%" PRId64 " // MY_PUBLIC\n", x); /* A_EXPORT */`, `printf("%"        " // MY_PUBLIC\n", x); /* A_EXPORT */`},
+		{"PUBLIC EXPORT_X _PUBLIC PRIZ64", "PUBLIC EXPORT_X _PUBLIC PRIZ64"},
+	} {
+		if got := string(blankVisibilityMacros([]byte(tc.in))); got != tc.want {
+			t.Errorf("blank(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+	src := []byte("int x;")
+	if got := blankVisibilityMacros(src); &got[0] != &src[0] {
+		t.Error("copied a source with nothing to blank")
+	}
+}
