@@ -135,7 +135,7 @@ type ClockReport struct {
 	PeriodNS   int64   `json:"period_ns"` // nominal (median) log-time period
 	StepNS     int64   `json:"step_ns"`   // nominal (median) value step
 	// RTF is the real-time factor: /clock advance over log-time advance,
-	// backward jumps left out.
+	// backward jumps left out (stalls count, at RTF 0).
 	RTF float64 `json:"rtf"`
 	// RTFMin and RTFMax are the extremes of the real-time factor over
 	// successive windows of at least one second of log time (0 when the
@@ -364,6 +364,7 @@ type analysis struct {
 	elapsed    int64 // log time spanned by them
 	winAdv     int64 // the same, over the current RTF window
 	winElapsed int64
+	rtfSeen    bool // a window has completed
 	clkEx      map[string][]Example
 	clkSeries  decimator
 	clkWinNeg  int64
@@ -686,8 +687,6 @@ func (a *analysis) clockStep(p, q clockSample) {
 		a.addClkEx(CodeClockBackward, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
 			Detail: fmt.Sprintf("back by %v", time.Duration(-dv))})
 	case dv > 0:
-		a.advance += dv
-		a.elapsed += max(dl, 0)
 		if c.StepNS > 0 && dv > jumpLimit && (c.PeriodNS == 0 || dl <= gapLimit) {
 			c.ForwardJumps++
 			a.addClkEx(CodeClockJump, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
@@ -697,12 +696,14 @@ func (a *analysis) clockStep(p, q clockSample) {
 	if dv < 0 {
 		a.winAdv, a.winElapsed = 0, 0
 	} else {
+		a.advance += dv
+		a.elapsed += max(dl, 0)
 		a.winAdv += dv
 		a.winElapsed += max(dl, 0)
 		if a.winElapsed >= int64(time.Second) {
 			rtf := float64(a.winAdv) / float64(a.winElapsed)
-			if c.RTFMin == 0 && c.RTFMax == 0 {
-				c.RTFMin, c.RTFMax = rtf, rtf
+			if !a.rtfSeen {
+				c.RTFMin, c.RTFMax, a.rtfSeen = rtf, rtf, true
 			}
 			c.RTFMin, c.RTFMax = min(c.RTFMin, rtf), max(c.RTFMax, rtf)
 			a.winAdv, a.winElapsed = 0, 0
