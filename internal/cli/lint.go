@@ -266,8 +266,6 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 	EndLine     int `json:"endLine,omitempty"`
 	EndColumn   int `json:"endColumn,omitempty"`
-	ByteOffset  int `json:"byteOffset,omitempty"`
-	ByteLength  int `json:"byteLength,omitempty"`
 }
 
 type sarifFix struct {
@@ -281,8 +279,15 @@ type sarifArtifactChange struct {
 }
 
 type sarifReplacement struct {
-	DeletedRegion   sarifRegion `json:"deletedRegion"`
-	InsertedContent sarifText   `json:"insertedContent"`
+	DeletedRegion   sarifBytes `json:"deletedRegion"`
+	InsertedContent sarifText  `json:"insertedContent"`
+}
+
+// sarifBytes is a region by byte offset; an insertion at the start of a
+// file has offset 0 and length 0, so neither may be omitted.
+type sarifBytes struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
 }
 
 // sarifURI turns a path into a SARIF artifact URI: relative paths stay
@@ -325,7 +330,7 @@ func writeLintSARIF(out io.Writer, res *lint.Result) error {
 			ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{uri}}
 			for _, e := range f.Edits {
 				ch.Replacements = append(ch.Replacements, sarifReplacement{
-					DeletedRegion:   sarifRegion{ByteOffset: e.Start, ByteLength: e.End - e.Start},
+					DeletedRegion:   sarifBytes{ByteOffset: e.Start, ByteLength: e.End - e.Start},
 					InsertedContent: sarifText{e.New},
 				})
 			}
