@@ -1,5 +1,11 @@
 //go:build cgo
 
+// Developer tools, skipped unless their environment variable is set:
+//
+//	LINT_DUMP=file.py go test -run 'TestDump$' -v ./lint      # the lowered tree-sitter tree
+//	LINT_FIND='dir ...' go test -run TestDumpFindings -v ./lint  # findings, one per line
+//	LINT_ERRS=dir go test -run TestDumpErrors -v ./lint       # where files fail to parse
+
 package lint
 
 import (
@@ -9,6 +15,7 @@ import (
 	"testing"
 )
 
+// dump prints n's subtree, one node per line.
 func dump(n *node, src []byte, depth int, sb *strings.Builder) {
 	txt := string(src[n.start:n.end])
 	if len(n.children) > 0 || len(txt) > 40 {
