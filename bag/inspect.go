@@ -256,7 +256,7 @@ func inspect(ctx context.Context, files []string, total int64, opts Options, rea
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	rd := &reader{onMessage: a.message, recBuf: getBuf(), uncBuf: getBuf(),
+	rd := &reader{onMessage: a.message, recBuf: getBuf(), dec: decompressor{out: getBuf()},
 		onChannel: func(sch *mcap.Schema, ch *mcap.Channel) { a.topic(sch, ch) }}
 	defer rd.close()
 	var base int64

@@ -89,9 +89,7 @@ type reader struct {
 	byID     []chanSchema // cache of channels[id] and its schema for small ids
 	msg      mcap.Message
 	recBuf   []byte
-	uncBuf   []byte
-	zstd     *zstd.Decoder
-	lz4      *lz4.Reader
+	dec      decompressor
 	info     *FileInfo
 	comps    map[string]bool
 }
@@ -108,10 +106,8 @@ func getBuf() []byte {
 }
 
 func (r *reader) close() {
-	if r.zstd != nil {
-		r.zstd.Close()
-	}
-	for _, b := range []*[]byte{&r.recBuf, &r.uncBuf} {
+	r.dec.close()
+	for _, b := range []*[]byte{&r.recBuf, &r.dec.out} {
 		if cap(*b) > 0 && cap(*b) <= 64<<20 {
 			buf := (*b)[:0]
 			buffers.Put(&buf)
@@ -260,7 +256,7 @@ func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, i
 			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk index record",
 				Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, off, fi.Bytes)}
 		}
-		buf := r.grow(&r.recBuf, int(ci.ChunkLength))
+		buf := grow(&r.recBuf, int(ci.ChunkLength))
 		if _, err := f.ReadAt(buf, off); err != nil {
 			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		}
@@ -284,7 +280,7 @@ func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, i
 const maxChunk = 1 << 30
 
 // grow returns (*b)[:n], reallocating when needed.
-func (r *reader) grow(b *[]byte, n int) []byte {
+func grow(b *[]byte, n int) []byte {
 	if cap(*b) < n {
 		*b = make([]byte, n, n+n/4)
 	}
@@ -329,7 +325,7 @@ func (r *reader) readLinear(ctx context.Context, br *bufio.Reader, fi *FileInfo)
 			err := fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)
 			if op == mcap.OpChunk {
 				// Salvage the complete messages of an uncompressed chunk cut short.
-				buf := r.grow(&r.recBuf, int(left-9))
+				buf := grow(&r.recBuf, int(left-9))
 				if _, rerr := io.ReadFull(br, buf); rerr == nil {
 					before := r.info.Messages
 					if cerr := r.chunkData(buf, off, true); cerr != nil {
@@ -344,7 +340,7 @@ func (r *reader) readLinear(ctx context.Context, br *bufio.Reader, fi *FileInfo)
 		}
 		switch op {
 		case mcap.OpChunk, mcap.OpMessage, mcap.OpSchema, mcap.OpChannel, mcap.OpHeader, mcap.OpFooter:
-			buf := r.grow(&r.recBuf, int(n))
+			buf := grow(&r.recBuf, int(n))
 			if _, err := io.ReadFull(br, buf); err != nil {
 				return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
 			}
@@ -460,101 +456,43 @@ func (r *reader) chunk(buf []byte, off int64) error { return r.chunkData(buf, of
 // short by the end of the file: the complete records of an uncompressed
 // chunk are handled and the rest is ignored.
 func (r *reader) chunkData(buf []byte, off int64, partial bool) error {
-	fail := func(kind error, format string, args ...any) error {
-		return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
-	}
-	if partial && (len(buf) < 8+8+8+4+4+8 || uint64(binary.LittleEndian.Uint32(buf[28:])) > uint64(len(buf)-40)) {
-		return nil // not even the chunk header is complete
+	data, comp, ok, err := r.dec.decode(buf, partial)
+	if !ok {
+		return nil
 	}
 	r.info.Chunks++
-	if len(buf) < 8+8+8+4+4+8 {
-		return fail(ErrCorrupt, "chunk header of %d bytes", len(buf))
+	r.comps[compName(comp)] = true
+	if err != nil {
+		return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record", Err: err}
 	}
-	usize := binary.LittleEndian.Uint64(buf[16:])
-	clen := binary.LittleEndian.Uint32(buf[28:])
-	p := 32
-	if uint64(clen) > uint64(len(buf)-p-8) {
-		return fail(ErrCorrupt, "compression name of %d bytes", clen)
+	return r.records(data, off, partial)
+}
+
+func compName(c string) string {
+	if c == "" {
+		return "none"
 	}
-	comp := string(buf[p : p+int(clen)])
-	p += int(clen)
-	rlen := binary.LittleEndian.Uint64(buf[p:])
-	p += 8
-	if partial {
-		if comp != "" {
-			return nil // a compressed chunk cut short cannot be decoded
-		}
-		rlen = min(rlen, uint64(len(buf)-p))
-		usize = rlen
-	}
-	if rlen > uint64(len(buf)-p) {
-		return fail(ErrCorrupt, "records of %d bytes in a chunk of %d", rlen, len(buf))
-	}
-	records := buf[p : p+int(rlen)]
-	if usize > maxChunk {
-		return fail(ErrCorrupt, "uncompressed size %d is over the %d-byte limit", usize, maxChunk)
-	}
-	var data []byte
-	switch comp {
-	case "":
-		r.comps["none"] = true
-		data = records
-		if uint64(len(records)) != usize {
-			return fail(ErrCorrupt, "uncompressed chunk of %d bytes, its header says %d", len(records), usize)
-		}
-	case "zstd":
-		r.comps[comp] = true
-		if r.zstd == nil {
-			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxChunk))
-			if err != nil {
-				return fail(ErrCorrupt, "zstd: %v", err)
-			}
-			r.zstd = d
-		}
-		// Preallocate no more than a plausible ratio; DecodeAll grows it.
-		out, err := r.zstd.DecodeAll(records, r.grow(&r.uncBuf, int(min(usize, 64*uint64(len(records))+1<<20)))[:0])
-		if err != nil {
-			return fail(ErrCorrupt, "zstd: %v", err)
-		}
-		if cap(out) > cap(r.uncBuf) {
-			r.uncBuf = out
-		}
-		data = out
-	case "lz4":
-		r.comps[comp] = true
-		if usize > 256*uint64(len(records))+1<<16 { // beyond LZ4's best ratio
-			return fail(ErrCorrupt, "lz4 chunk of %d bytes cannot hold %d", len(records), usize)
-		}
-		if r.lz4 == nil {
-			r.lz4 = lz4.NewReader(bytes.NewReader(records))
-		} else {
-			r.lz4.Reset(bytes.NewReader(records))
-		}
-		out := r.grow(&r.uncBuf, int(usize))
-		if _, err := io.ReadFull(r.lz4, out); err != nil {
-			return fail(ErrCorrupt, "lz4: %v", err)
-		}
-		data = out
-	default:
-		return fail(ErrCorrupt, "unsupported compression %q", comp)
-	}
-	if uint64(len(data)) != usize {
-		return fail(ErrCorrupt, "chunk decompresses to %d bytes, its header says %d", len(data), usize)
-	}
+	return c
+}
+
+// records handles the records of a decompressed chunk found at byte off.
+func (r *reader) records(data []byte, off int64, partial bool) error {
 	for q := 0; q < len(data); {
 		if len(data)-q < 9 {
 			if partial {
 				return nil
 			}
-			return fail(ErrCorrupt, "%d stray bytes at the end of the chunk", len(data)-q)
+			return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record",
+				Err: fmt.Errorf("%w: %d stray bytes at the end of the chunk", ErrCorrupt, len(data)-q)}
 		}
 		op := mcap.OpCode(data[q])
 		n := binary.LittleEndian.Uint64(data[q+1:])
-		if partial && n > uint64(len(data)-q-9) {
-			return nil
-		}
 		if n > uint64(len(data)-q-9) {
-			return fail(ErrCorrupt, "%s record at chunk byte %d declares %d bytes, %d are left", recordName(op), q, n, len(data)-q-9)
+			if partial {
+				return nil
+			}
+			return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record",
+				Err: fmt.Errorf("%w: %s at chunk byte %d declares %d bytes, %d are left", ErrCorrupt, recordName(op), q, n, len(data)-q-9)}
 		}
 		if err := r.record(op, data[q+9:q+9+int(n)], off, false); err != nil {
 			return err
@@ -562,6 +500,102 @@ func (r *reader) chunkData(buf []byte, off int64, partial bool) error {
 		q += 9 + int(n)
 	}
 	return nil
+}
+
+// A decompressor turns chunk records into their records, reusing its
+// decoders and output buffer. The data it returns is valid until the next
+// call.
+type decompressor struct {
+	zstd *zstd.Decoder
+	lz4  *lz4.Reader
+	out  []byte
+}
+
+func (d *decompressor) close() {
+	if d.zstd != nil {
+		d.zstd.Close()
+		d.zstd = nil
+	}
+}
+
+// decode returns the uncompressed records of the chunk record content
+// buf and its compression. ok is false when partial is set and nothing
+// can be recovered. Errors wrap ErrCorrupt.
+func (d *decompressor) decode(buf []byte, partial bool) (data []byte, comp string, ok bool, err error) {
+	corrupt := func(format string, args ...any) ([]byte, string, bool, error) {
+		return nil, comp, true, fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+	}
+	if partial && (len(buf) < 8+8+8+4+4+8 || uint64(binary.LittleEndian.Uint32(buf[28:])) > uint64(len(buf)-40)) {
+		return nil, "", false, nil // not even the chunk header is complete
+	}
+	if len(buf) < 8+8+8+4+4+8 {
+		return corrupt("chunk header of %d bytes", len(buf))
+	}
+	usize := binary.LittleEndian.Uint64(buf[16:])
+	clen := binary.LittleEndian.Uint32(buf[28:])
+	p := 32
+	if uint64(clen) > uint64(len(buf)-p-8) {
+		return corrupt("compression name of %d bytes", clen)
+	}
+	comp = string(buf[p : p+int(clen)])
+	p += int(clen)
+	rlen := binary.LittleEndian.Uint64(buf[p:])
+	p += 8
+	if partial {
+		if comp != "" {
+			return nil, comp, false, nil // a compressed chunk cut short cannot be decoded
+		}
+		rlen = min(rlen, uint64(len(buf)-p))
+		usize = rlen
+	}
+	if rlen > uint64(len(buf)-p) {
+		return corrupt("records of %d bytes in a chunk of %d", rlen, len(buf))
+	}
+	records := buf[p : p+int(rlen)]
+	if usize > maxChunk {
+		return corrupt("uncompressed size %d is over the %d-byte limit", usize, maxChunk)
+	}
+	switch comp {
+	case "":
+		data = records
+	case "zstd":
+		if d.zstd == nil {
+			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxChunk))
+			if err != nil {
+				return corrupt("zstd: %v", err)
+			}
+			d.zstd = z
+		}
+		// Preallocate no more than a plausible ratio; DecodeAll grows it.
+		out, err := d.zstd.DecodeAll(records, grow(&d.out, int(min(usize, 64*uint64(len(records))+1<<20)))[:0])
+		if err != nil {
+			return corrupt("zstd: %v", err)
+		}
+		if cap(out) > cap(d.out) {
+			d.out = out
+		}
+		data = out
+	case "lz4":
+		if usize > 256*uint64(len(records))+1<<16 { // beyond LZ4's best ratio
+			return corrupt("lz4 chunk of %d bytes cannot hold %d", len(records), usize)
+		}
+		if d.lz4 == nil {
+			d.lz4 = lz4.NewReader(bytes.NewReader(records))
+		} else {
+			d.lz4.Reset(bytes.NewReader(records))
+		}
+		out := grow(&d.out, int(usize))
+		if _, err := io.ReadFull(d.lz4, out); err != nil {
+			return corrupt("lz4: %v", err)
+		}
+		data = out
+	default:
+		return corrupt("unsupported compression %q", comp)
+	}
+	if uint64(len(data)) != usize {
+		return corrupt("chunk decompresses to %d bytes, its header says %d", len(data), usize)
+	}
+	return data, comp, true, nil
 }
 
 // orderFiles sorts the files of a split bag by their first message time
