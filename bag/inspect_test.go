@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -371,5 +372,28 @@ func TestProgress(t *testing.T) {
 	}
 	if total != st.Size() || last <= 0 || last > total {
 		t.Errorf("progress %d/%d, file %d bytes", last, total, st.Size())
+	}
+}
+
+// TestParallelDecompression: chunks decompressed ahead on other goroutines
+// give the same report as one goroutine.
+func TestParallelDecompression(t *testing.T) {
+	ms := simBag(100*sec, 4)
+	for _, mode := range []string{"zstd", "lz4"} {
+		p := writeFile(t, bagBytes(t, writerModes[mode], []genTopic{clockTopic, rangeTopic}, ms))
+		prev := runtime.GOMAXPROCS(1)
+		seq, err1 := Inspect(context.Background(), []string{p}, Options{})
+		runtime.GOMAXPROCS(max(prev, 4))
+		par, err2 := Inspect(context.Background(), []string{p}, Options{})
+		runtime.GOMAXPROCS(prev)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if seq.Files[0].Chunks < 3 {
+			t.Fatalf("%s: %d chunks, want several", mode, seq.Files[0].Chunks)
+		}
+		if d := cmp.Diff(seq, par); d != "" {
+			t.Errorf("%s: parallel differs (-sequential +parallel):\n%s", mode, d)
+		}
 	}
 }

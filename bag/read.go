@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -60,9 +61,6 @@ type FileInfo struct {
 	// "none" standing for uncompressed chunks.
 	Compression []string `json:"compression"`
 	Error       string   `json:"error,omitempty"`
-
-	startTime uint64 // from statistics, for ordering files of a split bag
-	hasStart  bool
 }
 
 type chanSchema struct {
@@ -222,9 +220,6 @@ func plausibleSummary(f io.ReaderAt, size int64) bool {
 
 func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, info *mcap.Info) error {
 	fi.Profile, fi.Library = info.Header.Profile, info.Header.Library
-	if info.Statistics != nil {
-		fi.startTime, fi.hasStart = info.Statistics.MessageStartTime, true
-	}
 	for id, s := range info.Schemas {
 		r.schemas[id] = s
 	}
@@ -246,26 +241,123 @@ func (r *reader) readIndexed(ctx context.Context, f io.ReaderAt, fi *FileInfo, i
 		}
 		return idx[i].ChunkStartOffset < idx[j].ChunkStartOffset
 	})
+	compressed := false
+	for _, ci := range idx {
+		compressed = compressed || ci.Compression != ""
+	}
+	if workers := runtime.GOMAXPROCS(0); compressed && workers > 1 && len(idx) > 1 {
+		return r.readParallel(ctx, f, fi, idx, workers)
+	}
 	var done int64
 	for _, ci := range idx {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		off := int64(ci.ChunkStartOffset)
-		if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(fi.Bytes) || ci.ChunkLength > uint64(fi.Bytes)-ci.ChunkStartOffset {
-			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk index record",
-				Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, off, fi.Bytes)}
-		}
-		buf := grow(&r.recBuf, int(ci.ChunkLength))
-		if _, err := f.ReadAt(buf, off); err != nil {
-			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
-		}
-		if mcap.OpCode(buf[0]) != mcap.OpChunk || binary.LittleEndian.Uint64(buf[1:9]) != ci.ChunkLength-9 {
-			return &ReadError{Path: fi.Path, Offset: off, Record: "chunk record",
-				Err: fmt.Errorf("%w: the chunk index points at no chunk record", ErrCorrupt)}
-		}
-		if err := r.chunk(buf[9:], off); err != nil {
+		buf, err := loadChunk(f, fi, ci, &r.recBuf)
+		if err != nil {
 			return err
+		}
+		if err := r.chunk(buf, int64(ci.ChunkStartOffset)); err != nil {
+			return err
+		}
+		done += int64(ci.ChunkLength)
+		if r.progress != nil {
+			r.progress(done)
+		}
+	}
+	r.progressDone(fi.Bytes)
+	return nil
+}
+
+// loadChunk reads the chunk record ci points at into *buf and returns its
+// content.
+func loadChunk(f io.ReaderAt, fi *FileInfo, ci *mcap.ChunkIndex, buf *[]byte) ([]byte, error) {
+	off := int64(ci.ChunkStartOffset)
+	if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(fi.Bytes) || ci.ChunkLength > uint64(fi.Bytes)-ci.ChunkStartOffset {
+		return nil, &ReadError{Path: fi.Path, Offset: off, Record: "chunk index record",
+			Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, off, fi.Bytes)}
+	}
+	b := grow(buf, int(ci.ChunkLength))
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil, &ReadError{Path: fi.Path, Offset: off, Record: "chunk record", Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+	}
+	if mcap.OpCode(b[0]) != mcap.OpChunk || binary.LittleEndian.Uint64(b[1:9]) != ci.ChunkLength-9 {
+		return nil, &ReadError{Path: fi.Path, Offset: off, Record: "chunk record",
+			Err: fmt.Errorf("%w: the chunk index points at no chunk record", ErrCorrupt)}
+	}
+	return b[9:], nil
+}
+
+// A chunkSlot holds the buffers and decoders of one chunk being read and
+// decompressed ahead of the analysis.
+type chunkSlot struct {
+	raw    []byte
+	dec    decompressor
+	result chan chunkResult // capacity 1: one job per slot at a time
+}
+
+type chunkResult struct {
+	data []byte // aliases the slot's buffers
+	comp string
+	err  error
+}
+
+// readParallel reads and decompresses up to workers+1 chunks ahead on
+// other goroutines, and hands their records to the analysis in index
+// order on this one. Memory stays bounded by the slots.
+func (r *reader) readParallel(ctx context.Context, f io.ReaderAt, fi *FileInfo, idx []*mcap.ChunkIndex, workers int) error {
+	depth := workers + 1
+	slots := make([]*chunkSlot, depth)
+	for i := range slots {
+		slots[i] = &chunkSlot{result: make(chan chunkResult, 1)}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+		for _, s := range slots {
+			s.dec.close()
+		}
+	}()
+	start := func(i int) {
+		s, ci := slots[i%depth], idx[i]
+		wg.Go(func() {
+			if ctx.Err() != nil {
+				s.result <- chunkResult{err: ctx.Err()}
+				return
+			}
+			buf, err := loadChunk(f, fi, ci, &s.raw)
+			if err != nil {
+				s.result <- chunkResult{err: err}
+				return
+			}
+			data, comp, _, err := s.dec.decode(buf, false)
+			if err != nil {
+				err = &ReadError{Path: fi.Path, Offset: int64(ci.ChunkStartOffset), Record: "chunk record", Err: err}
+			}
+			s.result <- chunkResult{data: data, comp: comp, err: err}
+		})
+	}
+	for i := range min(depth, len(idx)) {
+		start(i)
+	}
+	var done int64
+	for i, ci := range idx {
+		res := <-slots[i%depth].result
+		if res.err != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return res.err
+		}
+		r.info.Chunks++
+		r.comps[compName(res.comp)] = true
+		if err := r.records(res.data, int64(ci.ChunkStartOffset), false); err != nil {
+			return err
+		}
+		if i+depth < len(idx) {
+			start(i + depth)
 		}
 		done += int64(ci.ChunkLength)
 		if r.progress != nil {
