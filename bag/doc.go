@@ -41,6 +41,11 @@
 //	warning decode_error        messages that do not decode with their schema
 //	info    no_clock            the bag has no /clock
 //
+// zero_stamp, time_base_mismatch, window_negative and window_zero are
+// errors for stamps (std_msgs/Header stamps and fields named *stamp) and
+// warnings for other Time fields, which may hold 0 or distant times on
+// purpose.
+//
 // The nominal /clock period and value step are the medians over the first
 // 200 /clock messages. The real-time factor is the sum of forward /clock
 // steps over the log time they span; rtf_min and rtf_max are its extremes

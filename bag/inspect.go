@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -827,7 +828,13 @@ func (a *analysis) finish(rep *Report) {
 			}
 			tr.TimeFields = append(tr.TimeFields, r)
 			rep.Series = append(rep.Series, Series{Topic: n, Field: path, Points: f.series.points()})
-			add(Finding{Severity: SeverityError, Code: CodeZeroStamp, Rule: "R10,R29", Topic: n, Field: path, Count: r.Zero,
+			// Stamps (Header stamps and fields named *stamp) are errors;
+			// other Time fields may hold 0 or far times on purpose.
+			stampSev := SeverityWarning
+			if r.Header || strings.HasSuffix(path, "stamp") {
+				stampSev = SeverityError
+			}
+			add(Finding{Severity: stampSev, Code: CodeZeroStamp, Rule: "R10,R29", Topic: n, Field: path, Count: r.Zero,
 				Message: "stamps equal to 0: uninitialised time (set before the first /clock, or never set)", Examples: f.ex[exZero]})
 			add(Finding{Severity: SeverityWarning, Code: CodeNotNormalized, Rule: "R8", Topic: n, Field: path, Count: f.notNorm,
 				Message: "nanosec of 1e9 or more", Examples: f.ex[exNotNorm]})
@@ -837,21 +844,21 @@ func (a *analysis) finish(rep *Report) {
 				if len(ex) > 0 && ex[0].Detail != "" {
 					detail = "system (wall) time stamps in a sim-time bag"
 				}
-				add(Finding{Severity: SeverityError, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+				add(Finding{Severity: stampSev, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
 					Message: fmt.Sprintf("%s: more than %v from the latest /clock", detail, a.opts.BaseTolerance), Examples: ex})
 				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
 					Message: fmt.Sprintf("stamps ahead of the latest /clock by more than %v (max %v)", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutClk]})
 			} else {
-				add(Finding{Severity: SeverityError, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+				add(Finding{Severity: stampSev, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
 					Message: fmt.Sprintf("stamps more than %v from the recorder's log time: sim-time stamps in a wall-clock bag, or clock skew", a.opts.BaseTolerance), Examples: f.ex[exBaseLog]})
 				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
 					Message: fmt.Sprintf("stamps ahead of the log time by more than %v (max %v): clock skew between hosts?", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutLog]})
 			}
 			add(Finding{Severity: SeverityWarning, Code: CodeNonMonotonic, Topic: n, Field: path, Count: r.NonMonotonic,
 				Message: "stamps going backwards within the topic", Examples: f.ex[exNonMono]})
-			add(Finding{Severity: SeverityError, Code: CodeWindowNegative, Rule: "R4,R27", Topic: n, Field: path, Count: r.WindowNegative,
+			add(Finding{Severity: stampSev, Code: CodeWindowNegative, Rule: "R4,R27", Topic: n, Field: path, Count: r.WindowNegative,
 				Message: fmt.Sprintf("stamp − %v is negative: rclpy raises \"Subtraction leads to negative time\"", a.opts.Window), Examples: f.ex[exWinNeg]})
-			add(Finding{Severity: SeverityError, Code: CodeWindowZero, Rule: "R25,R27,R28", Topic: n, Field: path, Count: r.WindowZero,
+			add(Finding{Severity: stampSev, Code: CodeWindowZero, Rule: "R25,R27,R28", Topic: n, Field: path, Count: r.WindowZero,
 				Message: fmt.Sprintf("stamp − %v is exactly 0: tf2 reads time 0 as \"latest\"", a.opts.Window), Examples: f.ex[exWinZero]})
 		}
 		rep.Topics = append(rep.Topics, tr)

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
+	"simclock/cdr"
 	"simclock/msg"
 )
 
@@ -395,5 +396,37 @@ func TestParallelDecompression(t *testing.T) {
 		if d := cmp.Diff(seq, par); d != "" {
 			t.Errorf("%s: parallel differs (-sequential +parallel):\n%s", mode, d)
 		}
+	}
+}
+
+// TestNonStampTimeIsWarning: a zero Time field that is not a stamp (an
+// unset expiry, say) is a warning, a zero Header stamp an error (R10).
+func TestNonStampTimeIsWarning(t *testing.T) {
+	lease := genTopic{"/lease", "pkg/msg/Lease", "ros2msg", "std_msgs/Header header\nbuiltin_interfaces/Time expiry" +
+		delim + "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + delim + timeMsg}
+	var msgs []genMsg
+	for i := range 5 {
+		log := wall + int64(i)*sec
+		w := cdr.NewWriter(32)
+		w.Int32(0) // header.stamp: zero
+		w.Uint32(0)
+		w.String("")
+		w.Int32(0) // expiry: zero
+		w.Uint32(0)
+		msgs = append(msgs, genMsg{"/lease", log, w.Bytes()})
+	}
+	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{lease}, msgs))
+	rep, err := Inspect(context.Background(), []string{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sev := map[string]Severity{}
+	for _, f := range rep.Findings {
+		if f.Code == CodeZeroStamp {
+			sev[f.Field] = f.Severity
+		}
+	}
+	if sev["header.stamp"] != SeverityError || sev["expiry"] != SeverityWarning {
+		t.Errorf("zero_stamp severities %v, want header.stamp error, expiry warning", sev)
 	}
 }
