@@ -193,13 +193,18 @@ func BenchmarkInspect(b *testing.B) {
 }
 
 // BenchmarkInspectMemory reports the peak heap in use while inspecting
-// an uncompressed bag and a zstd bag at two sizes (a quarter of the
-// benchmark size, and the full size): flat memory gives the same figure.
+// an uncompressed bag and a zstd bag at two sizes (100 MB and the
+// benchmark size, or a quarter of it when that is 100 MB or less): flat
+// memory gives the same figure.
 func BenchmarkInspectMemory(b *testing.B) {
 	mb := benchBagMB()
 	defer removeBenchDirs()
 	for _, mode := range []string{"chunked", "zstd"} {
-		for _, size := range []int{mb / 4, mb} {
+		small := 100 // the issue asks for 100 MB and 1 GB
+		if mb <= small {
+			small = max(mb/4, 1)
+		}
+		for _, size := range []int{small, mb} {
 			b.Run(mode+"/"+strconv.Itoa(size)+"MB", func(b *testing.B) {
 				p := benchBag(b, mode, size)
 				b.SetBytes(fileSize(b, p))
