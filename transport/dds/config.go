@@ -26,6 +26,7 @@ const (
 	SystemDefault
 )
 
+// String returns the range as ROS_AUTOMATIC_DISCOVERY_RANGE spells it.
 func (r DiscoveryRange) String() string {
 	switch r {
 	case Subnet:

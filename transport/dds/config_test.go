@@ -1,12 +1,17 @@
 package dds_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"simclock/msg"
+	"simclock/transport"
 	"simclock/transport/dds"
 )
 
@@ -106,5 +111,59 @@ func TestNames(t *testing.T) {
 		if _, err := dds.TypeName(bad); err == nil {
 			t.Errorf("TypeName(%q) succeeded", bad)
 		}
+	}
+}
+
+// TestDiscoveryConfigsAccepted opens a domain with each discovery
+// fragment ConfigFromEnv can produce, combined with the loopback
+// configuration, so Cyclone itself parses the XML, and checks that two
+// participants then exchange a Clock.
+func TestDiscoveryConfigsAccepted(t *testing.T) {
+	requireDDS(t)
+	for i, cfg := range []dds.Config{
+		{Range: dds.Localhost},
+		{Range: dds.Off},
+		{Range: dds.Subnet, StaticPeers: []string{"127.0.0.1"}},
+		{Range: dds.SystemDefault},
+	} {
+		t.Run(cfg.Range.String(), func(t *testing.T) {
+			cfg.Domain = uint32(domainDiscoveryBase + i)
+			cfg.URI = loopbackURI(t)
+			a, err := dds.Open(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("Open(%q): %v", cfg.CycloneConfig(), err)
+			}
+			defer a.Close() //nolint:errcheck // test cleanup
+			b, err := dds.Open(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("second Open: %v", err)
+			}
+			defer b.Close() //nolint:errcheck // test cleanup
+			p, err := a.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := b.Subscribe(msg.ClockTopic, msg.ClockType, transport.ClockSubscriptionQoS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 7, Nanosec: 8}})
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if err := p.Publish(context.Background(), want); err != nil {
+					t.Fatal(err)
+				}
+				if smp, ok := s.Take(); ok {
+					if !bytes.Equal(smp.Data, want) {
+						t.Fatalf("got % x, want % x", smp.Data, want)
+					}
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no Clock received")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
 	}
 }

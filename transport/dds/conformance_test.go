@@ -16,7 +16,8 @@ const (
 	domainConformance = 61
 	domainMalformed   = 62
 	domainCPeer       = 63
-	domainBench       = 64
+	// 70..73: TestDiscoveryConfigsAccepted
+	domainDiscoveryBase = 70
 )
 
 func TestConformance(t *testing.T) {

@@ -295,6 +295,7 @@ type publisher struct {
 	closed bool
 }
 
+// ID is the writer's DDS GUID.
 func (p *publisher) ID() transport.PublisherID { return p.id }
 
 // Publish writes data. A reliable writer may block for flow control for
@@ -318,6 +319,7 @@ func (p *publisher) Publish(ctx context.Context, data []byte) error {
 	return nil
 }
 
+// MatchedSubscriptions is the writer's current publication-matched count.
 func (p *publisher) MatchedSubscriptions() int {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -331,6 +333,7 @@ func (p *publisher) MatchedSubscriptions() int {
 	return n
 }
 
+// Close deletes the writer.
 func (p *publisher) Close() error {
 	p.mu.Lock()
 	if p.closed {
@@ -382,6 +385,8 @@ func (s *subscription) wait() {
 
 const waitForever = math.MaxInt64
 
+// Take takes the oldest sample from the reader's history, skipping
+// samples that carry only a state change.
 func (s *subscription) Take() (transport.Sample, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -415,8 +420,10 @@ func (s *subscription) idLocked(h uint64) transport.PublisherID {
 	return id
 }
 
+// Notify is signalled by the waiter goroutine when data arrives.
 func (s *subscription) Notify() <-chan struct{} { return s.notify }
 
+// MatchedPublishers lists the GUIDs of the matched writers, sorted.
 func (s *subscription) MatchedPublishers() []transport.PublisherID {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -435,6 +442,7 @@ func (s *subscription) MatchedPublishers() []transport.PublisherID {
 	return ids
 }
 
+// Close stops the waiter goroutine and deletes the reader.
 func (s *subscription) Close() error {
 	s.mu.Lock()
 	if s.closed {

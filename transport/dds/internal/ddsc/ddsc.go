@@ -60,6 +60,7 @@ type RetcodeError struct {
 	Msg  string
 }
 
+// Error names the call and Cyclone's description of the code.
 func (e *RetcodeError) Error() string {
 	return fmt.Sprintf("ddsc: %s: %s (%d)", e.Op, e.Msg, e.Code)
 }
@@ -70,6 +71,7 @@ type LoadError struct {
 	Errs  []string
 }
 
+// Error lists every library tried, one per line.
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	b.WriteString("ddsc: cannot load libddsc:")
