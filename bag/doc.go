@@ -11,7 +11,9 @@
 // topic whose schema is not ros2msg/cdr, or does not parse, is reported
 // (unknown_schema) and skipped, never fatal. A truncated or corrupt file
 // stops reading with a *ReadError naming the file, the byte offset and
-// the record; the report of everything before it is returned with it.
+// the record; the report of everything before it is returned with it,
+// including the complete messages of a chunk cut by the end of the file
+// (uncompressed, or zstd up to its last complete block).
 // Memory stays flat: one chunk at a time, and plotted series are
 // decimated to a few thousand points.
 //

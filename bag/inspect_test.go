@@ -2,8 +2,10 @@ package bag
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foxglove/mcap/go/mcap"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
@@ -311,17 +314,35 @@ func TestTruncated(t *testing.T) {
 // TestTruncatedChunkSalvage: the complete messages of an uncompressed
 // chunk cut by the end of the file are kept.
 func TestTruncatedChunkSalvage(t *testing.T) {
-	msgs := simBag(100*sec, 1)
-	wo := writerModes["chunked"]
-	wo.ChunkSize = 1 << 20 // one chunk for the whole bag
-	data := bagBytes(t, wo, []genTopic{clockTopic, rangeTopic}, msgs)
-	p := writeFile(t, data[:len(data)/2])
-	rep, err := Inspect(context.Background(), []string{p}, Options{})
-	if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "recovered") {
-		t.Fatalf("got %v, want ErrTruncated with messages recovered", err)
+	// Compressed streams decode block by block (zstd blocks are at most
+	// 128 kB), so the chunk holds a megabyte of noisy scans. LZ4 chunks
+	// written by the mcap library are one 4 MB block: nothing to recover.
+	msgs := simBag(100*sec, 2)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 250 {
+		msgs = append(msgs, scanMsg(wall+int64(i)*8*ms+3*ms, 100*sec+int64(i)*8*ms, rng))
 	}
-	if rep.Messages < int64(len(msgs))/3 || rep.Messages >= int64(len(msgs)) {
-		t.Errorf("recovered %d of %d messages from half the file", rep.Messages, len(msgs))
+	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].log < msgs[j].log })
+	for _, mode := range []string{"chunked", "zstd"} {
+		t.Run(mode, func(t *testing.T) {
+			wo := writerModes[mode]
+			wo.ChunkSize = 8 << 20 // one chunk for the whole bag
+			data := bagBytes(t, wo, []genTopic{clockTopic, rangeTopic, scanTopic}, msgs)
+			// Cut in the middle of the chunk.
+			off := 8
+			for mcap.OpCode(data[off]) != mcap.OpChunk {
+				off += 9 + int(binary.LittleEndian.Uint64(data[off+1:]))
+			}
+			n := int(binary.LittleEndian.Uint64(data[off+1:]))
+			p := writeFile(t, data[:off+9+n/2])
+			rep, err := Inspect(context.Background(), []string{p}, Options{})
+			if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "recovered") {
+				t.Fatalf("got %v, want ErrTruncated with messages recovered", err)
+			}
+			if rep.Messages < int64(len(msgs))/4 || rep.Messages >= int64(len(msgs)) {
+				t.Errorf("recovered %d of %d messages from half the file", rep.Messages, len(msgs))
+			}
+		})
 	}
 }
 

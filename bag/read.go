@@ -634,11 +634,29 @@ func (d *decompressor) decode(buf []byte, partial bool) (data []byte, comp strin
 	rlen := binary.LittleEndian.Uint64(buf[p:])
 	p += 8
 	if partial {
-		if comp != "" {
-			return nil, comp, false, nil // a compressed chunk cut short cannot be decoded
+		records := buf[p : p+int(min(rlen, uint64(len(buf)-p)))]
+		switch comp {
+		case "":
+			return records, comp, true, nil
+		case "zstd", "lz4":
+			// Decode the stream as far as it goes.
+			var src io.Reader
+			if comp == "zstd" {
+				z, err := zstd.NewReader(bytes.NewReader(records), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxChunk))
+				if err != nil {
+					return nil, comp, false, nil
+				}
+				defer z.Close()
+				src = z
+			} else {
+				src = lz4.NewReader(bytes.NewReader(records))
+			}
+			out := bytes.NewBuffer(d.out[:0])
+			_, _ = io.Copy(out, io.LimitReader(src, int64(min(usize, maxChunk))))
+			d.out = out.Bytes()
+			return d.out, comp, true, nil
 		}
-		rlen = min(rlen, uint64(len(buf)-p))
-		usize = rlen
+		return nil, comp, false, nil
 	}
 	if rlen > uint64(len(buf)-p) {
 		return corrupt("records of %d bytes in a chunk of %d", rlen, len(buf))
