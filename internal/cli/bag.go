@@ -97,6 +97,7 @@ Examples:
 	f.DurationVar(&o.baseTol, "base-tolerance", time.Minute, "stamps farther than this from the bag's clock are on another time base")
 	f.DurationVar(&o.futureTol, "future-tolerance", 100*time.Millisecond, "stamps ahead of the bag's clock by more than this are in the future")
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
+	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")

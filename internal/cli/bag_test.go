@@ -127,7 +127,7 @@ func TestBagInspectTruncated(t *testing.T) {
 func TestBagInspectPlots(t *testing.T) {
 	dir := t.TempDir()
 	svg, html := filepath.Join(dir, "t.svg"), filepath.Join(dir, "t.html")
-	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "--svg", svg, "--html", html, hazardsBag)
+	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "--plot", svg, "--html", html, hazardsBag)
 	if code != ExitFailure {
 		t.Errorf("exit %d, want 1 (errors found); stderr %s", code, errOut)
 	}
@@ -171,11 +171,11 @@ func TestBagUsage(t *testing.T) {
 func TestBagInspectFlags(t *testing.T) {
 	var got *bagInspectOptions
 	cmd := newBagInspectCmd(&Env{}, func(_ context.Context, o *bagInspectOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--window", "2s", "--gap-periods", "3", "--format", "json", "a.mcap", "b.mcap"})
+	cmd.SetArgs([]string{"--window", "2s", "--gap-periods", "3", "--format", "json", "--svg", "t.svg", "a.mcap", "b.mcap"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" {
+	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
 		t.Errorf("options %+v", got)
 	}
 }
