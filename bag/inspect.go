@@ -417,7 +417,10 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 				t.parseErr = fmt.Errorf("schema encoding %q is not ros2msg", sch.Encoding)
 			}
 		}
-		t.rep.Decoded = t.schema != nil
+		if t.isClock && t.clockType && t.parseErr != nil {
+			t.parseErr = nil // /clock is decoded by type, whatever its schema text
+		}
+		t.rep.Decoded = t.schema != nil || t.isClock && t.clockType
 		a.topics[ch.Topic] = t
 	}
 	a.byChan[ch] = t

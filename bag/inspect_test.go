@@ -451,3 +451,19 @@ func TestNonStampTimeIsWarning(t *testing.T) {
 		t.Errorf("zero_stamp severities %v, want header.stamp error, expiry warning", sev)
 	}
 }
+
+// TestClockWithoutSchemaText: a /clock whose schema has no ros2msg text
+// (encoding "unknown", as rosbag2 writes when it finds no definition) is
+// still decoded by its type.
+func TestClockWithoutSchemaText(t *testing.T) {
+	clk := genTopic{msg.ClockTopic, msg.ClockType, "unknown", ""}
+	clocks := modify(simBag(100*sec, 1), func(i int, m *genMsg) bool { return m.topic == msg.ClockTopic })[:50]
+	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{clk}, clocks))
+	rep, err := Inspect(context.Background(), []string{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Clock.Messages != 50 || len(rep.Findings) != 0 || !rep.Topics[0].Decoded {
+		t.Errorf("clock %+v findings %+v", rep.Clock, rep.Findings)
+	}
+}
