@@ -352,3 +352,18 @@ func TestAppendTimesAllocs(t *testing.T) {
 		t.Errorf("got %+v", buf)
 	}
 }
+
+// TestWellKnownWithoutText: a schema with no text for a type ros2msg knows
+// (rosbag2 stores none when it finds no definition) uses the built-in one.
+func TestWellKnownWithoutText(t *testing.T) {
+	s, err := Parse("std_msgs/msg/Header", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Root.Fields) != 2 || s.Root.Fields[0].TypeName != TimeType || !s.Root.HasTime() {
+		t.Errorf("fields %+v", s.Root.Fields)
+	}
+	if s, err := Parse("pkg/msg/Unknown", nil); err != nil || len(s.Root.Fields) != 0 {
+		t.Errorf("an unknown empty type: %v, %v", s, err)
+	}
+}

@@ -241,6 +241,11 @@ func Parse(name string, data []byte) (*Schema, error) {
 		}
 		p.lines[s.name] = s
 	}
+	// A well-known type stored without its text (rosbag2 writes an empty
+	// definition when it finds none) takes the built-in definition.
+	if _, ok := wellKnown[root]; ok && blank(p.lines[root].lines) {
+		delete(p.lines, root)
+	}
 	// Service events: the root text is a .srv (request, "---", response).
 	if rs := p.lines[root]; rs != nil && strings.HasSuffix(root, "_Event") && hasSeparator(rs.lines) {
 		base := strings.TrimSuffix(root, "_Event")
@@ -265,6 +270,15 @@ func Parse(name string, data []byte) (*Schema, error) {
 		}
 	}
 	return sc, nil
+}
+
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(stripComment(l)) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func hasSeparator(lines []string) bool {
