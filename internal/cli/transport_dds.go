@@ -11,12 +11,14 @@ import (
 // openDDS opens the Cyclone DDS transport with ROS 2's environment
 // conventions: ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
 // ROS_STATIC_PEERS, ROS_LOCALHOST_ONLY and CYCLONEDDS_URI, read through
-// env.Getenv. Configuration warnings go to stderr.
+// env.Getenv. SIMCLOCK_LIBDDSC names the libddsc to load instead of
+// searching for one. Configuration warnings go to stderr.
 func openDDS(ctx context.Context, env *Env) (transport.Transport, error) {
 	cfg, warnings, err := dds.ConfigFromEnv(env.Getenv)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Library = env.Getenv("SIMCLOCK_LIBDDSC")
 	for _, w := range warnings {
 		fmt.Fprintf(env.Stderr, "simclock: warning: %s\n", w)
 	}

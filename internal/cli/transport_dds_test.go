@@ -208,6 +208,21 @@ func TestDDSProcesses(t *testing.T) {
 		t.Parallel()
 		testMalformed(t, bin)
 	})
+	t.Run("missing_libddsc_says_what_to_install", func(t *testing.T) {
+		t.Parallel()
+		cmd := exec.Command(bin, "monitor", "--duration", "1s")
+		cmd.Env = append(ddsEnv(t, domainExpectRTF), "SIMCLOCK_LIBDDSC=/nonexistent/libddsc.so.0")
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure {
+			t.Fatalf("exit: %v, want status %d\n%s", err, ExitFailure, out)
+		}
+		for _, want := range []string{"no Cyclone DDS library", "apt-get install cyclonedds-dev", "/opt/ros"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+	})
 	t.Run("expect_rtf_exit_status", func(t *testing.T) {
 		t.Parallel()
 		testExpectRTF(t, bin)
