@@ -23,7 +23,7 @@ import (
 const scanSchema = "std_msgs/Header header\nfloat32 angle_min\nfloat32 angle_max\nfloat32[] ranges" +
 	delim + "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + delim + timeMsg
 
-var scanTopic = genTopic{"/scan", "sensor_msgs/msg/LaserScan", "ros2msg", scanSchema}
+var scanTopic = genTopic{"/scan", "sensor_msgs/msg/LaserScan", "ros2msg", scanSchema, ""}
 
 // scanMsg returns a scan whose ranges are noisy, as real ones are, so
 // that compression ratios stay realistic (about 1.5 for zstd).

@@ -35,6 +35,7 @@
 //	warning clock_gap           no /clock for more than N nominal periods of log time
 //	warning clock_stall         /clock repeats one value for more than N periods (paused)
 //	warning clock_jump_forward  /clock leaps more than N nominal steps without a gap; R22, R23
+//	warning clock_publishers    /clock had several publishers when recorded (its offered QoS list); R18
 //	warning before_first_clock  messages recorded before the first /clock; R16, R26
 //	warning future_stamp        stamps ahead of the reference by more than FutureTolerance
 //	warning non_monotonic_stamp stamps going backwards within a topic (array elements excluded)
@@ -66,9 +67,9 @@
 //	 "messages":N,"compression":["none"|"zstd"|"lz4"],"error":E?}           one per file
 //	{"kind":"clock","present":B,"messages":N,"first_ns":V,"last_ns":V,"first_log_ns":T,
 //	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F,"rtf_min":F,"rtf_max":F,"backward_jumps":N,
-//	 "forward_jumps":N,"gaps":N,"stalls":N,"sim_time_log":B}
+//	 "forward_jumps":N,"gaps":N,"stalls":N,"sim_time_log":B,"publishers":N}
 //	{"kind":"topic","topic":T,"type":TYPE,"encoding":"ros2msg","messages":N,"bytes":N,
-//	 "first_log_ns":T,"last_log_ns":T,"rate_hz":F,"before_first_clock":N,"decoded":B,
+//	 "first_log_ns":T,"last_log_ns":T,"rate_hz":F,"before_first_clock":N,"publishers":N,"decoded":B,
 //	 "decode_errors":N,"time_fields":[{"field":"header.stamp","header":B,"count":N,"zero":N,
 //	 "min_ns":V,"max_ns":V,"non_monotonic":N,"other_base":N,"future":N,"max_lead_ns":N,
 //	 "reference":"clock"|"log","window_negative":N,"window_zero":N}]}        one per topic

@@ -44,11 +44,12 @@ const qosV9 = `- history: keep_last
 // A genTopic is one channel of a generated bag.
 type genTopic struct {
 	topic, typ, encoding, schema string
+	qos                          string // offered_qos_profiles; qosV9 when empty
 }
 
 var (
-	clockTopic = genTopic{msg.ClockTopic, msg.ClockType, "ros2msg", clockSchema}
-	rangeTopic = genTopic{"/range", rangeType, "ros2msg", rangeSchema}
+	clockTopic = genTopic{msg.ClockTopic, msg.ClockType, "ros2msg", clockSchema, ""}
+	rangeTopic = genTopic{"/range", rangeType, "ros2msg", rangeSchema, ""}
 )
 
 // A genMsg is one message of a generated bag.
@@ -106,8 +107,12 @@ func encodeBag(f interface{ Write([]byte) (int, error) }, wo mcap.WriterOptions,
 		if err := w.WriteSchema(&mcap.Schema{ID: id, Name: tp.typ, Encoding: tp.encoding, Data: []byte(tp.schema)}); err != nil {
 			return err
 		}
+		qos := tp.qos
+		if qos == "" {
+			qos = qosV9
+		}
 		if err := w.WriteChannel(&mcap.Channel{ID: id, SchemaID: id, Topic: tp.topic, MessageEncoding: "cdr",
-			Metadata: map[string]string{"offered_qos_profiles": qosV9, "topic_type_hash": ""}}); err != nil {
+			Metadata: map[string]string{"offered_qos_profiles": qos, "topic_type_hash": ""}}); err != nil {
 			return err
 		}
 		ids[tp.topic] = id

@@ -97,7 +97,7 @@ const (
 	CodeUnknownSchema     = "unknown_schema"
 	CodeDecodeError       = "decode_error"
 	CodeReadError         = "read_error"
-	CodeMultipleClockType = "clock_channels"
+	CodeClockPublishers   = "clock_publishers"
 )
 
 // An Example is one occurrence of a finding.
@@ -150,6 +150,9 @@ type ClockReport struct {
 	// SimTimeLog is true when log time follows /clock (the recorder ran
 	// with --use-sim-time), false when log time is wall time.
 	SimTimeLog bool `json:"sim_time_log"`
+	// Publishers is how many publishers /clock had when it was recorded:
+	// the entries of its channel's offered_qos_profiles (0: unknown).
+	Publishers int `json:"publishers"`
 }
 
 // TimeFieldReport summarises one Time field of one topic.
@@ -184,6 +187,7 @@ type TopicReport struct {
 	LastLogNS  int64             `json:"last_log_ns"`
 	RateHz     float64           `json:"rate_hz"`
 	BeforeClk  int64             `json:"before_first_clock"`
+	Publishers int               `json:"publishers"` // from offered_qos_profiles; 0: unknown
 	Decoded    bool              `json:"decoded"` // the schema parsed
 	DecodeErrs int64             `json:"decode_errors"`
 	TimeFields []TimeFieldReport `json:"time_fields"`
@@ -397,6 +401,7 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 			t.rep.Type, t.rep.Encoding = sch.Name, sch.Encoding
 		}
 		t.isClock = ch.Topic == msg.ClockTopic
+		t.rep.Publishers = countProfiles(ch.Metadata["offered_qos_profiles"])
 		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(msg.ClockType)
 		if sch != nil && sch.Encoding == "ros2msg" && ch.MessageEncoding == "cdr" {
 			key := sch.Name + "\x00" + string(sch.Data)
@@ -484,6 +489,18 @@ func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) 
 		a.decodeError(t, logNS, idx, err)
 	}
 	return nil
+}
+
+// countProfiles counts the entries of an offered_qos_profiles YAML
+// sequence: one per publisher the recorder saw on the topic.
+func countProfiles(yaml string) int {
+	n := 0
+	for line := range strings.SplitSeq(yaml, "\n") {
+		if strings.HasPrefix(line, "- ") || line == "-" {
+			n++
+		}
+	}
+	return n
 }
 
 // unmarshalClock is msg.UnmarshalClock with a fast path for the plain
@@ -797,6 +814,14 @@ func (a *analysis) finish(rep *Report) {
 		}
 		if tr.Messages > 1 && tr.LastLogNS > tr.FirstLogNS {
 			tr.RateHz = float64(tr.Messages-1) / (float64(tr.LastLogNS-tr.FirstLogNS) / 1e9)
+		}
+		if t.isClock {
+			c.Publishers = max(c.Publishers, tr.Publishers)
+			rep.Clock.Publishers = c.Publishers
+		}
+		if t.isClock && tr.Publishers > 1 {
+			add(Finding{Severity: SeverityWarning, Code: CodeClockPublishers, Rule: "R18", Topic: n, Count: int64(tr.Publishers),
+				Message: fmt.Sprintf("/clock had %d publishers when recorded: more than one is a fault", tr.Publishers)})
 		}
 		if t.isClock && !t.clockType {
 			add(Finding{Severity: SeverityError, Code: CodeClockType, Rule: "R9", Topic: n, Count: tr.Messages,

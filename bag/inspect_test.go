@@ -130,7 +130,7 @@ func TestInspectHazards(t *testing.T) {
 			t.Run(tc.rule+"/"+tc.name+"/"+mode, func(t *testing.T) {
 				tps := topics
 				if tc.name == "unknown schema is skipped" {
-					tps = append(slices.Clone(topics), genTopic{"/idl", "pkg/msg/Idl", "ros2idl", "module pkg {};"})
+					tps = append(slices.Clone(topics), genTopic{"/idl", "pkg/msg/Idl", "ros2idl", "module pkg {};", ""})
 				}
 				ms := slices.Clone(tc.msgs)
 				sort.SliceStable(ms, func(i, j int) bool { return ms[i].log < ms[j].log })
@@ -424,7 +424,7 @@ func TestParallelDecompression(t *testing.T) {
 // unset expiry, say) is a warning, a zero Header stamp an error (R10).
 func TestNonStampTimeIsWarning(t *testing.T) {
 	lease := genTopic{"/lease", "pkg/msg/Lease", "ros2msg", "std_msgs/Header header\nbuiltin_interfaces/Time expiry" +
-		delim + "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + delim + timeMsg}
+		delim + "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + delim + timeMsg, ""}
 	var msgs []genMsg
 	for i := range 5 {
 		log := wall + int64(i)*sec
@@ -456,7 +456,7 @@ func TestNonStampTimeIsWarning(t *testing.T) {
 // (encoding "unknown", as rosbag2 writes when it finds no definition) is
 // still decoded by its type.
 func TestClockWithoutSchemaText(t *testing.T) {
-	clk := genTopic{msg.ClockTopic, msg.ClockType, "unknown", ""}
+	clk := genTopic{msg.ClockTopic, msg.ClockType, "unknown", "", ""}
 	clocks := modify(simBag(100*sec, 1), func(i int, m *genMsg) bool { return m.topic == msg.ClockTopic })[:50]
 	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{clk}, clocks))
 	rep, err := Inspect(context.Background(), []string{p}, Options{})
@@ -465,5 +465,23 @@ func TestClockWithoutSchemaText(t *testing.T) {
 	}
 	if rep.Clock.Messages != 50 || len(rep.Findings) != 0 || !rep.Topics[0].Decoded {
 		t.Errorf("clock %+v findings %+v", rep.Clock, rep.Findings)
+	}
+}
+
+// TestClockPublishers: rosbag2 stores one offered QoS profile per
+// publisher it saw; two on /clock is a fault (R18).
+func TestClockPublishers(t *testing.T) {
+	two := clockTopic
+	two.qos = qosV9 + "\n" + qosV9
+	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{two, rangeTopic}, simBag(100*sec, 1)))
+	rep, err := Inspect(context.Background(), []string{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]int64{"clock_publishers": 2}, codes(rep)); d != "" || rep.Clock.Publishers != 2 {
+		t.Errorf("publishers %d, findings (-want +got):\n%s", rep.Clock.Publishers, d)
+	}
+	if rep.Topics[1].Publishers != 1 {
+		t.Errorf("/range publishers %d, want 1", rep.Topics[1].Publishers)
 	}
 }

@@ -256,7 +256,7 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 	}
 	p("\n")
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tTYPE\tMSGS\tRATE\tTIME FIELDS")
+	fmt.Fprintln(tw, "TOPIC\tTYPE\tMSGS\tRATE\tPUBS\tTIME FIELDS")
 	for _, t := range rep.Topics {
 		var fs []string
 		for _, tf := range t.TimeFields {
@@ -266,7 +266,11 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		if !t.Decoded {
 			typ += " (not decoded)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f Hz\t%s\n", t.Topic, typ, t.Messages, t.RateHz, strings.Join(fs, ", "))
+		pubs := "?"
+		if t.Publishers > 0 {
+			pubs = fmt.Sprint(t.Publishers)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f Hz\t%s\t%s\n", t.Topic, typ, t.Messages, t.RateHz, pubs, strings.Join(fs, ", "))
 	}
 	tw.Flush()
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
