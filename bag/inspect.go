@@ -79,25 +79,25 @@ func (s Severity) rank() int {
 
 // Finding codes. Each is documented in the package doc.
 const (
-	CodeNoClock           = "no_clock"
-	CodeClockBackward     = "clock_backward"
-	CodeClockGap          = "clock_gap"
-	CodeClockStall        = "clock_stall"
-	CodeClockJump         = "clock_jump_forward"
-	CodeClockType         = "clock_type"
-	CodeBeforeFirstClock  = "before_first_clock"
-	CodeZeroStamp         = "zero_stamp"
-	CodeTimeBase          = "time_base_mismatch"
-	CodeFutureStamp       = "future_stamp"
-	CodeNonMonotonic      = "non_monotonic_stamp"
-	CodeNotNormalized     = "not_normalized"
-	CodeWindowNegative    = "window_negative"
-	CodeWindowZero        = "window_zero"
-	CodeClockWindow       = "clock_window"
-	CodeUnknownSchema     = "unknown_schema"
-	CodeDecodeError       = "decode_error"
-	CodeReadError         = "read_error"
-	CodeClockPublishers   = "clock_publishers"
+	CodeNoClock          = "no_clock"
+	CodeClockBackward    = "clock_backward"
+	CodeClockGap         = "clock_gap"
+	CodeClockStall       = "clock_stall"
+	CodeClockJump        = "clock_jump_forward"
+	CodeClockType        = "clock_type"
+	CodeBeforeFirstClock = "before_first_clock"
+	CodeZeroStamp        = "zero_stamp"
+	CodeTimeBase         = "time_base_mismatch"
+	CodeFutureStamp      = "future_stamp"
+	CodeNonMonotonic     = "non_monotonic_stamp"
+	CodeNotNormalized    = "not_normalized"
+	CodeWindowNegative   = "window_negative"
+	CodeWindowZero       = "window_zero"
+	CodeClockWindow      = "clock_window"
+	CodeUnknownSchema    = "unknown_schema"
+	CodeDecodeError      = "decode_error"
+	CodeReadError        = "read_error"
+	CodeClockPublishers  = "clock_publishers"
 )
 
 // An Example is one occurrence of a finding.
@@ -188,7 +188,7 @@ type TopicReport struct {
 	RateHz     float64           `json:"rate_hz"`
 	BeforeClk  int64             `json:"before_first_clock"`
 	Publishers int               `json:"publishers"` // from offered_qos_profiles; 0: unknown
-	Decoded    bool              `json:"decoded"` // the schema parsed
+	Decoded    bool              `json:"decoded"`    // the schema parsed
 	DecodeErrs int64             `json:"decode_errors"`
 	TimeFields []TimeFieldReport `json:"time_fields"`
 }
