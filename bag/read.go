@@ -126,6 +126,9 @@ func (r *reader) readFile(ctx context.Context, path string, fi *FileInfo) error 
 	if err != nil {
 		return fmt.Errorf("bag: %w", err)
 	}
+	if st.IsDir() {
+		return fmt.Errorf("bag: %s is a directory: give the .mcap files of the bag", path)
+	}
 	return r.read(ctx, path, f, st.Size(), fi)
 }
 

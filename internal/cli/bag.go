@@ -240,11 +240,19 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		if f.Indexed {
 			mode = "indexed"
 		}
-		p("file %s: %d bytes, %s, %d chunks (%s), %d messages, profile %q, %s\n",
-			f.Path, f.Bytes, mode, f.Chunks, strings.Join(f.Compression, ","), f.Messages, f.Profile, f.Library)
+		chunks := fmt.Sprintf("%d chunks", f.Chunks)
+		if len(f.Compression) > 0 {
+			chunks += " (" + strings.Join(f.Compression, ",") + ")"
+		}
+		p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
+			f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
 	}
-	p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
-		time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
+	if rep.Messages > 0 {
+		p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
+			time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
+	} else {
+		p("messages: none\n")
+	}
 	c := rep.Clock
 	if c.Present {
 		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s\n",

@@ -166,6 +166,10 @@ func TestBagUsage(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
+	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag")
+	if code != ExitFailure || !strings.Contains(errOut, "is a directory") {
+		t.Errorf("directory: exit %d, stderr %q", code, errOut)
+	}
 }
 
 func TestBagInspectFlags(t *testing.T) {
