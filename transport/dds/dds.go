@@ -65,7 +65,7 @@ func load(cfg Config) error {
 		return nil
 	}
 	if errors.Is(err, ddsc.ErrNoCgo) {
-		return fmt.Errorf("dds: %w: %v; rebuild with cgo enabled and cyclonedds-dev installed", ErrNoDDS, err)
+		return fmt.Errorf("dds: %w: %v; rebuild with CGO_ENABLED=1 after 'apt-get install cyclonedds-dev'", ErrNoDDS, err)
 	}
 	return fmt.Errorf("dds: %w: %v\n%s", ErrNoDDS, err, installHint)
 }
