@@ -188,7 +188,7 @@ func (r *Reader) Bytes(n int, field string) []byte { return r.take(n, field) }
 // least length*minElemSize bytes remain, so a corrupt length cannot make a
 // decoder allocate gigabytes.
 func (r *Reader) SequenceLength(minElemSize int, field string) int {
-	n := r.Uint32(field + " length")
+	n := r.Uint32(field) // no concatenation: this runs per element, and errors name the field anyway
 	if r.err != nil {
 		return 0
 	}
