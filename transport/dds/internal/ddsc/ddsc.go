@@ -21,7 +21,8 @@
 // simclock binary therefore starts, and every non-DDS command works, on a
 // machine without Cyclone; only asking for DDS reports what to install.
 // Building with cgo needs the headers (apt-get install cyclonedds-dev);
-// CGO_ENABLED=0 builds get a stub whose every call returns ErrNoCgo.
+// CGO_ENABLED=0 builds, and builds with -tags nodds on a machine without
+// the headers, get a stub whose every call returns ErrNoCgo.
 //
 // The boundary runs Go to C only: no C-to-Go callbacks, no cgo.Handle.
 // A goroutine blocks in dds_waitset_wait and a guard condition wakes it.
@@ -45,8 +46,10 @@ type Entity int32
 // It is an opaque number to Go.
 type Sertype uintptr
 
-// ErrNoCgo is returned by every call of a binary built with CGO_ENABLED=0.
-var ErrNoCgo = errors.New("this simclock was built without cgo (CGO_ENABLED=0), so it cannot load libddsc")
+// ErrNoCgo is returned by every call of a binary built with
+// CGO_ENABLED=0, or with the nodds build tag (for machines without the
+// Cyclone DDS headers).
+var ErrNoCgo = errors.New("this simclock was built without cgo (CGO_ENABLED=0) or with -tags nodds, so it cannot load libddsc")
 
 // Retcode values of Cyclone DDS used by callers.
 const (

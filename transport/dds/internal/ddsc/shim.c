@@ -1,4 +1,4 @@
-//go:build cgo && linux
+//go:build cgo && linux && !nodds
 
 // The C half of package ddsc. Everything that touches Cyclone DDS's C API
 // is in this file; Go calls the sc_* functions below and nothing else.
