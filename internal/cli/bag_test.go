@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	"go.uber.org/goleak"
 )
 
-var updateBag = flag.Bool("bag.update", false, "rewrite testdata/bag/*.golden")
-
 const (
 	hazardsBag = "testdata/bag/hazards.mcap" // written by simclock/bag TestWriteCLITestdata
 	realBags   = "../../../shared/bags/rosbag2"
@@ -23,29 +20,13 @@ const (
 
 func runBagCLI(t *testing.T, tty bool, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, StderrIsTTY: tty,
-		Getenv: func(string) string { return "" }}
-	code = Main(context.Background(), args, env)
-	return code, out.String(), errb.String()
+	stdout, stderr, code = runSimclockEnv(t, tty, args...)
+	return code, stdout, stderr
 }
 
 func bagGolden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "bag", name+".golden")
-	if *updateBag {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestBag ./internal/cli -bag.update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (-bag.update rewrites it):\n--- got\n%s\n--- want\n%s", p, got, want)
-	}
+	checkGolden(t, filepath.Join("testdata", "bag", name+".golden"), got)
 }
 
 func TestBagInspectGolden(t *testing.T) {

@@ -1,30 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
-
-// updateExperiment rewrites the experiment golden files:
-// go test ./internal/cli -run Experiment -experiment.update
-var updateExperiment = flag.Bool("experiment.update", false, "rewrite testdata/experiment/*.golden")
-
-// runSimclock runs simclock in-process and returns stdout, stderr and the
-// exit code.
-func runSimclock(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Getenv: func(string) string { return "" }})
-	return out.String(), errOut.String(), code
-}
 
 // scrub removes what legitimately differs between runs: wall-clock
 // durations and the Go version.
@@ -46,20 +29,7 @@ func scrub(s string) string {
 
 func experimentGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "experiment", name)
-	if *updateExperiment {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -experiment.update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -experiment.update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	checkGolden(t, filepath.Join("testdata", "experiment", name), got)
 }
 
 func TestExperimentGolden(t *testing.T) {

@@ -3,44 +3,22 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// updateLint rewrites the lint golden files: go test ./internal/cli -run Lint -lint.update
-var updateLint = flag.Bool("lint.update", false, "rewrite testdata/lint/*.golden")
-
 // runCLI runs simclock in-process and returns stdout, stderr and the exit code.
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Getenv: func(string) string { return "" }})
-	return out.String(), errOut.String(), code
+	return runSimclock(t, args...)
 }
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "lint", name)
-	if *updateLint {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -lint.update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -lint.update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	checkGolden(t, filepath.Join("testdata", "lint", name), got)
 }
 
 func TestLintGolden(t *testing.T) {

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+// update rewrites every golden file a test compares against:
+// go test ./internal/cli -update
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// runSimclockEnv runs simclock in-process with an empty environment and
+// returns stdout, stderr and the exit code. tty says whether stderr
+// claims to be a terminal (progress output).
+func runSimclockEnv(t *testing.T, tty bool, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		StderrIsTTY: tty, Getenv: func(string) string { return "" }})
+	return out.String(), errOut.String(), code
+}
+
+// runSimclock is runSimclockEnv without a terminal.
+func runSimclock(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return runSimclockEnv(t, false, args...)
+}
+
+// checkGolden compares got with the file at path, or rewrites the file
+// with -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test ./internal/cli -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
