@@ -362,8 +362,8 @@ func (c *checker) checkWindow(e *expr, f *fn, conds []cond) {
 		return
 	}
 	fix := fixText(u,
-		"skip while now <= W: `if now.nanoseconds <= window.nanoseconds: return` before subtracting (or simclock guard.TimeAgo)",
-		"skip while now <= W: `if (now.nanoseconds() <= window.nanoseconds()) return;` before subtracting (or simclock guard.TimeAgo)")
+		"skip while now <= W: `if now.nanoseconds <= window.nanoseconds: return` before subtracting (or simclock guard.Ago)",
+		"skip while now <= W: `if (now.nanoseconds() <= window.nanoseconds()) return;` before subtracting (or simclock guard.Ago)")
 	if f.ctor && f.cls != nil && f.cls.isNode {
 		c.report(u, e, "R26",
 			fmt.Sprintf("%q is computed in the constructor of Node subclass %s, where now() is 0 under sim time", e.text(), f.cls.name),
