@@ -17,8 +17,6 @@ import (
 	"simclock/transport"
 )
 
-func init() { register("bag", newBagCmd) }
-
 func newBagCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bag",

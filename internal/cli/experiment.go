@@ -17,8 +17,6 @@ import (
 	"simclock/sim"
 )
 
-func init() { register("experiment", newExperimentCmd) }
-
 func newExperimentCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "experiment",

@@ -13,8 +13,6 @@ import (
 	"simclock/lint"
 )
 
-func init() { register("lint", newLintCmd) }
-
 // lintOptions holds the flag values of simclock lint.
 type lintOptions struct {
 	format string

@@ -16,8 +16,6 @@ import (
 	"simclock/transport"
 )
 
-func init() { register("monitor", newMonitorCmd) }
-
 // monitorOptions are the flags of simclock monitor.
 type monitorOptions struct {
 	env            *Env

@@ -10,8 +10,6 @@ import (
 	"simclock/sim"
 )
 
-func init() { register("predict", newPredictCmd) }
-
 type predictOptions struct {
 	in         sim.PredictInput
 	clockEvery int

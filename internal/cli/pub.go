@@ -14,8 +14,6 @@ import (
 	"simclock/transport"
 )
 
-func init() { register("pub", newPubCmd) }
-
 // pubOptions are the flags of simclock pub.
 type pubOptions struct {
 	env         *Env

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 
 	"github.com/spf13/cobra"
 )
@@ -56,14 +55,6 @@ func flagErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// commandConstructors is filled by each command file, so every command
-// lives in one file with its options and run function.
-var commandConstructors = map[string]func(*Env) *cobra.Command{}
-
-func register(name string, newCmd func(*Env) *cobra.Command) {
-	commandConstructors[name] = newCmd
-}
-
 // NewRoot builds the simclock command tree writing to env.
 func NewRoot(env *Env) *cobra.Command {
 	if env.Getenv == nil {
@@ -84,14 +75,14 @@ ROS 2 users meet in simulation.`,
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
-	names := make([]string, 0, len(commandConstructors))
-	for name := range commandConstructors {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		root.AddCommand(commandConstructors[name](env))
-	}
+	root.AddCommand(
+		newExperimentCmd(env), // the main job: reproduce the hazards
+		newPredictCmd(env),    // ... and predict them
+		newPubCmd(env),        // a fake simulator on /clock
+		newMonitorCmd(env),    // /clock as a node sees it
+		newBagCmd(env),        // hazards in recordings
+		newLintCmd(env),       // hazards in source code
+	)
 	return root
 }
 
