@@ -64,51 +64,58 @@ func (p *participant) topicLocked(name, typeName string) (*topic, error) {
 	return t, nil
 }
 
-func (p *participant) Publisher(topicName, typeName string, qos transport.QoS) (transport.Publisher, error) {
+// withTopic runs add with the participant and bus locked and the topic
+// found or created: the common start of Publisher and Subscribe.
+func (p *participant) withTopic(topicName, typeName string, add func(b *Bus, t *topic)) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, transport.ErrClosed
+		return transport.ErrClosed
 	}
 	b := p.bus
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t, err := p.topicLocked(topicName, typeName)
 	if err != nil {
+		return err
+	}
+	add(b, t)
+	return nil
+}
+
+func (p *participant) Publisher(topicName, typeName string, qos transport.QoS) (transport.Publisher, error) {
+	var pub *publisher
+	err := p.withTopic(topicName, typeName, func(b *Bus, t *topic) {
+		b.nextID++
+		pub = &publisher{bus: b, topic: t, qos: normalize(qos), id: transport.PublisherID(fmt.Sprintf("%s/pub%d", p.name, b.nextID))}
+		t.pubs = append(t.pubs, pub)
+		p.pubs = append(p.pubs, pub)
+	})
+	if err != nil {
 		return nil, err
 	}
-	b.nextID++
-	pub := &publisher{bus: b, topic: t, qos: normalize(qos), id: transport.PublisherID(fmt.Sprintf("%s/pub%d", p.name, b.nextID))}
-	t.pubs = append(t.pubs, pub)
-	p.pubs = append(p.pubs, pub)
 	return pub, nil
 }
 
 func (p *participant) Subscribe(topicName, typeName string, qos transport.QoS) (transport.Subscription, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return nil, transport.ErrClosed
-	}
-	b := p.bus
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := p.topicLocked(topicName, typeName)
-	if err != nil {
-		return nil, err
-	}
-	sub := &subscription{bus: b, topic: t, qos: normalize(qos), notify: make(chan struct{}, 1)}
-	t.subs = append(t.subs, sub)
-	p.subs = append(p.subs, sub)
-	// A late transient-local subscription gets what transient-local
-	// publishers kept; a volatile one gets only what is published later.
-	for _, pub := range t.pubs {
-		if transport.Compatible(pub.qos, sub.qos) && pub.qos.Durability == transport.TransientLocal &&
-			sub.qos.Durability == transport.TransientLocal {
-			for _, data := range pub.kept {
-				sub.pushLocked(transport.Sample{Data: slices.Clone(data), Publisher: pub.id})
+	var sub *subscription
+	err := p.withTopic(topicName, typeName, func(b *Bus, t *topic) {
+		sub = &subscription{bus: b, topic: t, qos: normalize(qos), notify: make(chan struct{}, 1)}
+		t.subs = append(t.subs, sub)
+		p.subs = append(p.subs, sub)
+		// A late transient-local subscription gets what transient-local
+		// publishers kept; a volatile one gets only what is published later.
+		for _, pub := range t.pubs {
+			if transport.Compatible(pub.qos, sub.qos) && pub.qos.Durability == transport.TransientLocal &&
+				sub.qos.Durability == transport.TransientLocal {
+				for _, data := range pub.kept {
+					sub.pushLocked(transport.Sample{Data: slices.Clone(data), Publisher: pub.id})
+				}
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return sub, nil
 }
