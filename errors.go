@@ -36,6 +36,7 @@ type ClockTypeError struct {
 	Left, Right ClockType
 }
 
+// Error names the operation and both clock types, as rclpy's TypeError does.
 func (e *ClockTypeError) Error() string {
 	return fmt.Sprintf("can't %s times with different clock types (%s and %s)", e.Op, e.Left, e.Right)
 }

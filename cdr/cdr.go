@@ -44,6 +44,7 @@ type DecodeError struct {
 	Err    error
 }
 
+// Error says where decoding stopped and why.
 func (e *DecodeError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("cdr: at byte %d: %v", e.Offset, e.Err)
@@ -51,6 +52,7 @@ func (e *DecodeError) Error() string {
 	return fmt.Sprintf("cdr: at byte %d reading %s: %v", e.Offset, e.Field, e.Err)
 }
 
+// Unwrap returns the underlying error, io.ErrUnexpectedEOF for truncation.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // A Reader decodes one CDR payload. The first error is sticky: later reads

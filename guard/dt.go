@@ -24,6 +24,7 @@ const (
 	Paused
 )
 
+// String says why a step was skipped, or "ok".
 func (s Skip) String() string {
 	switch s {
 	case NoSkip:

@@ -55,6 +55,7 @@ func (t Time) Nanoseconds() int64 { return int64(t.Sec)*1e9 + int64(t.Nanosec) }
 // Normalized reports whether nanosec is below 1e9.
 func (t Time) Normalized() bool { return t.Nanosec < 1e9 }
 
+// String formats t as ROS prints a message: {sec: 1, nanosec: 500000000}.
 func (t Time) String() string { return fmt.Sprintf("{sec: %d, nanosec: %d}", t.Sec, t.Nanosec) }
 
 // Nanoseconds returns sec*1e9 + nanosec.
@@ -63,6 +64,7 @@ func (d Duration) Nanoseconds() int64 { return int64(d.Sec)*1e9 + int64(d.Nanose
 // Normalized reports whether nanosec is below 1e9.
 func (d Duration) Normalized() bool { return d.Nanosec < 1e9 }
 
+// String formats d as ROS prints a message: {sec: -1, nanosec: 500000000}.
 func (d Duration) String() string { return fmt.Sprintf("{sec: %d, nanosec: %d}", d.Sec, d.Nanosec) }
 
 // AppendClock appends the CDR encoding of c to dst (header included) and

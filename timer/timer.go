@@ -193,6 +193,7 @@ func (t *Timer) advance(now int64) (Info, error) {
 	return info, nil
 }
 
+// String describes the timer for debugging.
 func (t *Timer) String() string {
 	return fmt.Sprintf("timer(period=%v, next=%d, canceled=%v)", time.Duration(t.period), t.nextCall, t.canceled)
 }

@@ -47,6 +47,7 @@ const (
 	BestEffort
 )
 
+// String returns the ROS name of the policy, such as "best_effort".
 func (r Reliability) String() string {
 	switch r {
 	case Reliable:
@@ -67,6 +68,7 @@ const (
 	TransientLocal
 )
 
+// String returns the ROS name of the policy, such as "transient_local".
 func (d Durability) String() string {
 	switch d {
 	case Volatile:
