@@ -195,5 +195,7 @@ func (t *Timer) advance(now int64) (Info, error) {
 
 // String describes the timer for debugging.
 func (t *Timer) String() string {
+	t.q.mu.Lock()
+	defer t.q.mu.Unlock()
 	return fmt.Sprintf("timer(period=%v, next=%d, canceled=%v)", time.Duration(t.period), t.nextCall, t.canceled)
 }
