@@ -1,6 +1,6 @@
 // Package clockmon computes what simclock monitor reports about a /clock
 // stream: current sim time, measured real-time factor, message rate and
-// gaps, backward jumps, stalls, pauses, the number of publishers (more
+// gaps, backward and forward jumps, stalls, pauses, the number of publishers (more
 // than one is a fault, R18) and malformed messages.
 //
 // A Monitor is pure: every method takes the current time as an offset on
@@ -26,6 +26,12 @@ type Config struct {
 	// MinStall is the shortest silence reported as a stall, whatever the
 	// period; defaults to 100 ms.
 	MinStall time.Duration
+	// ForwardFactor: a sim step more than this many times the median step
+	// (and at least MinForwardJump) is a forward jump; defaults to 10.
+	ForwardFactor int
+	// MinForwardJump is the smallest step reported as a forward jump;
+	// defaults to 100 ms of sim time.
+	MinForwardJump time.Duration
 }
 
 // A Jump is a change of sim time between two consecutive messages.
@@ -38,6 +44,7 @@ type Jump struct {
 type Totals struct {
 	Msgs          int      `json:"msgs"`
 	BackwardJumps int      `json:"backward_jumps"`
+	ForwardJumps  int      `json:"forward_jumps"`
 	Stalls        int      `json:"stalls"`
 	Malformed     int      `json:"malformed"`
 	NotNormalized int      `json:"not_normalized"`
@@ -60,6 +67,11 @@ type Report struct {
 	MaxGapMs      float64  `json:"max_gap_ms"` // longest silence ending in the interval
 	BackwardJumps int      `json:"backward_jumps"`
 	LastBackward  *Jump    `json:"last_backward_jump,omitempty"`
+	// ForwardJumps counts steps far larger than the usual step (a
+	// simulator skipping ahead): every sim timer fires once at the new
+	// time and missed periods are skipped (R22, R23).
+	ForwardJumps  int      `json:"forward_jumps"`
+	LastForward   *Jump    `json:"last_forward_jump,omitempty"`
 	Paused        bool     `json:"paused"` // messages came but sim time did not move
 	Stalled       bool     `json:"stalled"`
 	StallS        float64  `json:"stall_s"` // silence so far, when stalled
@@ -81,6 +93,7 @@ type Monitor struct {
 	lastRecv time.Duration // receipt of the last message, valid or not
 	anyMsg   bool
 	gaps     []time.Duration // recent inter-arrival gaps, for the period estimate
+	steps    []time.Duration // recent positive sim steps, for the step estimate
 
 	// current interval
 	start         time.Duration
@@ -92,6 +105,8 @@ type Monitor struct {
 	maxGap        time.Duration
 	backward      int
 	lastBackward  *Jump
+	forward       int
+	lastForward   *Jump
 	stalls        int
 	malformed     int
 	notNormalized int
@@ -112,6 +127,12 @@ func New(cfg Config, now time.Duration) *Monitor {
 	if cfg.MinStall <= 0 {
 		cfg.MinStall = 100 * time.Millisecond
 	}
+	if cfg.ForwardFactor <= 0 {
+		cfg.ForwardFactor = 10
+	}
+	if cfg.MinForwardJump <= 0 {
+		cfg.MinForwardJump = 100 * time.Millisecond
+	}
 	return &Monitor{cfg: cfg, start: now, seen: map[transport.PublisherID]bool{}}
 }
 
@@ -125,6 +146,16 @@ func (m *Monitor) period() time.Duration {
 	g := slices.Clone(m.gaps)
 	slices.Sort(g)
 	return g[len(g)/2]
+}
+
+// step returns the median of the recent positive sim steps, or 0.
+func (m *Monitor) step() time.Duration {
+	if len(m.steps) < 8 {
+		return 0 // too few to call anything unusual
+	}
+	st := slices.Clone(m.steps)
+	slices.Sort(st)
+	return st[len(st)/2]
 }
 
 // StallThreshold is the silence after which the clock counts as stalled.
@@ -182,9 +213,20 @@ func (m *Monitor) Observe(now time.Duration, data []byte, pub transport.Publishe
 			m.backward++
 			m.totals.BackwardJumps++
 			m.lastBackward = &Jump{FromNs: m.lastSim, ToNs: sim}
+		case d > 0 && m.step() > 0 && d > time.Duration(m.cfg.ForwardFactor)*m.step() && d >= m.cfg.MinForwardJump:
+			// A jump is not the simulator running fast: keep it out of
+			// the real-time factor and the step estimate.
+			m.forward++
+			m.totals.ForwardJumps++
+			m.lastForward = &Jump{FromNs: m.lastSim, ToNs: sim}
+			m.moved = true
 		default:
 			if d > 0 {
 				m.moved = true
+				m.steps = append(m.steps, d)
+				if len(m.steps) > maxGaps {
+					m.steps = m.steps[1:]
+				}
 			}
 			m.simAdv += d
 			m.wallAdv += now - prevRecv
@@ -216,6 +258,8 @@ func (m *Monitor) Report(now time.Duration, matched []transport.PublisherID) Rep
 		MaxGapMs:      ms(m.maxGap),
 		BackwardJumps: m.backward,
 		LastBackward:  m.lastBackward,
+		ForwardJumps:  m.forward,
+		LastForward:   m.lastForward,
 		Paused:        m.valid > 1 && !m.moved && m.backward == 0,
 		Malformed:     m.malformed,
 		NotNormalized: m.notNormalized,
@@ -265,6 +309,10 @@ func (m *Monitor) Report(now time.Duration, matched []transport.PublisherID) Rep
 		r.Warnings = append(r.Warnings, fmt.Sprintf("sim time jumped backwards %d time(s), last %s -> %s",
 			r.BackwardJumps, FormatSim(m.lastBackward.FromNs), FormatSim(m.lastBackward.ToNs)))
 	}
+	if r.ForwardJumps > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("sim time jumped forwards %d time(s), last %s -> %s",
+			r.ForwardJumps, FormatSim(m.lastForward.FromNs), FormatSim(m.lastForward.ToNs)))
+	}
 	if r.Stalled {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("stalled: no /clock for %.1fs", r.StallS))
 	}
@@ -287,6 +335,7 @@ func (m *Monitor) resetInterval(now time.Duration) {
 	m.elapsedBefore = now - m.start
 	m.msgs, m.valid, m.simAdv, m.wallAdv, m.moved, m.maxGap = 0, 0, 0, 0, false, 0
 	m.backward, m.lastBackward, m.stalls, m.malformed, m.notNormalized = 0, nil, 0, 0, 0
+	m.forward, m.lastForward = 0, nil
 	clear(m.seen)
 }
 

@@ -176,3 +176,44 @@ func TestFormatSim(t *testing.T) {
 		}
 	}
 }
+
+// A simulator skipping ahead is a forward jump, reported once and kept
+// out of the real-time factor (R22, R23); steady running is not.
+func TestForwardJump(t *testing.T) {
+	m := clockmon.New(clockmon.Config{}, 0)
+	now := time.Duration(0)
+	sim := int32(0)
+	send := func(stepMs int32) {
+		now += 10 * time.Millisecond
+		sim += stepMs
+		m.Observe(now, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sim / 1000, Nanosec: uint32(sim%1000) * 1e6}}), "pub")
+	}
+	for range 20 {
+		send(20) // RTF 2
+	}
+	r := m.Report(now, nil)
+	if r.ForwardJumps != 0 {
+		t.Fatalf("steady stream: %d forward jumps", r.ForwardJumps)
+	}
+	send(5000) // jump 5 s ahead
+	for range 20 {
+		send(20)
+	}
+	r = m.Report(now, nil)
+	if r.ForwardJumps != 1 || r.LastForward == nil || r.LastForward.ToNs-r.LastForward.FromNs != 5e9 {
+		t.Fatalf("forward jumps %d, last %+v; want one of 5 s", r.ForwardJumps, r.LastForward)
+	}
+	if r.MeasuredRTF == nil || *r.MeasuredRTF < 1.99 || *r.MeasuredRTF > 2.01 {
+		t.Errorf("RTF %v, want 2 with the jump left out", r.MeasuredRTF)
+	}
+	if m.Totals().ForwardJumps != 1 {
+		t.Errorf("totals: %+v", m.Totals())
+	}
+	found := false
+	for _, w := range r.Warnings {
+		found = found || strings.Contains(w, "jumped forwards")
+	}
+	if !found {
+		t.Errorf("no forward-jump warning in %q", r.Warnings)
+	}
+}

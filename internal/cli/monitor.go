@@ -220,8 +220,8 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 			"checks": checks, "ok": ok})
 	} else {
 		w := o.env.Stdout
-		fmt.Fprintf(w, "summary: %.1fs, %d messages, rtf %s, %d backward jump(s), %d stall(s), %d malformed, at most %d publisher(s)\n",
-			elapsed, totals.Msgs, fmtRTF(totals.MeasuredRTF), totals.BackwardJumps, totals.Stalls, totals.Malformed, totals.MaxPublishers)
+		fmt.Fprintf(w, "summary: %.1fs, %d messages, rtf %s, %d backward jump(s), %d forward jump(s), %d stall(s), %d malformed, at most %d publisher(s)\n",
+			elapsed, totals.Msgs, fmtRTF(totals.MeasuredRTF), totals.BackwardJumps, totals.ForwardJumps, totals.Stalls, totals.Malformed, totals.MaxPublishers)
 		for _, c := range checks {
 			verdict := "ok"
 			if !c.OK {
@@ -255,8 +255,8 @@ func reportText(topic string, r clockmon.Report) string {
 	} else {
 		fmt.Fprintf(&b, "sim %s", clockmon.FormatSim(r.SimNs))
 	}
-	fmt.Fprintf(&b, "  rtf %s  %.1f Hz  max gap %.0fms  pubs %d  back %d  malformed %d",
-		fmtRTF(r.MeasuredRTF), r.RateHz, r.MaxGapMs, r.Publishers, r.BackwardJumps, r.Malformed)
+	fmt.Fprintf(&b, "  rtf %s  %.1f Hz  max gap %.0fms  pubs %d  back %d  fwd %d  malformed %d",
+		fmtRTF(r.MeasuredRTF), r.RateHz, r.MaxGapMs, r.Publishers, r.BackwardJumps, r.ForwardJumps, r.Malformed)
 	if r.Paused {
 		b.WriteString("  PAUSED")
 	}
