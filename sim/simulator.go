@@ -154,4 +154,3 @@ func RunSimulator(ctx context.Context, cfg StartupConfig, tr transport.Transport
 	}
 	return err
 }
-
