@@ -7,7 +7,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
 )
+
+// Every command must leave no goroutine behind.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // update rewrites every golden file a test compares against:
 // go test ./internal/cli -update
