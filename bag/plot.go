@@ -13,7 +13,7 @@ import (
 const (
 	plotW, plotH = 960, 420
 	padL, padR   = 80, 20
-	padT, padB   = 30, 50
+	padT, padB   = 48, 50
 )
 
 var seriesColors = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"}
@@ -37,6 +37,9 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	title := "no messages"
 	if len(series) > 0 {
 		title = fmt.Sprintf("%s %s against log time", series[0].Topic, series[0].Field)
+		if series[0].Topic == "/clock" {
+			title = "sim time (/clock) against the recorder's log time"
+		}
 	}
 	p(`<text x="%d" y="18" font-weight="bold">%s</text>`+"\n", padL, html.EscapeString(title))
 	x0, x1 := float64(r.StartLogNS), float64(r.EndLogNS)
@@ -60,15 +63,19 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	// Axes with labels in seconds: x relative to the bag start, y absolute.
 	p(`<g stroke="#444"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>`+"\n",
 		padL, plotH-padB, plotW-padR, plotH-padB, padL, padT, padL, plotH-padB)
-	for i := 0; i <= 4; i++ {
-		fx := x0 + float64(i)/4*(x1-x0)
-		fy := y0 + float64(i)/4*(y1-y0)
-		p(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", X(fx), plotH-padB+16, fmtSec(fx-x0))
-		p(`<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", padL-6, Y(fy)+4, fmtSec(fy))
+	for _, t := range niceTicks(0, (x1-x0)/1e9) {
+		p(`<text x="%.1f" y="%d" text-anchor="middle">%g</text>`+"\n", X(x0+t*1e9), plotH-padB+16, t)
+	}
+	for _, t := range niceTicks(y0/1e9, y1/1e9) {
+		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%g</text>`+"\n",
+			padL, Y(t*1e9), plotW-padR, Y(t*1e9), padL-6, Y(t*1e9)+4, t)
 	}
 	p(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-10)
-	// Hazard markers.
+	// Hazard markers, each finding's code written once at its first line.
+	p(`<text x="%d" y="%d" fill="#555">dashed lines: red = error, orange = warning (hover for details)</text>`+"\n", padL, 36)
+	labelsNear := map[int]int{} // labels already drawn per 12-unit column
 	for _, f := range r.Findings {
+		labelled := false
 		color := "#ff7f0e"
 		switch f.Severity {
 		case SeverityError:
@@ -83,6 +90,14 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			x := X(float64(e.LogNS))
 			p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
 				x, padT, x, plotH-padB, color, html.EscapeString(f.Code+" "+f.Topic+" "+f.Field+": "+e.Detail))
+			if !labelled {
+				labelled = true
+				// Stagger the labels so findings at one instant stay readable.
+				col := int(x / 12)
+				k := labelsNear[col]
+				labelsNear[col], labelsNear[col-1], labelsNear[col+1] = k+1, k+1, k+1
+				p(`<text transform="translate(%.1f %d) rotate(90)" fill="%s" font-size="10">%s</text>`+"\n", x+3, padT+4+(k%3)*110, color, html.EscapeString(f.Code))
+			}
 		}
 	}
 	for i, s := range series {
@@ -110,13 +125,31 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		if i >= len(seriesColors) {
 			break
 		}
-		p(`<text x="%d" y="%d" fill="%s">%s</text>`+"\n", plotW-300, padT+14*(i+1), seriesColors[i], html.EscapeString(s.Topic+" "+s.Field))
+		p(`<text x="%d" y="%d" fill="%s" text-anchor="end">%s</text>`+"\n", plotW-padR, 18+18*i, seriesColors[i], html.EscapeString(s.Topic+" "+s.Field))
 	}
 	p("</svg>\n")
 	return bw.Flush()
 }
 
-func fmtSec(ns float64) string { return fmt.Sprintf("%.6g", ns/1e9) }
+// niceTicks returns 3 to 10 round values (1, 2 or 5 times a power of
+// ten apart) covering [lo, hi].
+func niceTicks(lo, hi float64) []float64 {
+	if !(hi > lo) {
+		return []float64{lo}
+	}
+	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if (hi-lo)/(step*m) <= 8 {
+			step *= m
+			break
+		}
+	}
+	var ticks []float64
+	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {
+		ticks = append(ticks, math.Round(t/step)*step)
+	}
+	return ticks
+}
 
 // WriteHTML writes a self-contained HTML page: the timeline of WriteSVG
 // and the findings table.
