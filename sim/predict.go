@@ -5,6 +5,33 @@ import (
 	"time"
 )
 
+// MaxTicks bounds the ticks and /clock messages one prediction or
+// scenario may involve, so a typo such as --hz 1e9 is an error, not a
+// machine brought to its knees.
+const MaxTicks = 10_000_000
+
+// Check reports inputs Predict cannot answer: non-positive rates, steps or
+// durations, a negative start, or more than MaxTicks ticks or messages.
+func (in PredictInput) Check() error {
+	switch {
+	case in.Start < 0:
+		return fmt.Errorf("sim: start %v must not be negative", in.Start)
+	case in.Window <= 0:
+		return fmt.Errorf("sim: window %v must be positive", in.Window)
+	case !(in.Hz > 0) || periodOf(in.Hz) <= 0:
+		return fmt.Errorf("sim: timer rate %v Hz must be positive and below 1 GHz", in.Hz)
+	case in.ClockStep <= 0:
+		return fmt.Errorf("sim: clock step %v must be positive", in.ClockStep)
+	case in.Duration <= 0:
+		return fmt.Errorf("sim: duration %v must be positive", in.Duration)
+	case in.Duration/periodOf(in.Hz) > MaxTicks:
+		return fmt.Errorf("sim: %v at %v Hz is more than %d ticks", in.Duration, in.Hz, MaxTicks)
+	case in.Duration/in.ClockStep > MaxTicks:
+		return fmt.Errorf("sim: %v in /clock steps of %v is more than %d messages", in.Duration, in.ClockStep, MaxTicks)
+	}
+	return nil
+}
+
 // PredictInput describes one sim-clock timer and one window.
 type PredictInput struct {
 	Start     time.Duration // S: the first /clock value
@@ -45,8 +72,8 @@ func Predict(in PredictInput) Prediction {
 	p := Prediction{Period: periodOf(in.Hz)}
 	T, S, Δ, W := int64(p.Period), int64(in.Start), int64(in.ClockStep), int64(in.Window)
 	end := S + int64(in.Duration)
-	if T <= 0 || Δ <= 0 {
-		p.Reasoning = append(p.Reasoning, "no prediction: the timer period and clock step must be positive")
+	if err := in.Check(); err != nil {
+		p.Reasoning = append(p.Reasoning, "no prediction: "+err.Error())
 		return p
 	}
 	ceilClock := func(x int64) int64 {

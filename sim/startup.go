@@ -121,6 +121,19 @@ func (c StartupConfig) Validate() error {
 			return fmt.Errorf("sim: window %v must be positive", w)
 		}
 	}
+	for _, hz := range c.TimerHz {
+		in := PredictInput{Window: 1, Hz: hz, ClockStep: c.ClockStep, Duration: c.Duration}
+		if err := in.Check(); err != nil {
+			return err
+		}
+	}
+	if c.Duration/c.ClockStep > MaxTicks {
+		return fmt.Errorf("sim: %v in /clock steps of %v is more than %d messages", c.Duration, c.ClockStep, MaxTicks)
+	}
+	wallRun := time.Duration(float64(c.Duration/c.ClockStep+1) * float64(c.ClockPeriod))
+	if periodOf(c.WallTimerHz) <= 0 || (c.MatchDelay+c.PreClock+wallRun)/periodOf(c.WallTimerHz) > MaxTicks {
+		return fmt.Errorf("sim: the %v Hz wall timer would tick more than %d times", c.WallTimerHz, MaxTicks)
+	}
 	return nil
 }
 

@@ -40,22 +40,14 @@ Examples:
 			if err := checkFormat(opts.format); err != nil {
 				return err
 			}
-			switch {
-			case opts.in.Start < 0:
-				return flagErrorf("--start %v: must not be negative", opts.in.Start)
-			case opts.in.Window <= 0:
-				return flagErrorf("--window %v: must be positive", opts.in.Window)
-			case !(opts.in.Hz > 0):
-				return flagErrorf("--hz %v: must be positive", opts.in.Hz)
-			case opts.in.ClockStep <= 0:
-				return flagErrorf("--clock-step %v: must be positive", opts.in.ClockStep)
-			case opts.clockEvery < 1:
+			if opts.clockEvery < 1 {
 				return flagErrorf("--clock-every %d: must be at least 1", opts.clockEvery)
-			case opts.in.Duration <= 0:
-				return flagErrorf("--duration %v: must be positive", opts.in.Duration)
 			}
 			in := opts.in
 			in.ClockStep *= time.Duration(opts.clockEvery)
+			if err := in.Check(); err != nil {
+				return flagErrorf("%v", err)
+			}
 			p := sim.Predict(in)
 			if opts.format == formatJSON {
 				out := newJSONLines(env.Stdout)
