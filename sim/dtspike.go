@@ -31,6 +31,21 @@ func DefaultDtSpike() DtSpikeConfig {
 	return DtSpikeConfig{FirstClock: 125 * time.Second, Period: 500 * time.Millisecond, Speed: 0.5, Timeout: 2 * time.Second, Ticks: 6}
 }
 
+// Validate checks the configuration and names the first bad field.
+func (c DtSpikeConfig) Validate() error {
+	switch {
+	case c.Period <= 0:
+		return fmt.Errorf("sim: dtspike period %v must be positive", c.Period)
+	case c.Ticks <= 0 || c.Ticks > 100_000:
+		return fmt.Errorf("sim: dtspike ticks %d must be between 1 and 100000", c.Ticks)
+	case c.FirstClock <= 0 || c.FirstClock > 1<<31*time.Second:
+		return fmt.Errorf("sim: dtspike first /clock %v must be positive and fit a message", c.FirstClock)
+	case c.Timeout <= 0:
+		return fmt.Errorf("sim: dtspike timeout %v must be positive", c.Timeout)
+	}
+	return nil
+}
+
 // DtSpikeRow is one loop iteration, computed naively (baseline stored in
 // the constructor, only a dt < 0 check) and with guard.DtTracker.
 type DtSpikeRow struct {
@@ -55,8 +70,8 @@ type DtSpikeRow struct {
 // constructor, before that. It reports each iteration with the naive
 // arithmetic and with the guard.
 func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
-	if cfg.Period <= 0 || cfg.Ticks <= 0 {
-		return nil, fmt.Errorf("sim: dtspike period %v and ticks %d must be positive", cfg.Period, cfg.Ticks)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	fake := clocktest.New()
 	exec := executor.New(executor.Config{Virtual: fake})

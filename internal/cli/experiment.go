@@ -322,6 +322,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
+			if err := cfg.Validate(); err != nil {
+				return flagErrorf("%v", err)
+			}
 			rows, err := sim.RunDtSpike(cmd.Context(), cfg)
 			if err != nil {
 				return err

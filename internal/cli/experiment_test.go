@@ -120,6 +120,10 @@ func TestExperimentBadFlags(t *testing.T) {
 		{"experiment", "startup", "--transport", "carrier-pigeon"},
 		{"experiment", "startup", "--runs", "0"},
 		{"predict", "--hz", "0"},
+		{"predict", "--hz", "1e9"},
+		{"experiment", "startup", "--clock-step", "1ns"},
+		{"experiment", "dtspike", "--ticks", "0"},
+		{"experiment", "dtspike", "--period", "-1"},
 		{"predict", "--window", "-1"},
 	} {
 		_, errOut, code := runSimclock(t, args...)
