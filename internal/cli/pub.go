@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"simclock"
 	"simclock/clockmon"
 	"simclock/clockpub"
 	"simclock/msg"
@@ -208,14 +209,24 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 			line = pubLine{Kind: "pub", SentTotal: line.SentTotal, SimNs: line.SimNs}
 		case <-timer.C:
 			ns := int64(tick.Sim)
-			buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+			m, err := msg.FromDuration(tick.Sim)
+			if err != nil || ns < 0 {
+				// Never a silent int32 wrap: stop at the end of what a Clock carries.
+				return fmt.Errorf("sim time %v cannot be sent in a Clock message: %w", tick.Sim, simclock.ErrOutOfRange)
+			}
+			buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time(m)})
 			if err := pub.Publish(runCtx, buf); err != nil {
 				if errors.Is(err, transport.ErrClosed) {
 					return err
 				}
+				if runCtx.Err() != nil {
+					more = false // the run ended (--duration or interrupt) mid-publish
+					continue
+				}
 				line.Errors++
 				line.LastError = err.Error()
 				total.Errors++
+				total.LastError = err.Error()
 			}
 			line.Sent++
 			line.SentTotal++
