@@ -101,6 +101,10 @@ func PlayClock(ctx context.Context, pub transport.Publisher, start, end int64, o
 	if start < 0 || end < start {
 		return fmt.Errorf("bag: play span [%d, %d] ns: want 0 <= start <= end", start, end)
 	}
+	if end >= (math.MaxInt32+1)*int64(time.Second) {
+		// A Clock message carries int32 seconds: refuse rather than wrap.
+		return fmt.Errorf("bag: play span ends at %d ns, past what a Clock message carries (2^31 s)", end)
+	}
 	period := time.Duration(float64(time.Second) / opts.Hz)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
