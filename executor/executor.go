@@ -12,7 +12,9 @@
 //
 // A sample published by a timer callback is therefore handled in the same
 // round, and a timer made ready by that sample (a /clock message moving
-// ROS time) is called in the next round.
+// ROS time) is called in the next round. (With Config.Workers above 1 a
+// round's callbacks run concurrently, and a sample published during the
+// round may be handled in the next one.)
 //
 // # Real and virtual time
 //
@@ -49,6 +51,15 @@ type Config struct {
 	// Virtual, when set, runs the executor in virtual time on this fake
 	// clock.
 	Virtual *clocktest.Clock
+	// Workers, when above 1, runs the callbacks of one round on up to
+	// that many goroutines at once, like rclcpp's MultiThreadedExecutor
+	// with every callback in a reentrant group: the round's callbacks
+	// may run concurrently (no one callback twice at once), and the next
+	// round starts when all of them returned. The callbacks must then
+	// guard their shared state. Within a round the start order stays the
+	// documented one, but the finish order is not fixed, so a virtual run
+	// with Workers > 1 is no longer deterministic.
+	Workers int
 }
 
 // An Executor dispatches callbacks. Add work with Queue, AddQueue and
@@ -66,6 +77,7 @@ type Executor struct {
 
 	ready   []*timer.Timer // scratch, used only by Spin's goroutine
 	stopped atomic.Bool
+	workers int
 }
 
 type subscription struct {
@@ -85,7 +97,7 @@ func (s *subscription) halt() {
 
 // New returns an executor.
 func New(cfg Config) *Executor {
-	e := &Executor{fake: cfg.Virtual, wake: make(chan struct{}, 1)}
+	e := &Executor{fake: cfg.Virtual, wake: make(chan struct{}, 1), workers: max(cfg.Workers, 1)}
 	if cfg.Virtual != nil {
 		e.steady, e.system = cfg.Virtual.Steady(), cfg.Virtual.System()
 	} else {
@@ -210,6 +222,12 @@ func (e *Executor) SpinOnce() bool {
 		ready = q.AppendReady(ready)
 	}
 	timer.SortByCreation(ready)
+	if e.workers > 1 {
+		worked := e.dispatchParallel(ready, subs)
+		clear(ready)
+		e.ready = ready[:0]
+		return worked
+	}
 	worked := false
 	for _, t := range ready {
 		if e.stopped.Load() {
@@ -236,6 +254,48 @@ func (e *Executor) SpinOnce() bool {
 		}
 	}
 	return worked
+}
+
+// dispatchParallel runs one round's callbacks on up to e.workers
+// goroutines and waits for all of them. Callbacks start in the order of
+// the package doc.
+func (e *Executor) dispatchParallel(ready []*timer.Timer, subs []*subscription) bool {
+	var (
+		wg     sync.WaitGroup
+		worked atomic.Bool
+		slots  = make(chan struct{}, e.workers)
+	)
+	run := func(job func() bool) {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if job() {
+				worked.Store(true)
+			}
+		})
+	}
+	for _, t := range ready {
+		if e.stopped.Load() {
+			break
+		}
+		run(func() bool {
+			if !t.IsReady() {
+				return false
+			}
+			_, err := t.Call()
+			return err == nil
+		})
+	}
+	for _, s := range subs {
+		if e.stopped.Load() {
+			break
+		}
+		if sample, ok := s.sub.Take(); ok {
+			run(func() bool { s.handle(sample); return true })
+		}
+	}
+	wg.Wait()
+	return worked.Load()
 }
 
 // Spin runs rounds until ctx is done. In virtual time it returns ErrIdle
