@@ -48,6 +48,7 @@ type Totals struct {
 	Stalls        int      `json:"stalls"`
 	Malformed     int      `json:"malformed"`
 	NotNormalized int      `json:"not_normalized"`
+	ZeroValues    int      `json:"zero_values"`
 	MaxPublishers int      `json:"max_publishers"`
 	MeasuredRTF   *float64 `json:"measured_rtf"` // null until sim time has advanced
 }
@@ -80,8 +81,12 @@ type Report struct {
 	PublisherIDs  []string `json:"publisher_ids"`
 	Malformed     int      `json:"malformed"`
 	NotNormalized int      `json:"not_normalized"`
-	Warnings      []string `json:"warnings,omitempty"`
-	Totals        Totals   `json:"totals"`
+	// ZeroValues counts /clock messages carrying time 0, which every node
+	// reads as "not started" (R10, R11): timers do not run and now() - W
+	// fails until a later value arrives.
+	ZeroValues int      `json:"zero_values"`
+	Warnings   []string `json:"warnings,omitempty"`
+	Totals     Totals   `json:"totals"`
 }
 
 // A Monitor accumulates observations. It is not safe for concurrent use.
@@ -110,6 +115,7 @@ type Monitor struct {
 	stalls        int
 	malformed     int
 	notNormalized int
+	zeroValues    int
 	seen          map[transport.PublisherID]bool
 
 	inStall       bool
@@ -206,6 +212,10 @@ func (m *Monitor) Observe(now time.Duration, data []byte, pub transport.Publishe
 	}
 	sim := c.Clock.Nanoseconds()
 	m.valid++
+	if sim == 0 {
+		m.zeroValues++
+		m.totals.ZeroValues++
+	}
 	if m.have {
 		d := time.Duration(sim - m.lastSim)
 		switch {
@@ -263,6 +273,7 @@ func (m *Monitor) Report(now time.Duration, matched []transport.PublisherID) Rep
 		Paused:        m.valid > 1 && !m.moved && m.backward == 0,
 		Malformed:     m.malformed,
 		NotNormalized: m.notNormalized,
+		ZeroValues:    m.zeroValues,
 	}
 	interval := now - m.intervalStart()
 	if interval > 0 {
@@ -319,6 +330,9 @@ func (m *Monitor) Report(now time.Duration, matched []transport.PublisherID) Rep
 	if r.Malformed > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d malformed message(s) dropped", r.Malformed))
 	}
+	if r.ZeroValues > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d /clock message(s) carried time 0, which nodes read as 'not started' (R10, R11)", r.ZeroValues))
+	}
 	if r.NotNormalized > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d message(s) with nanosec >= 1e9 not applied (R8)", r.NotNormalized))
 	}
@@ -335,7 +349,7 @@ func (m *Monitor) resetInterval(now time.Duration) {
 	m.elapsedBefore = now - m.start
 	m.msgs, m.valid, m.simAdv, m.wallAdv, m.moved, m.maxGap = 0, 0, 0, 0, false, 0
 	m.backward, m.lastBackward, m.stalls, m.malformed, m.notNormalized = 0, nil, 0, 0, 0
-	m.forward, m.lastForward = 0, nil
+	m.forward, m.lastForward, m.zeroValues = 0, nil, 0
 	clear(m.seen)
 }
 

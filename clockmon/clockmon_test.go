@@ -217,3 +217,27 @@ func TestForwardJump(t *testing.T) {
 		t.Errorf("no forward-jump warning in %q", r.Warnings)
 	}
 }
+
+// A /clock of exactly 0 is "not started" for every node (R10, R11): the
+// monitor counts and warns.
+func TestZeroValues(t *testing.T) {
+	m := clockmon.New(clockmon.Config{}, 0)
+	for i := range 5 {
+		sec := int32(0)
+		if i >= 3 {
+			sec = int32(i)
+		}
+		m.Observe(time.Duration(i)*10*time.Millisecond, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sec}}), "pub")
+	}
+	r := m.Report(50*time.Millisecond, nil)
+	if r.ZeroValues != 3 || m.Totals().ZeroValues != 3 {
+		t.Fatalf("zero values %d (totals %d), want 3", r.ZeroValues, m.Totals().ZeroValues)
+	}
+	found := false
+	for _, w := range r.Warnings {
+		found = found || strings.Contains(w, "not started")
+	}
+	if !found {
+		t.Errorf("no warning about time 0 in %q", r.Warnings)
+	}
+}
