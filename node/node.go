@@ -27,13 +27,20 @@ var ErrParameterType = errors.New("wrong parameter type")
 // ErrUnknownParameter rejects a parameter the node does not declare.
 var ErrUnknownParameter = errors.New("parameter not declared")
 
+// ErrUnstartedTimer is the warning given (once per node) when a timer is
+// created on the ROS clock while sim time is on and no /clock has come:
+// the timer's first deadline is its period in sim time, so it first fires
+// when /clock passes it, at once if the first /clock is later (R23).
+var ErrUnstartedTimer = errors.New("timer created before the first /clock")
+
 // Options configures a node. The zero value is use_sim_time=false.
 type Options struct {
 	// UseSimTime is the initial value of use_sim_time.
 	UseSimTime bool
-	// OnTimeSourceWarning receives the time source's warnings (malformed
-	// /clock, several publishers).
-	OnTimeSourceWarning func(error)
+	// OnWarning receives the node's warnings, each kind once: the time
+	// source's (malformed /clock, several publishers) and the node's own
+	// (a ROS timer created while sim time has not started, ErrUnstartedTimer).
+	OnWarning func(error)
 	// BeforeClock, when set, sees each /clock value before the time
 	// source applies it and may veto it (see timesource.Options).
 	BeforeClock func(simclock.Time[simclock.ROS]) bool
@@ -53,8 +60,11 @@ type Node struct {
 
 	ros, steady, system *timer.Queue
 
-	mu      sync.Mutex // mu guards the fields below
-	removes []func()
+	onWarning func(error)
+
+	mu           sync.Mutex // mu guards the fields below
+	removes      []func()
+	warnedTimers bool
 }
 
 // New creates a node on exec and tr. Its ROS clock reads exec's system
@@ -62,12 +72,13 @@ type Node struct {
 // virtual time.
 func New(name string, exec *executor.Executor, tr transport.Transport, opts Options) (*Node, error) {
 	n := &Node{
-		name:  name,
-		exec:  exec,
-		tr:    tr,
-		clock: simclock.NewROSClockOn(exec.System(), exec.Steady()),
+		name:      name,
+		exec:      exec,
+		tr:        tr,
+		clock:     simclock.NewROSClockOn(exec.System(), exec.Steady()),
+		onWarning: opts.OnWarning,
 	}
-	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnTimeSourceWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
 	n.ts.AttachClock(n.clock)
 	n.ros = timer.NewQueue[simclock.ROS](n.clock)
 	n.steady = timer.NewQueue(exec.Steady())
@@ -118,6 +129,15 @@ func (n *Node) SetParameter(name string, value any) error {
 // CreateTimer creates a timer on the node's ROS clock (R19), as
 // create_timer does by default.
 func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
+	if n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
+		n.mu.Lock()
+		first := !n.warnedTimers
+		n.warnedTimers = true
+		n.mu.Unlock()
+		if first {
+			n.onWarning(fmt.Errorf("node %s: %w: it first fires when /clock passes %v of sim time (R23)", n.name, ErrUnstartedTimer, period))
+		}
+	}
 	return n.ros.New(period, callback, true)
 }
 

@@ -275,3 +275,28 @@ func TestR144ActivationAtZero(t *testing.T) {
 		t.Errorf("%d calls at 110 s, want 1", calls)
 	}
 }
+
+// A ROS timer created before the first /clock gets one warning per node
+// (R23); after /clock, or with sim time off, none.
+func TestWarnsOnceAboutUnstartedTimers(t *testing.T) {
+	exec := executor.New(executor.Config{Virtual: clocktest.New()})
+	defer exec.Close()
+	bus := inproc.NewBus()
+	var warnings []error
+	n, err := node.New("subject", exec, bus.Connect("subject"), node.Options{UseSimTime: true,
+		OnWarning: func(err error) { warnings = append(warnings, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	n.CreateTimer(100*time.Millisecond, nil)
+	n.CreateTimer(time.Second, nil)
+	n.CreateWallTimer(time.Second, nil)
+	if len(warnings) != 1 || !errors.Is(warnings[0], node.ErrUnstartedTimer) {
+		t.Fatalf("warnings %v, want one ErrUnstartedTimer", warnings)
+	}
+
+	quiet, _ := node.New("wall", exec, bus.Connect("wall"), node.Options{OnWarning: func(err error) { t.Errorf("sim time off: %v", err) }})
+	defer quiet.Close()
+	quiet.CreateTimer(time.Second, nil)
+}
