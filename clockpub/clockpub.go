@@ -1,7 +1,8 @@
 // Package clockpub is the schedule of a fake simulator's /clock: which
 // sim time to publish at which wall-clock offset, with the start offset,
 // step, period and real-time factor of a simulator, a pre-clock wait, a
-// pause, a one-shot jump (forward or backward), and rosbag2-style looping.
+// pause, a one-shot jump (forward or backward), rosbag2-style looping, and
+// the faults of a real link: dropped messages and jittered sending times.
 //
 // A Schedule is pure: Next returns ticks with their wall offset from the
 // start of the run, and never reads a clock, so tests are deterministic.
@@ -11,6 +12,7 @@ package clockpub
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 )
 
@@ -49,6 +51,16 @@ type Config struct {
 	// Loop restarts from Start instead of ending at Until: /clock jumps
 	// backwards at every restart, as ros2 bag play --loop does.
 	Loop bool
+
+	// Drop is the probability in [0, 1) that a message is lost: its tick
+	// is marked Dropped (sim time still advances), as a best-effort link
+	// or a loaded subscriber loses samples.
+	Drop float64
+	// Jitter moves each message's wall time by a uniform offset in
+	// [-Jitter, +Jitter], never before the previous message.
+	Jitter time.Duration
+	// Seed makes Drop and Jitter reproducible: one seed, one schedule.
+	Seed uint64
 }
 
 // Errors returned by New.
@@ -57,6 +69,7 @@ var (
 	ErrStep     = errors.New("step must not be negative")
 	ErrNegative = errors.New("sim times must not be negative")
 	ErrLoop     = errors.New("loop needs an until time after the start")
+	ErrFault    = errors.New("drop must be in [0, 1) and jitter not negative")
 )
 
 // Event says what a tick does besides advancing.
@@ -80,6 +93,9 @@ type Tick struct {
 	Sim time.Duration
 	// Event is what happened at this tick, if anything.
 	Event Event
+	// Dropped marks a message the simulated link loses (Config.Drop):
+	// do not send it.
+	Dropped bool
 }
 
 // A Schedule yields the ticks of one run. It is not safe for concurrent use.
@@ -92,6 +108,8 @@ type Schedule struct {
 	pauseOK bool          // the pause already happened in this loop
 	jumpOK  bool          // the jump already happened in this loop
 	done    bool
+	rng     *rand.Rand    // for Drop and Jitter; nil when neither is set
+	lastOut time.Duration // wall time of the last tick returned, after jitter
 }
 
 // New checks cfg and returns its schedule.
@@ -105,8 +123,14 @@ func New(cfg Config) (*Schedule, error) {
 		return nil, fmt.Errorf("clockpub: %w", ErrNegative)
 	case cfg.Loop && (!cfg.HasUntil || cfg.Until <= cfg.Start):
 		return nil, fmt.Errorf("clockpub: %w", ErrLoop)
+	case !(cfg.Drop >= 0 && cfg.Drop < 1) || cfg.Jitter < 0:
+		return nil, fmt.Errorf("clockpub: %w, got drop %v, jitter %v", ErrFault, cfg.Drop, cfg.Jitter)
 	}
-	return &Schedule{cfg: cfg}, nil
+	sch := &Schedule{cfg: cfg}
+	if cfg.Drop > 0 || cfg.Jitter > 0 {
+		sch.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
+	}
+	return sch, nil
 }
 
 // RTF returns the real-time factor of the schedule while running: Step/Period.
@@ -115,6 +139,21 @@ func (s *Schedule) RTF() float64 { return float64(s.cfg.Step) / float64(s.cfg.Pe
 // Next returns the next tick, or false when the run has ended (Until
 // passed without Loop).
 func (s *Schedule) Next() (Tick, bool) {
+	t, ok := s.next()
+	if !ok || s.rng == nil {
+		return t, ok
+	}
+	// The faults come after the schedule: they never change sim times.
+	if s.cfg.Jitter > 0 {
+		j := time.Duration(s.rng.Int64N(int64(2*s.cfg.Jitter)+1)) - s.cfg.Jitter
+		t.Wall = max(t.Wall+j, s.lastOut, 0)
+	}
+	s.lastOut = t.Wall
+	t.Dropped = s.cfg.Drop > 0 && t.Event != EventStart && s.rng.Float64() < s.cfg.Drop
+	return t, true
+}
+
+func (s *Schedule) next() (Tick, bool) {
 	if s.done {
 		return Tick{}, false
 	}

@@ -113,3 +113,55 @@ func ExampleSchedule() {
 	// at 1s publish 1m40s (loop)
 	// at 1.5s publish 1m41s ()
 }
+
+// Drop and Jitter are faults on top of the schedule: sim times are those
+// of the fault-free run, send times stay in order within ±Jitter, about
+// Drop of the messages are marked lost, and one seed gives one run.
+func TestFaults(t *testing.T) {
+	base := clockpub.Config{Start: 5 * time.Second, Period: 10 * time.Millisecond, Step: 20 * time.Millisecond}
+	faulty := base
+	faulty.Drop, faulty.Jitter, faulty.Seed = 0.3, 4*time.Millisecond, 42
+	run := func(cfg clockpub.Config) []clockpub.Tick {
+		s, err := clockpub.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ticks []clockpub.Tick
+		for range 10000 {
+			tk, ok := s.Next()
+			if !ok {
+				t.Fatal("schedule ended")
+			}
+			ticks = append(ticks, tk)
+		}
+		return ticks
+	}
+	clean, a, b := run(base), run(faulty), run(faulty)
+	dropped := 0
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("tick %d differs between two runs with one seed: %+v vs %+v", i, a[i], b[i])
+		}
+		if a[i].Sim != clean[i].Sim {
+			t.Fatalf("tick %d: sim %v, fault-free %v", i, a[i].Sim, clean[i].Sim)
+		}
+		if d := a[i].Wall - clean[i].Wall; d > faulty.Jitter || (d < -faulty.Jitter && a[i].Wall != a[max(i-1, 0)].Wall) {
+			t.Fatalf("tick %d: wall moved by %v, jitter %v", i, d, faulty.Jitter)
+		}
+		if i > 0 && a[i].Wall < a[i-1].Wall {
+			t.Fatalf("tick %d sent before tick %d", i, i-1)
+		}
+		if a[i].Dropped {
+			dropped++
+		}
+	}
+	if a[0].Dropped {
+		t.Error("the first message was dropped")
+	}
+	if dropped < 2700 || dropped > 3300 {
+		t.Errorf("%d of 10000 dropped, want about 3000", dropped)
+	}
+	if _, err := clockpub.New(clockpub.Config{Period: time.Millisecond, Drop: 1}); err == nil {
+		t.Error("drop 1 accepted")
+	}
+}

@@ -34,6 +34,9 @@ type pubOptions struct {
 	bestEffort  bool
 	transport   string
 	format      string
+	drop        float64
+	jitter      time.Duration
+	seed        uint64
 }
 
 func newPubCmd(env *Env) *cobra.Command {
@@ -84,6 +87,9 @@ Examples:
 	f.StringVar(&o.topic, "topic", msg.ClockTopic, "topic to publish on")
 	f.BoolVar(&o.bestEffort, "best-effort", false, "publish best effort (like ros2 bag play) instead of reliable")
 	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
+	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (sim time still advances)")
+	f.DurationVar(&o.jitter, "jitter", 0, "move each send time by a random offset within ±this")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for --drop and --jitter: one seed, one run")
 	addFormatFlag(f, &o.format)
 	return cmd
 }
@@ -121,6 +127,7 @@ func (o *pubOptions) config(cmd *cobra.Command) (clockpub.Config, error) {
 		Pause: o.pauseAt.set, PauseAt: o.pauseAt.v, ResumeAfter: o.resumeAfter,
 		Jump: o.jumpTo.set, JumpAt: o.jumpAt.v, JumpTo: o.jumpTo.v,
 		HasUntil: o.until.set, Until: o.until.v, Loop: o.loop,
+		Drop: o.drop, Jitter: o.jitter, Seed: o.seed,
 	}, nil
 }
 
@@ -134,6 +141,7 @@ type pubLine struct {
 	SimNs     int64    `json:"sim_ns"`     // last value published
 	Matched   int      `json:"matched_subscriptions"`
 	Errors    int      `json:"errors"`
+	Dropped   int      `json:"dropped"` // lost on purpose (--drop)
 	Events    []string `json:"events,omitempty"`
 	LastError string   `json:"last_error,omitempty"`
 }
@@ -184,6 +192,9 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 			if len(l.Events) > 0 {
 				ev = fmt.Sprintf("  events %v", l.Events)
 			}
+			if l.Dropped > 0 {
+				ev += fmt.Sprintf("  %d dropped", l.Dropped)
+			}
 			if l.Errors > 0 {
 				ev += fmt.Sprintf("  %d errors (last: %s)", l.Errors, l.LastError)
 			}
@@ -215,6 +226,14 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 				return fmt.Errorf("sim time %v cannot be sent in a Clock message: %w", tick.Sim, simclock.ErrOutOfRange)
 			}
 			buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time(m)})
+			if tick.Dropped {
+				line.Dropped++
+				total.Dropped++
+				if tick, more = sch.Next(); more {
+					timer.Reset(time.Until(start.Add(tick.Wall)))
+				}
+				continue
+			}
 			if err := pub.Publish(runCtx, buf); err != nil {
 				if errors.Is(err, transport.ErrClosed) {
 					return err
