@@ -393,7 +393,21 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		return r, spinErr
 	}
 
-	// Summaries.
+	r.SimTimers, r.Windows, r.OffGrid = summarize(cfg, start, simTicks)
+	r.Lost = expectedMessages(cfg, start) - r.Published
+	if r.Published > 0 {
+		r.PreClockWall = float64(firstWall) / 1e9
+	}
+	if lastWall > firstWall {
+		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstWall))
+	}
+	return r, nil
+}
+
+// summarize turns each sim timer's recorded now() values into its
+// counts, the replay of every window with its prediction beside it, and
+// the number of calls off the timer's period grid.
+func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64) (timers []SimTimerResult, windows []WindowResult, offGrid int) {
 	for i, hz := range cfg.TimerHz {
 		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
 		if len(simTicks[i]) > 0 {
@@ -404,10 +418,10 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 				st.CallsBeforeFirstClock++
 			}
 			if now%int64(periodOf(hz)) != 0 {
-				r.OffGrid++
+				offGrid++
 			}
 		}
-		r.SimTimers = append(r.SimTimers, st)
+		timers = append(timers, st)
 	}
 	for _, w := range cfg.Windows {
 		for i, hz := range cfg.TimerHz {
@@ -415,17 +429,10 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 			wr.Hz = hz
 			p := Predict(PredictInput{Start: start, Window: w, Hz: hz, ClockStep: cfg.ClockStep * time.Duration(cfg.ClockEvery), Duration: cfg.Duration})
 			wr.PredictedExceptions, wr.PredictedZeros = p.Exceptions, p.Zeros
-			r.Windows = append(r.Windows, wr)
+			windows = append(windows, wr)
 		}
 	}
-	r.Lost = expectedMessages(cfg, start) - r.Published
-	if r.Published > 0 {
-		r.PreClockWall = float64(firstWall) / 1e9
-	}
-	if lastWall > firstWall {
-		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstWall))
-	}
-	return r, nil
+	return timers, windows, offGrid
 }
 
 // expectedMessages counts the /clock messages the simulator publishes for
