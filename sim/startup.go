@@ -196,11 +196,14 @@ type CtorResult struct {
 
 // WallTimerResult counts the steady timer's now() - 1 s.
 type WallTimerResult struct {
-	Hz              float64 `json:"hz"`
-	CallsNow0       int     `json:"calls_now0"`
-	ExcNow0         int     `json:"exc_now0"`
-	CallsAfterClock int     `json:"calls_after_clock"`
-	ExcAfterClock   int     `json:"exc_after_clock"`
+	Hz        float64 `json:"hz"`
+	CallsNow0 int     `json:"calls_now0"`
+	// PredictedCallsNow0 is R26's count: every tick of the wall timer up
+	// to the first /clock, at the time it actually arrived.
+	PredictedCallsNow0 int `json:"predicted_calls_now0"`
+	ExcNow0            int `json:"exc_now0"`
+	CallsAfterClock    int `json:"calls_after_clock"`
+	ExcAfterClock      int `json:"exc_after_clock"`
 }
 
 // SimTimerResult counts one sim-clock timer's calls.
@@ -397,6 +400,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	r.Lost = expectedMessages(cfg, start) - r.Published
 	if r.Published > 0 {
 		r.PreClockWall = float64(firstWall) / 1e9
+		r.WallTimer.PredictedCallsNow0 = WallCallsBeforeClock(periodOf(cfg.WallTimerHz), time.Duration(firstWall))
 	}
 	if lastWall > firstWall {
 		r.MeasuredRTF = round6(float64(lastValue-firstValue) / float64(lastWall-firstWall))

@@ -28,7 +28,7 @@ func TestStartupDefaultsMatchPredictions(t *testing.T) {
 			t.Errorf("S=%v: R26 ctor now=%d %s, want 0 error", r.S, r.Ctor.NowNs, r.Ctor.Minus1s)
 		}
 		// 0.52 s before the first /clock at 20 Hz: ticks at 0.05..0.50.
-		if r.WallTimer.CallsNow0 != 10 || r.WallTimer.ExcNow0 != 10 {
+		if r.WallTimer.CallsNow0 != 10 || r.WallTimer.ExcNow0 != 10 || r.WallTimer.PredictedCallsNow0 != 10 {
 			t.Errorf("S=%v: R26 wall timer before clock: %+v, want 10 calls 10 raised", r.S, r.WallTimer)
 		}
 		if r.PreClockWall != 0.52 {

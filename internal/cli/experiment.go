@@ -208,10 +208,10 @@ func printStartupText(w io.Writer, opts *startupOptions, results []sim.ScenarioR
 
 	fmt.Fprintf(w, "\nBefore the first /clock (R26: now() is 0 whatever S is)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tfirst /clock after\tctor now()\tctor now()-1s\twall timer calls at now()=0\traised\tafter first /clock\traised\tRTF\t/clock received (lost)")
+	fmt.Fprintln(tw, "S\tfirst /clock after\tctor now()\tctor now()-1s\twall timer calls at now()=0 (predicted)\traised\tafter first /clock\traised\tRTF\t/clock received (lost)")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%gs\t%.3fs\t%d\t%s\t%d\t%d\t%d\t%d\t%.3g\t%d (%d)\n", r.S, r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
-			r.WallTimer.CallsNow0, r.WallTimer.ExcNow0, r.WallTimer.CallsAfterClock, r.WallTimer.ExcAfterClock, r.MeasuredRTF, r.Published, r.Lost)
+		fmt.Fprintf(tw, "%gs\t%.3fs\t%d\t%s\t%d (%d)\t%d\t%d\t%d\t%.3g\t%d (%d)\n", r.S, r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
+			r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0, r.WallTimer.ExcNow0, r.WallTimer.CallsAfterClock, r.WallTimer.ExcAfterClock, r.MeasuredRTF, r.Published, r.Lost)
 	}
 	tw.Flush()
 

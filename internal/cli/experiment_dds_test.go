@@ -70,6 +70,11 @@ func TestExperimentStartupOverDDS(t *testing.T) {
 		if ctor["now_ns"] != 0.0 || ctor["minus_1s"] != "error" || wall["calls_now0"] != wall["exc_now0"] || wall["calls_now0"].(float64) < 10 {
 			t.Errorf("S=%v: R26 ctor %v wall timer %v", s["S_s"], ctor, wall)
 		}
+		// R26 in real time: the wall ticks up to the first /clock, give or
+		// take the one the executor's round order can move across it.
+		if d := wall["calls_now0"].(float64) - wall["predicted_calls_now0"].(float64); d < -1 || d > 1 {
+			t.Errorf("S=%v: %v wall calls saw now()=0, predicted %v", s["S_s"], wall["calls_now0"], wall["predicted_calls_now0"])
+		}
 		if s["pre_clock_wall_s"].(float64) < 0.5 {
 			t.Errorf("S=%v: first /clock after %v s, before the 0.5 s pre-clock wait", s["S_s"], s["pre_clock_wall_s"])
 		}
