@@ -195,6 +195,8 @@ func (ts *TimeSource) Handle(s transport.Sample) {
 	if err == nil {
 		t, err = msg.ToTime[simclock.ROS](m.Clock)
 	}
+	// The hook runs before the lock: it may call back into the time source.
+	vetoed := err == nil && ts.opts.BeforeApply != nil && !ts.opts.BeforeApply(t)
 	ts.mu.Lock()
 	ts.stats.Received++
 	var warn error
@@ -213,19 +215,11 @@ func (ts *TimeSource) Handle(s transport.Sample) {
 			ts.warnedBad = true
 			warn = errors.Join(warn, fmt.Errorf("timesource: %w from %q: %w", ErrMalformedClock, s.Publisher, err))
 		}
+	}
+	if err != nil || vetoed {
 		ts.mu.Unlock()
 		ts.warn(warn)
 		return
-	}
-	if ts.opts.BeforeApply != nil {
-		ts.mu.Unlock()
-		ok := ts.opts.BeforeApply(t)
-		ts.warn(warn)
-		warn = nil
-		if !ok {
-			return
-		}
-		ts.mu.Lock()
 	}
 	ts.stats.Applied++
 	ts.last = t
