@@ -130,12 +130,8 @@ type monitorCheck struct {
 }
 
 func runMonitor(ctx context.Context, o *monitorOptions) error {
-	runCtx := ctx
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
+	runCtx, cancel := withDuration(ctx, o.duration)
+	defer cancel()
 	tr, err := openTransport(ctx, o.env, o.transport)
 	if err != nil {
 		return err

@@ -151,12 +151,8 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 	if err != nil {
 		return flagErrorf("%v", err)
 	}
-	runCtx := ctx
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
+	runCtx, cancel := withDuration(ctx, o.duration)
+	defer cancel()
 	tr, err := openTransport(ctx, o.env, o.transport)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"simclock/transport"
 	"simclock/transport/inproc"
@@ -12,6 +13,15 @@ const (
 	transportInproc = "inproc"
 	transportDDS    = "dds"
 )
+
+// withDuration returns ctx bounded by d when d > 0 (the --duration flag of
+// pub and monitor), or ctx itself.
+func withDuration(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
+}
 
 // openTransport opens the transport a user picked with --transport.
 // inproc gets a fresh bus: useful only when the command's publishers and
