@@ -9,10 +9,8 @@ import (
 	"simclock/clocktest"
 	"simclock/executor"
 	"simclock/guard"
-	"simclock/msg"
 	"simclock/node"
 	"simclock/timer"
-	"simclock/transport"
 	"simclock/transport/inproc"
 )
 
@@ -87,10 +85,16 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 		return nil, err
 	}
 	defer subject.Close()
-	pub, err := simNode.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	// The startup experiment's fake simulator, from FirstClock: 10 ms of
+	// sim time every 5 ms, 0.5 s after the subscription matched.
+	simCfg := DefaultStartup()
+	simCfg.MatchDelay = 0
+	simCfg.Duration = time.Duration(cfg.Ticks+2) * cfg.Period
+	sim, err := newSimulator(exec, simNode, simCfg, cfg.FirstClock)
 	if err != nil {
 		return nil, err
 	}
+	defer sim.close()
 
 	// The constructor: the naive code stores now() (0) as its baseline.
 	naivePrev := subject.Now()
@@ -141,26 +145,9 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 	}); err != nil {
 		return nil, err
 	}
-	value := int64(cfg.FirstClock)
-	step := int64(10 * time.Millisecond)
-	var startTimer *timer.Timer
-	startTimer, err = simNode.CreateWallTimer(500*time.Millisecond, func(timer.Info) {
-		startTimer.Cancel()
-		publish := func(timer.Info) {
-			m, _ := msg.ClockFrom(mustTime(value))
-			if err := pub.Publish(ctx, msg.MarshalClock(m)); err != nil {
-				exec.Stop()
-			}
-			value += step
-		}
-		publish(timer.Info{})
-		simNode.CreateWallTimer(5*time.Millisecond, publish)
-	})
-	if err != nil {
-		return nil, err
-	}
+	sim.begin()
 	if err := exec.Spin(ctx); err != nil {
 		return rows, err
 	}
-	return rows, nil
+	return rows, sim.err
 }
