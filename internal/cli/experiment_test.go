@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // scrub removes what legitimately differs between runs: wall-clock
@@ -149,5 +150,23 @@ func TestExperimentPlot(t *testing.T) {
 	s := string(svg)
 	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 4 || !strings.Contains(s, "W = 1s") || !strings.Contains(s, "#d22") {
 		t.Errorf("plot lacks panels, window lines or failing ticks:\n%.500s", s)
+	}
+}
+
+// Seconds given on the command line are read exactly: 1.001 s is
+// 1001000000 ns, where the float product would truncate to 1000999999.
+func TestParseSecondsExact(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"1.001": 1001 * time.Millisecond, "0.29": 290 * time.Millisecond, "100": 100 * time.Second,
+		".5": 500 * time.Millisecond, "250ms": 250 * time.Millisecond, "1e-3": time.Millisecond,
+	} {
+		if got, err := parseSeconds(in); err != nil || got != want {
+			t.Errorf("parseSeconds(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "1.2.3", "abc", "1.0000000001"} {
+		if _, err := parseSeconds(bad); err == nil {
+			t.Errorf("parseSeconds(%q) accepted", bad)
+		}
 	}
 }

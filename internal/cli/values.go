@@ -7,11 +7,16 @@ import (
 	"time"
 )
 
-// parseSeconds reads "0.5" as seconds or "500ms" as a Go duration.
+// parseSeconds reads "0.5" as seconds or "500ms" as a Go duration. A
+// plain decimal is read exactly, to the nanosecond, as parseSimTime reads
+// sim times (1.001 is 1001000000 ns, not the float product's 1000999999).
 func parseSeconds(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
+	if s != "" && strings.Trim(s, "0123456789.") == "" {
+		return parseSimTime(s)
+	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		// Seconds are converted exactly as rclpy does: trunc(s * 1e9).
+		// Other float forms (1e-3) are converted as rclpy does: trunc(s * 1e9).
 		if f != f || f > 9.2e9 || f < -9.2e9 {
 			return 0, fmt.Errorf("%q: out of range", s)
 		}
