@@ -330,7 +330,6 @@ func (e *Executor) SpinUntil(ctx context.Context, done func() bool) error {
 // wait blocks until work may be ready: in virtual time by advancing the
 // fake clock to the next deadline.
 func (e *Executor) wait(ctx context.Context) error {
-	next, ok := e.nextSteadyDeadline()
 	if e.fake != nil {
 		// A pending poke means a sample or jump arrived: run another round.
 		select {
@@ -338,6 +337,7 @@ func (e *Executor) wait(ctx context.Context) error {
 			return nil
 		default:
 		}
+		next, ok := e.nextSteadyDeadline()
 		if !ok {
 			return ErrIdle
 		}
@@ -345,7 +345,7 @@ func (e *Executor) wait(ctx context.Context) error {
 		return nil
 	}
 	var timeout <-chan time.Time
-	if ok {
+	if next, ok := e.nextSteadyDeadline(); ok {
 		d := time.Duration(next.Nanoseconds() - e.steady.Now().Nanoseconds())
 		if d <= 0 {
 			return nil
