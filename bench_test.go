@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Sinks keep results alive so the compiler cannot drop the work.

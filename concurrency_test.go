@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // counter counts the pre and post calls of one jump-callback registration.
@@ -191,7 +191,7 @@ func TestConcurrentEnableDisable(t *testing.T) {
 				default:
 				}
 				ns := c.Now().Nanoseconds()
-				if ns < clocktest.StartSystem && (ns < 0 || ns > toggles*sec) {
+				if ns < virtualclock.StartSystem && (ns < 0 || ns > toggles*sec) {
 					t.Errorf("reading %d is neither system time nor an override value", ns)
 					return
 				}

@@ -22,10 +22,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"simclock"
-	"simclock/cdr"
-	"simclock/clocktest"
-	"simclock/msg"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 const sec = int64(time.Second)
@@ -250,11 +250,11 @@ func TestConformanceR2Accessors(t *testing.T) {
 
 // R3: the clock type depends on how a time was made.
 func TestConformanceR3DefaultClockTypes(t *testing.T) {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	rc := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	rcActive := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	rcActive.EnableROSTimeOverride()
-	m := msg.Time{Sec: 1, Nanosec: 500_000_000}
+	m := timemsg.Time{Sec: 1, Nanosec: 500_000_000}
 	cases := []struct {
 		rule, name, ref string
 		got, want       simclock.ClockType
@@ -265,9 +265,9 @@ func TestConformanceR3DefaultClockTypes(t *testing.T) {
 		{"R3", "ROSClock_now_is_ROS_sim_on", "summary R3", rcActive.Now().ClockType(), simclock.ROSTime},
 		{"R3", "fake_system_is_SYSTEM", "summary R3", fake.System().Now().ClockType(), simclock.SystemTime},
 		{"R3", "fake_steady_is_STEADY", "summary R3", fake.Steady().Now().ClockType(), simclock.SteadyTime},
-		{"R3", "from_msg_default_is_ROS", "§14.1 PT-038", must(msg.ToAnyTime(m, simclock.ROSTime)).ClockType(), simclock.ROSTime},
-		{"R3", "from_msg_with_SYSTEM", "§14.1 PT-039", must(msg.ToAnyTime(m, simclock.SystemTime)).ClockType(), simclock.SystemTime},
-		{"R3", "typed_from_msg_keeps_kind", "§14.6 CP-028", must(msg.ToTime[simclock.Steady](m)).ClockType(), simclock.SteadyTime},
+		{"R3", "from_msg_default_is_ROS", "§14.1 PT-038", must(timemsg.ToAnyTime(m, simclock.ROSTime)).ClockType(), simclock.ROSTime},
+		{"R3", "from_msg_with_SYSTEM", "§14.1 PT-039", must(timemsg.ToAnyTime(m, simclock.SystemTime)).ClockType(), simclock.SystemTime},
+		{"R3", "typed_from_msg_keeps_kind", "§14.6 CP-028", must(timemsg.ToTime[simclock.Steady](m)).ClockType(), simclock.SteadyTime},
 		{"R3", "Any_keeps_kind", "§2 R24", must(simclock.NewTime[simclock.System](1.5, 0)).Any().ClockType(), simclock.SystemTime},
 	}
 	for _, tc := range cases {
@@ -590,7 +590,7 @@ func TestConformanceR7DurationOf(t *testing.T) {
 		{"R7", "5e9ns==5s", "§14.1 PT-035", must(simclock.DurationOf(0, 5e9)) == must(simclock.DurationOf(5, 0)), true},
 		{"R7", "1s+2s", "§14.1 PT-046", must(simclock.DurationOf(1, 0)) + must(simclock.DurationOf(2, 0)), 3 * time.Second},
 		{"R7", "2s-1s", "§14.1 PT-046", must(simclock.DurationOf(2, 0)) - must(simclock.DurationOf(1, 0)), time.Second},
-		{"R7", "1ns_roundtrip_via_msg", "§14.1 PT-041", msg.ToDuration(must(msg.FromDuration(1))), time.Duration(1)},
+		{"R7", "1ns_roundtrip_via_msg", "§14.1 PT-041", timemsg.ToDuration(must(timemsg.FromDuration(1))), time.Duration(1)},
 	}
 	for _, tc := range ops {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -607,35 +607,35 @@ func TestConformanceR8Messages(t *testing.T) {
 	durs := []struct {
 		rule, name, ref string
 		d               time.Duration
-		want            msg.Duration
+		want            timemsg.Duration
 		err             error
 	}{
-		{"R8", "-0.5s_floor", "§14.9 DV-020 derived", -500 * time.Millisecond, msg.Duration{Sec: -1, Nanosec: 500_000_000}, nil},
-		{"R8", "-1ns_floor", "§14.9 DV-021 derived", -1, msg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
-		{"R8", "-1ns_floor_rclcpp", "§14.9 DV-203 derived", -1, msg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
-		{"R8", "-1.5s_floor", "§14.9 DV-021 derived", -1500 * time.Millisecond, msg.Duration{Sec: -2, Nanosec: 500_000_000}, nil},
-		{"R8", "-1s", "§14.8 CD-016", -time.Second, msg.Duration{Sec: -1}, nil},
-		{"R8", "chrono_-1s", "§14.8 CD-014", -time.Second, msg.Duration{Sec: -1}, nil},
-		{"R8", "chrono_1.5s", "§14.8 CD-014", 1500 * time.Millisecond, msg.Duration{Sec: 1, Nanosec: 500_000_000}, nil},
-		{"R8", "0.5s", "§14.8 CD-015", 500 * time.Millisecond, msg.Duration{Nanosec: 500_000_000}, nil},
-		{"R8", "1s", "§14.8 CD-015", time.Second, msg.Duration{Sec: 1}, nil},
-		{"R8", "1ns", "§14.1 PT-041", 1, msg.Duration{Nanosec: 1}, nil},
-		{"R8", "zero", "summary R8", 0, msg.Duration{}, nil},
-		{"R8", "max_int64_out_of_range_not_saturated", "§14.8 CD-017 (rclcpp saturates)", math.MaxInt64, msg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "-max_int64_out_of_range_not_saturated", "§14.8 CD-018 (rclcpp saturates)", -math.MaxInt64, msg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "int32_max_seconds_fits", "§4 R55", time.Duration(math.MaxInt32*sec + 999_999_999), msg.Duration{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
-		{"R8", "int32_max+1_seconds_out_of_range", "summary R8", time.Duration((math.MaxInt32 + 1) * sec), msg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "int32_min_seconds_fits", "§4 R55", time.Duration(math.MinInt32 * sec), msg.Duration{Sec: math.MinInt32}, nil},
-		{"R8", "int32_min_seconds-1ns_out_of_range", "summary R8", time.Duration(math.MinInt32*sec - 1), msg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "-0.5s_floor", "§14.9 DV-020 derived", -500 * time.Millisecond, timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, nil},
+		{"R8", "-1ns_floor", "§14.9 DV-021 derived", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1ns_floor_rclcpp", "§14.9 DV-203 derived", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1.5s_floor", "§14.9 DV-021 derived", -1500 * time.Millisecond, timemsg.Duration{Sec: -2, Nanosec: 500_000_000}, nil},
+		{"R8", "-1s", "§14.8 CD-016", -time.Second, timemsg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_-1s", "§14.8 CD-014", -time.Second, timemsg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_1.5s", "§14.8 CD-014", 1500 * time.Millisecond, timemsg.Duration{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "0.5s", "§14.8 CD-015", 500 * time.Millisecond, timemsg.Duration{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "§14.8 CD-015", time.Second, timemsg.Duration{Sec: 1}, nil},
+		{"R8", "1ns", "§14.1 PT-041", 1, timemsg.Duration{Nanosec: 1}, nil},
+		{"R8", "zero", "summary R8", 0, timemsg.Duration{}, nil},
+		{"R8", "max_int64_out_of_range_not_saturated", "§14.8 CD-017 (rclcpp saturates)", math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "-max_int64_out_of_range_not_saturated", "§14.8 CD-018 (rclcpp saturates)", -math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "int32_max_seconds_fits", "§4 R55", time.Duration(math.MaxInt32*sec + 999_999_999), timemsg.Duration{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "int32_max+1_seconds_out_of_range", "summary R8", time.Duration((math.MaxInt32 + 1) * sec), timemsg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "int32_min_seconds_fits", "§4 R55", time.Duration(math.MinInt32 * sec), timemsg.Duration{Sec: math.MinInt32}, nil},
+		{"R8", "int32_min_seconds-1ns_out_of_range", "summary R8", time.Duration(math.MinInt32*sec - 1), timemsg.Duration{}, simclock.ErrOutOfRange},
 	}
 	for _, tc := range durs {
 		t.Run(tc.rule+"/FromDuration_"+tc.name, func(t *testing.T) {
-			got, err := msg.FromDuration(tc.d)
+			got, err := timemsg.FromDuration(tc.d)
 			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
 				if got != tc.want {
 					t.Errorf("%s: FromDuration(%d) = %v, want %v", tc.ref, int64(tc.d), got, tc.want)
 				}
-				if back := msg.ToDuration(got); back != tc.d {
+				if back := timemsg.ToDuration(got); back != tc.d {
 					t.Errorf("%s: round trip %d → %v → %d", tc.ref, int64(tc.d), got, int64(back))
 				}
 			}
@@ -643,18 +643,18 @@ func TestConformanceR8Messages(t *testing.T) {
 	}
 	toDurs := []struct {
 		rule, name, ref string
-		m               msg.Duration
+		m               timemsg.Duration
 		want            time.Duration
 	}{
-		{"R8", "(-1,5e8)_is_-0.5s", "§14.9 DV-022 derived", msg.Duration{Sec: -1, Nanosec: 500_000_000}, -500 * time.Millisecond},
-		{"R8", "(1,1000)", "§14.8 CD-019", msg.Duration{Sec: 1, Nanosec: 1000}, 1_000_001_000},
-		{"R8", "(-1,999999999)_is_-1ns", "§3 R44", msg.Duration{Sec: -1, Nanosec: 999_999_999}, -1},
-		{"R8", "unnormalized_nanosec_added", "summary R8", msg.Duration{Sec: 1, Nanosec: 1_500_000_000}, 2500 * time.Millisecond},
-		{"R8", "extremes", "§4 R55", msg.Duration{Sec: math.MinInt32, Nanosec: math.MaxUint32}, time.Duration(math.MinInt32*sec + math.MaxUint32)},
+		{"R8", "(-1,5e8)_is_-0.5s", "§14.9 DV-022 derived", timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, -500 * time.Millisecond},
+		{"R8", "(1,1000)", "§14.8 CD-019", timemsg.Duration{Sec: 1, Nanosec: 1000}, 1_000_001_000},
+		{"R8", "(-1,999999999)_is_-1ns", "§3 R44", timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, -1},
+		{"R8", "unnormalized_nanosec_added", "summary R8", timemsg.Duration{Sec: 1, Nanosec: 1_500_000_000}, 2500 * time.Millisecond},
+		{"R8", "extremes", "§4 R55", timemsg.Duration{Sec: math.MinInt32, Nanosec: math.MaxUint32}, time.Duration(math.MinInt32*sec + math.MaxUint32)},
 	}
 	for _, tc := range toDurs {
 		t.Run(tc.rule+"/ToDuration_"+tc.name, func(t *testing.T) {
-			if got := msg.ToDuration(tc.m); got != tc.want {
+			if got := timemsg.ToDuration(tc.m); got != tc.want {
 				t.Errorf("%s: ToDuration(%v) = %d, want %d", tc.ref, tc.m, int64(got), int64(tc.want))
 			}
 		})
@@ -662,33 +662,33 @@ func TestConformanceR8Messages(t *testing.T) {
 	times := []struct {
 		rule, name, ref string
 		ns              int64
-		want            msg.Time
+		want            timemsg.Time
 		err             error
 	}{
-		{"R8", "1553575413.247045598s", "§14.1 PT-040", 1553575413247045598, msg.Time{Sec: 1553575413, Nanosec: 247045598}, nil},
-		{"R8", "12345s+67890ns", "§14.6 CP-005", 12345*sec + 67890, msg.Time{Sec: 12345, Nanosec: 67890}, nil},
-		{"R8", "0.5s", "§14.6 CP-009", 500_000_000, msg.Time{Nanosec: 500_000_000}, nil},
-		{"R8", "1s", "§14.6 CP-010", sec, msg.Time{Sec: 1}, nil},
-		{"R8", "1.5s", "§14.6 CP-011", 1_500_000_000, msg.Time{Sec: 1, Nanosec: 500_000_000}, nil},
-		{"R8", "1ns", "§14.1 PT-038", 1, msg.Time{Nanosec: 1}, nil},
-		{"R8", "zero", "summary R8", 0, msg.Time{}, nil},
-		{"R8", "rclcpp_time_max_fits", "§14.6 CP-026", 2147483647999999999, msg.Time{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
-		{"R8", "2^31s_out_of_range_not_wrapped", "§14.9 DV-202 derived (rclcpp wraps)", 2147483648 * sec, msg.Time{}, simclock.ErrOutOfRange},
-		{"R8", "max_int64_out_of_range", "§14.9 DV-019 derived (rclpy wraps)", math.MaxInt64, msg.Time{}, simclock.ErrOutOfRange},
+		{"R8", "1553575413.247045598s", "§14.1 PT-040", 1553575413247045598, timemsg.Time{Sec: 1553575413, Nanosec: 247045598}, nil},
+		{"R8", "12345s+67890ns", "§14.6 CP-005", 12345*sec + 67890, timemsg.Time{Sec: 12345, Nanosec: 67890}, nil},
+		{"R8", "0.5s", "§14.6 CP-009", 500_000_000, timemsg.Time{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "§14.6 CP-010", sec, timemsg.Time{Sec: 1}, nil},
+		{"R8", "1.5s", "§14.6 CP-011", 1_500_000_000, timemsg.Time{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "1ns", "§14.1 PT-038", 1, timemsg.Time{Nanosec: 1}, nil},
+		{"R8", "zero", "summary R8", 0, timemsg.Time{}, nil},
+		{"R8", "rclcpp_time_max_fits", "§14.6 CP-026", 2147483647999999999, timemsg.Time{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "2^31s_out_of_range_not_wrapped", "§14.9 DV-202 derived (rclcpp wraps)", 2147483648 * sec, timemsg.Time{}, simclock.ErrOutOfRange},
+		{"R8", "max_int64_out_of_range", "§14.9 DV-019 derived (rclpy wraps)", math.MaxInt64, timemsg.Time{}, simclock.ErrOutOfRange},
 	}
 	for _, tc := range times {
 		t.Run(tc.rule+"/FromTime_"+tc.name, func(t *testing.T) {
-			got, err := msg.FromTime(rosNS(tc.ns))
+			got, err := timemsg.FromTime(rosNS(tc.ns))
 			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
 				if got != tc.want {
 					t.Errorf("%s: FromTime(%d) = %v, want %v", tc.ref, tc.ns, got, tc.want)
 				}
-				back, err := msg.ToTime[simclock.ROS](got)
+				back, err := timemsg.ToTime[simclock.ROS](got)
 				if err != nil || back.Nanoseconds() != tc.ns {
 					t.Errorf("%s: round trip %d → %v → %v, %v", tc.ref, tc.ns, got, back, err)
 				}
 			}
-			gotAny, err := msg.FromAnyTime(anyNS(tc.ns, simclock.SystemTime))
+			gotAny, err := timemsg.FromAnyTime(anyNS(tc.ns, simclock.SystemTime))
 			if checkErr(t, tc.ref+" (FromAnyTime)", err, tc.err) && gotAny != tc.want {
 				t.Errorf("%s: FromAnyTime(%d) = %v, want %v", tc.ref, tc.ns, gotAny, tc.want)
 			}
@@ -696,25 +696,25 @@ func TestConformanceR8Messages(t *testing.T) {
 	}
 	toTimes := []struct {
 		rule, name, ref string
-		m               msg.Time
+		m               timemsg.Time
 		want            int64
 		err             error
 	}{
-		{"R8", "negative_sec_rejected", "§14.9 DV-016 derived", msg.Time{Sec: -1}, 0, simclock.ErrNegativeTime},
-		{"R8", "negative_sec_with_nanosec_rejected", "§14.6 CP-006", msg.Time{Sec: -1, Nanosec: 1}, 0, simclock.ErrNegativeTime},
-		{"R8", "jazzy_negative_time_msgs_rejected", "§14.6 CP-012", msg.Time{Sec: -1, Nanosec: 500_000_000}, 0, simclock.ErrNegativeTime},
-		{"R8", "int32_min_rejected", "§14.6 CP-014", msg.Time{Sec: math.MinInt32}, 0, simclock.ErrNegativeTime},
-		{"R8", "unnormalized_nanosec_added", "§14.9 DV-017 derived", msg.Time{Sec: 1, Nanosec: 1_500_000_000}, 2_500_000_000, nil},
-		{"R8", "largest_message", "summary R8", msg.Time{Sec: math.MaxInt32, Nanosec: math.MaxUint32}, math.MaxInt32*sec + math.MaxUint32, nil},
-		{"R8", "1.5s", "summary R30", msg.Time{Sec: 1, Nanosec: 500_000_000}, 1_500_000_000, nil},
+		{"R8", "negative_sec_rejected", "§14.9 DV-016 derived", timemsg.Time{Sec: -1}, 0, simclock.ErrNegativeTime},
+		{"R8", "negative_sec_with_nanosec_rejected", "§14.6 CP-006", timemsg.Time{Sec: -1, Nanosec: 1}, 0, simclock.ErrNegativeTime},
+		{"R8", "jazzy_negative_time_msgs_rejected", "§14.6 CP-012", timemsg.Time{Sec: -1, Nanosec: 500_000_000}, 0, simclock.ErrNegativeTime},
+		{"R8", "int32_min_rejected", "§14.6 CP-014", timemsg.Time{Sec: math.MinInt32}, 0, simclock.ErrNegativeTime},
+		{"R8", "unnormalized_nanosec_added", "§14.9 DV-017 derived", timemsg.Time{Sec: 1, Nanosec: 1_500_000_000}, 2_500_000_000, nil},
+		{"R8", "largest_message", "summary R8", timemsg.Time{Sec: math.MaxInt32, Nanosec: math.MaxUint32}, math.MaxInt32*sec + math.MaxUint32, nil},
+		{"R8", "1.5s", "summary R30", timemsg.Time{Sec: 1, Nanosec: 500_000_000}, 1_500_000_000, nil},
 	}
 	for _, tc := range toTimes {
 		t.Run(tc.rule+"/ToTime_"+tc.name, func(t *testing.T) {
-			got, err := msg.ToTime[simclock.ROS](tc.m)
+			got, err := timemsg.ToTime[simclock.ROS](tc.m)
 			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
 				t.Errorf("%s: ToTime(%v) = %d, want %d", tc.ref, tc.m, got.Nanoseconds(), tc.want)
 			}
-			a, err := msg.ToAnyTime(tc.m, simclock.ROSTime)
+			a, err := timemsg.ToAnyTime(tc.m, simclock.ROSTime)
 			if checkErr(t, tc.ref+" (ToAnyTime)", err, tc.err) && tc.err == nil &&
 				(a.Nanoseconds() != tc.want || a.ClockType() != simclock.ROSTime) {
 				t.Errorf("%s: ToAnyTime(%v) = %v, want %d ns ROS_TIME", tc.ref, tc.m, a, tc.want)
@@ -722,16 +722,16 @@ func TestConformanceR8Messages(t *testing.T) {
 		})
 	}
 	t.Run("R8/ToAnyTime_invalid_clock_type", func(t *testing.T) {
-		_, err := msg.ToAnyTime(msg.Time{Sec: 1}, simclock.Uninitialized)
+		_, err := timemsg.ToAnyTime(timemsg.Time{Sec: 1}, simclock.Uninitialized)
 		checkErr(t, "§14.1 PT-007", err, simclock.ErrOutOfRange)
 	})
 	t.Run("R8/R30_system_time_round_trip_comes_back_ROS", func(t *testing.T) { // summary R30, §14.1 PT-038
 		orig := must(simclock.NewTime[simclock.System](1.5, 0))
-		m := must(msg.FromTime(orig))
-		if m != (msg.Time{Sec: 1, Nanosec: 500_000_000}) {
+		m := must(timemsg.FromTime(orig))
+		if m != (timemsg.Time{Sec: 1, Nanosec: 500_000_000}) {
 			t.Fatalf("to_msg = %v, want {1, 500000000}", m)
 		}
-		back := must(msg.ToAnyTime(m, simclock.ROSTime))
+		back := must(timemsg.ToAnyTime(m, simclock.ROSTime))
 		if back.Nanoseconds() != orig.Nanoseconds() {
 			t.Fatalf("nanoseconds changed: %d → %d", orig.Nanoseconds(), back.Nanoseconds())
 		}
@@ -740,8 +740,8 @@ func TestConformanceR8Messages(t *testing.T) {
 		}
 	})
 	t.Run("R8/normalized", func(t *testing.T) {
-		if !(msg.Time{Nanosec: 999_999_999}).Normalized() || (msg.Time{Nanosec: 1e9}).Normalized() ||
-			!(msg.Duration{Sec: -1, Nanosec: 0}).Normalized() || (msg.Duration{Nanosec: math.MaxUint32}).Normalized() {
+		if !(timemsg.Time{Nanosec: 999_999_999}).Normalized() || (timemsg.Time{Nanosec: 1e9}).Normalized() ||
+			!(timemsg.Duration{Sec: -1, Nanosec: 0}).Normalized() || (timemsg.Duration{Nanosec: math.MaxUint32}).Normalized() {
 			t.Error("summary R8: Normalized must be nanosec < 1e9")
 		}
 	})
@@ -759,32 +759,32 @@ func unhex(s string) []byte {
 func TestConformanceR9ClockCDR(t *testing.T) {
 	enc := []struct {
 		rule, name, ref string
-		c               msg.Clock
+		c               timemsg.Clock
 		want            string
 	}{
-		{"R9", "1234s_567890ns", "summary R9", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, "00 01 00 00 d2 04 00 00 52 aa 08 00"},
-		{"R9", "zero", "summary R9", msg.Clock{}, "00 01 00 00 00 00 00 00 00 00 00 00"},
-		{"R9", "negative_sec_and_max_nanosec", "summary R9", msg.Clock{Clock: msg.Time{Sec: -1, Nanosec: 999_999_999}}, "00 01 00 00 ff ff ff ff ff c9 9a 3b"},
-		{"R9", "int32_max_sec", "summary R9", msg.Clock{Clock: msg.Time{Sec: math.MaxInt32}}, "00 01 00 00 ff ff ff 7f 00 00 00 00"},
-		{"R9", "1.5s", "summary R30", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 500_000_000}}, "00 01 00 00 01 00 00 00 00 65 cd 1d"},
+		{"R9", "1234s_567890ns", "summary R9", timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}, "00 01 00 00 d2 04 00 00 52 aa 08 00"},
+		{"R9", "zero", "summary R9", timemsg.Clock{}, "00 01 00 00 00 00 00 00 00 00 00 00"},
+		{"R9", "negative_sec_and_max_nanosec", "summary R9", timemsg.Clock{Clock: timemsg.Time{Sec: -1, Nanosec: 999_999_999}}, "00 01 00 00 ff ff ff ff ff c9 9a 3b"},
+		{"R9", "int32_max_sec", "summary R9", timemsg.Clock{Clock: timemsg.Time{Sec: math.MaxInt32}}, "00 01 00 00 ff ff ff 7f 00 00 00 00"},
+		{"R9", "1.5s", "summary R30", timemsg.Clock{Clock: timemsg.Time{Sec: 1, Nanosec: 500_000_000}}, "00 01 00 00 01 00 00 00 00 65 cd 1d"},
 	}
 	for _, tc := range enc {
 		t.Run(tc.rule+"/encode_"+tc.name, func(t *testing.T) {
 			want := unhex(tc.want)
-			if got := msg.MarshalClock(tc.c); !bytes.Equal(got, want) {
+			if got := timemsg.MarshalClock(tc.c); !bytes.Equal(got, want) {
 				t.Errorf("%s: MarshalClock(%v) = % x, want % x", tc.ref, tc.c, got, want)
 			}
-			if got := msg.MarshalTime(tc.c.Clock); !bytes.Equal(got, want) {
+			if got := timemsg.MarshalTime(tc.c.Clock); !bytes.Equal(got, want) {
 				t.Errorf("%s: MarshalTime = % x, want % x", tc.ref, got, want)
 			}
-			if got := msg.MarshalDuration(msg.Duration(tc.c.Clock)); !bytes.Equal(got, want) {
+			if got := timemsg.MarshalDuration(timemsg.Duration(tc.c.Clock)); !bytes.Equal(got, want) {
 				t.Errorf("%s: MarshalDuration = % x, want % x", tc.ref, got, want)
 			}
 			prefix := []byte{0xaa}
-			if got := msg.AppendClock(prefix, tc.c); !bytes.Equal(got, append([]byte{0xaa}, want...)) {
+			if got := timemsg.AppendClock(prefix, tc.c); !bytes.Equal(got, append([]byte{0xaa}, want...)) {
 				t.Errorf("%s: AppendClock = % x", tc.ref, got)
 			}
-			back, err := msg.UnmarshalClock(want)
+			back, err := timemsg.UnmarshalClock(want)
 			if err != nil || back != tc.c {
 				t.Errorf("%s: UnmarshalClock(% x) = %v, %v; want %v", tc.ref, want, back, err, tc.c)
 			}
@@ -793,26 +793,26 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 	dec := []struct {
 		rule, name, ref string
 		in              string
-		want            msg.Clock
+		want            timemsg.Clock
 		err             error
 	}{
-		{"R9", "trailing_padding_ignored", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08 00 00 00 00 00", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
-		{"R9", "options_bytes_ignored", "summary R9", "00 01 00 03 d2 04 00 00 52 aa 08 00", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
-		{"R9", "big_endian_cdr", "summary R9", "00 00 00 00 00 00 04 d2 00 08 aa 52", msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}, nil},
-		{"R9", "empty", "summary R9", "", msg.Clock{}, io.ErrUnexpectedEOF},
-		{"R9", "header_only_3_bytes", "summary R9", "00 01 00", msg.Clock{}, io.ErrUnexpectedEOF},
-		{"R9", "header_only", "summary R9", "00 01 00 00", msg.Clock{}, io.ErrUnexpectedEOF},
-		{"R9", "short_by_one", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08", msg.Clock{}, io.ErrUnexpectedEOF},
-		{"R9", "missing_nanosec", "summary R9", "00 01 00 00 d2 04 00 00", msg.Clock{}, io.ErrUnexpectedEOF},
-		{"R9", "PL_CDR_header_rejected", "summary R9", "00 03 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
-		{"R9", "garbage_header_rejected", "summary R9", "ff ff 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
-		{"R9", "XCDR2_header_rejected", "summary R9", "00 07 00 00 d2 04 00 00 52 aa 08 00", msg.Clock{}, cdr.ErrBadHeader},
-		{"R9", "nanosec_1e9_flagged", "summary R8", "00 01 00 00 01 00 00 00 00 ca 9a 3b", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 1e9}}, msg.ErrNotNormalized},
-		{"R9", "nanosec_max_flagged", "summary R8", "00 01 00 00 01 00 00 00 ff ff ff ff", msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: math.MaxUint32}}, msg.ErrNotNormalized},
+		{"R9", "trailing_padding_ignored", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08 00 00 00 00 00", timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "options_bytes_ignored", "summary R9", "00 01 00 03 d2 04 00 00 52 aa 08 00", timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "big_endian_cdr", "summary R9", "00 00 00 00 00 00 04 d2 00 08 aa 52", timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}, nil},
+		{"R9", "empty", "summary R9", "", timemsg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "header_only_3_bytes", "summary R9", "00 01 00", timemsg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "header_only", "summary R9", "00 01 00 00", timemsg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "short_by_one", "summary R9", "00 01 00 00 d2 04 00 00 52 aa 08", timemsg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "missing_nanosec", "summary R9", "00 01 00 00 d2 04 00 00", timemsg.Clock{}, io.ErrUnexpectedEOF},
+		{"R9", "PL_CDR_header_rejected", "summary R9", "00 03 00 00 d2 04 00 00 52 aa 08 00", timemsg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "garbage_header_rejected", "summary R9", "ff ff 00 00 d2 04 00 00 52 aa 08 00", timemsg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "XCDR2_header_rejected", "summary R9", "00 07 00 00 d2 04 00 00 52 aa 08 00", timemsg.Clock{}, cdr.ErrBadHeader},
+		{"R9", "nanosec_1e9_flagged", "summary R8", "00 01 00 00 01 00 00 00 00 ca 9a 3b", timemsg.Clock{Clock: timemsg.Time{Sec: 1, Nanosec: 1e9}}, timemsg.ErrNotNormalized},
+		{"R9", "nanosec_max_flagged", "summary R8", "00 01 00 00 01 00 00 00 ff ff ff ff", timemsg.Clock{Clock: timemsg.Time{Sec: 1, Nanosec: math.MaxUint32}}, timemsg.ErrNotNormalized},
 	}
 	for _, tc := range dec {
 		t.Run(tc.rule+"/decode_"+tc.name, func(t *testing.T) {
-			got, err := msg.UnmarshalClock(unhex(tc.in))
+			got, err := timemsg.UnmarshalClock(unhex(tc.in))
 			if !checkErr(t, tc.ref, err, tc.err) {
 				return
 			}
@@ -828,22 +828,22 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 		})
 	}
 	t.Run("R9/size_and_names", func(t *testing.T) {
-		if msg.ClockSize != 12 || msg.ClockTopic != "/clock" || msg.ClockType != "rosgraph_msgs/msg/Clock" {
-			t.Errorf("summary R9: ClockSize %d, ClockTopic %q, ClockType %q", msg.ClockSize, msg.ClockTopic, msg.ClockType)
+		if timemsg.ClockSize != 12 || timemsg.ClockTopic != "/clock" || timemsg.ClockType != "rosgraph_msgs/msg/Clock" {
+			t.Errorf("summary R9: ClockSize %d, ClockTopic %q, ClockType %q", timemsg.ClockSize, timemsg.ClockTopic, timemsg.ClockType)
 		}
 	})
 	t.Run("R9/ClockFrom", func(t *testing.T) {
-		c, err := msg.ClockFrom(rosNS(1234*sec + 567890))
-		if err != nil || !bytes.Equal(msg.MarshalClock(c), unhex("00 01 00 00 d2 04 00 00 52 aa 08 00")) {
+		c, err := timemsg.ClockFrom(rosNS(1234*sec + 567890))
+		if err != nil || !bytes.Equal(timemsg.MarshalClock(c), unhex("00 01 00 00 d2 04 00 00 52 aa 08 00")) {
 			t.Errorf("summary R9: ClockFrom = %v, %v", c, err)
 		}
-		_, err = msg.ClockFrom(rosNS(math.MaxInt64))
+		_, err = timemsg.ClockFrom(rosNS(math.MaxInt64))
 		checkErr(t, "summary R8", err, simclock.ErrOutOfRange)
 	})
 	t.Run("R9/AppendClock_no_alloc", func(t *testing.T) {
-		buf := make([]byte, 0, msg.ClockSize)
-		c := msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 2}}
-		if n := testing.AllocsPerRun(100, func() { buf = msg.AppendClock(buf[:0], c) }); n != 0 {
+		buf := make([]byte, 0, timemsg.ClockSize)
+		c := timemsg.Clock{Clock: timemsg.Time{Sec: 1, Nanosec: 2}}
+		if n := testing.AllocsPerRun(100, func() { buf = timemsg.AppendClock(buf[:0], c) }); n != 0 {
 			t.Errorf("AppendClock allocates %v times", n)
 		}
 	})
@@ -851,14 +851,14 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 
 // --- ROS clock (R10-R15) on the fake steady and system clocks. ---
 
-func newFakeROSClock() (*simclock.ROSClock, *clocktest.Clock) {
-	fake := clocktest.New()
+func newFakeROSClock() (*simclock.ROSClock, *virtualclock.Clock) {
+	fake := virtualclock.New()
 	return simclock.NewROSClockOn(fake.System(), fake.Steady()), fake
 }
 
 // fmtNS prints a reading: "sys" for the fake's system epoch, else a duration.
 func fmtNS(ns int64) string {
-	if ns == clocktest.StartSystem {
+	if ns == virtualclock.StartSystem {
 		return "sys"
 	}
 	return time.Duration(ns).String()
@@ -867,34 +867,34 @@ func fmtNS(ns int64) string {
 // A step changes the ROS clock or its fake under test.
 type step struct {
 	name string
-	do   func(*simclock.ROSClock, *clocktest.Clock)
+	do   func(*simclock.ROSClock, *virtualclock.Clock)
 }
 
 func enable() step {
-	return step{"enable", func(c *simclock.ROSClock, _ *clocktest.Clock) { c.EnableROSTimeOverride() }}
+	return step{"enable", func(c *simclock.ROSClock, _ *virtualclock.Clock) { c.EnableROSTimeOverride() }}
 }
 
 func disable() step {
-	return step{"disable", func(c *simclock.ROSClock, _ *clocktest.Clock) { c.DisableROSTimeOverride() }}
+	return step{"disable", func(c *simclock.ROSClock, _ *virtualclock.Clock) { c.DisableROSTimeOverride() }}
 }
 
 func set(ns int64) step {
-	return step{"set " + fmtNS(ns), func(c *simclock.ROSClock, _ *clocktest.Clock) { c.SetROSTimeOverride(rosNS(ns)) }}
+	return step{"set " + fmtNS(ns), func(c *simclock.ROSClock, _ *virtualclock.Clock) { c.SetROSTimeOverride(rosNS(ns)) }}
 }
 
 func advance(d time.Duration) step {
-	return step{"advance " + d.String(), func(_ *simclock.ROSClock, f *clocktest.Clock) { f.Advance(d) }}
+	return step{"advance " + d.String(), func(_ *simclock.ROSClock, f *virtualclock.Clock) { f.Advance(d) }}
 }
 
 func setSystem(ns int64) step {
-	return step{"system " + fmtNS(ns), func(_ *simclock.ROSClock, f *clocktest.Clock) {
+	return step{"system " + fmtNS(ns), func(_ *simclock.ROSClock, f *virtualclock.Clock) {
 		f.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](ns)))
 	}}
 }
 
 // R10: what a ROS clock reads with the override disabled and enabled.
 func TestConformanceR10ROSClockNow(t *testing.T) {
-	sys := clocktest.StartSystem
+	sys := virtualclock.StartSystem
 	cases := []struct {
 		rule, name, ref string
 		steps           []step
@@ -1003,7 +1003,7 @@ func TestConformanceR11WaitUntilStarted(t *testing.T) {
 			return result{}
 		}
 	}
-	waitSleepers := func(t *testing.T, fake *clocktest.Clock, n int) {
+	waitSleepers := func(t *testing.T, fake *virtualclock.Clock, n int) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
@@ -1040,7 +1040,7 @@ func TestConformanceR11WaitUntilStarted(t *testing.T) {
 		c.EnableROSTimeOverride()
 		ch := wait(t.Context(), c, time.Second)
 		waitSleepers(t, fake, 1)
-		fake.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](clocktest.StartSystem + 3600*sec)))
+		fake.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](virtualclock.StartSystem + 3600*sec)))
 		select {
 		case r := <-ch:
 			t.Fatalf("returned %+v after a system-clock step", r)
@@ -1469,7 +1469,7 @@ func TestConformanceR15Sleep(t *testing.T) {
 	sleepFor := func(d time.Duration) sleeper {
 		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepFor(ctx, d) }
 	}
-	sys := clocktest.StartSystem
+	sys := virtualclock.StartSystem
 	cases := []struct {
 		rule, name, ref string
 		setup           []step  // before the sleep starts

@@ -48,7 +48,7 @@ func TestArchitecture(t *testing.T) {
 	}
 	for _, p := range pkgs {
 		switch p.ImportPath {
-		case "simclock", "simclock/cdr", "simclock/transport":
+		case "github.com/simclock/simclock", "github.com/simclock/simclock/cdr", "github.com/simclock/simclock/transport":
 			// The core and the leaf packages import only the standard library.
 			for _, imp := range p.Deps {
 				if !isStd(imp) {
@@ -57,23 +57,23 @@ func TestArchitecture(t *testing.T) {
 			}
 		}
 		for _, imp := range p.Imports {
-			if imp == "simclock/transport/dds" && !strings.HasPrefix(p.ImportPath, "simclock/internal/cli") && !strings.HasPrefix(p.ImportPath, "simclock/transport/dds") {
+			if imp == "github.com/simclock/simclock/transport/dds" && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/internal/cli") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/transport/dds") {
 				t.Errorf("%s imports the dds transport; only the CLI wires it in", p.ImportPath)
 			}
-			if strings.HasPrefix(imp, "github.com/foxglove/mcap") && p.ImportPath != "simclock/bag" && p.ImportPath != "simclock/ros2msg" {
+			if strings.HasPrefix(imp, "github.com/foxglove/mcap") && p.ImportPath != "github.com/simclock/simclock/bag" && p.ImportPath != "github.com/simclock/simclock/ros2msg" {
 				t.Errorf("%s imports mcap; only bag and ros2msg may", p.ImportPath)
 			}
-			if strings.HasPrefix(imp, "github.com/tree-sitter") && !strings.HasPrefix(p.ImportPath, "simclock/lint") {
+			if strings.HasPrefix(imp, "github.com/tree-sitter") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/lint") {
 				t.Errorf("%s imports tree-sitter; only lint may", p.ImportPath)
 			}
 		}
-		if len(p.CgoFiles) > 0 && p.ImportPath != "simclock/transport/dds/internal/ddsc" && !strings.HasPrefix(p.ImportPath, "simclock/lint") {
+		if len(p.CgoFiles) > 0 && p.ImportPath != "github.com/simclock/simclock/transport/dds/internal/ddsc" && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/lint") {
 			t.Errorf("%s has cgo files %v; C stays in transport/dds/internal/ddsc (and lint's parser)", p.ImportPath, p.CgoFiles)
 		}
 		switch p.ImportPath {
-		case "simclock/sim", "simclock/node", "simclock/timesource", "simclock/executor", "simclock/timer", "simclock/guard":
+		case "github.com/simclock/simclock/experiment", "github.com/simclock/simclock/node", "github.com/simclock/simclock/timesource", "github.com/simclock/simclock/executor", "github.com/simclock/simclock/timer", "github.com/simclock/simclock/guard":
 			for _, imp := range p.Deps {
-				if strings.HasPrefix(imp, "simclock/transport/dds") || strings.HasPrefix(imp, "simclock/internal/cli") {
+				if strings.HasPrefix(imp, "github.com/simclock/simclock/transport/dds") || strings.HasPrefix(imp, "github.com/simclock/simclock/internal/cli") {
 					t.Errorf("%s depends on %s; the runtime never imports a real transport or the CLI", p.ImportPath, imp)
 				}
 			}

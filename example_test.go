@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/msg"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // Times of one clock kind are a type of their own: the compiler rejects
@@ -33,8 +33,8 @@ func Example_typedClockSafety() {
 // nanoseconds are equal. The dynamic API reports it as an error value.
 func Example_clockTypeMismatch() {
 	original, _ := simclock.NewAnyTime(1.5, 0, simclock.SystemTime) // rclpy: Time(seconds=1.5)
-	m, _ := msg.FromAnyTime(original)                               // to_msg()
-	back, _ := msg.ToAnyTime(m, simclock.ROSTime)                   // Time.from_msg(m)
+	m, _ := timemsg.FromAnyTime(original)                           // to_msg()
+	back, _ := timemsg.ToAnyTime(m, simclock.ROSTime)               // Time.from_msg(m)
 
 	fmt.Println(m)
 	fmt.Println(back)
@@ -85,9 +85,9 @@ func ExampleTime_Minus() {
 // A ROS clock reads system time until the override is enabled, then 0
 // until the first value arrives (R10, R11).
 func ExampleROSClock() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	c := simclock.NewROSClockOn(fake.System(), fake.Steady())
-	fmt.Println(c.Started(), c.Now().Nanoseconds() == clocktest.StartSystem)
+	fmt.Println(c.Started(), c.Now().Nanoseconds() == virtualclock.StartSystem)
 
 	c.EnableROSTimeOverride() // use_sim_time: true
 	fmt.Println(c.Started(), c.Now().Nanoseconds())
@@ -104,7 +104,7 @@ func ExampleROSClock() {
 // Jump callbacks see clock changes and jumps past their thresholds, before
 // and after the clock changes (R12-R14).
 func ExampleROSClock_OnJump() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	c := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	remove, _ := c.OnJump(simclock.JumpThreshold{OnClockChange: true, MinForward: time.Second},
 		simclock.JumpCallbacks{Post: func(j simclock.TimeJump) { fmt.Println(j.ClockChange, j.Delta) }})
@@ -123,7 +123,7 @@ func ExampleROSClock_OnJump() {
 // WaitUntilStarted waits for the first /clock, with its timeout measured
 // on the steady clock (R11).
 func ExampleROSClock_WaitUntilStarted() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	c := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	c.EnableROSTimeOverride()
 
@@ -141,7 +141,7 @@ func ExampleROSClock_WaitUntilStarted() {
 // SleepUntil follows ROS time and reports a change of time source as an
 // error of its own (R15).
 func ExampleROSClock_SleepUntil() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	c := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	c.EnableROSTimeOverride()
 	done := make(chan struct{})
@@ -177,7 +177,7 @@ func ExampleROSClock_SleepUntil() {
 func ExampleDurationOf() {
 	d, _ := simclock.DurationOf(-0.5, 0)
 	fmt.Println(d)
-	m, _ := msg.FromDuration(d) // floor division (R8)
+	m, _ := timemsg.FromDuration(d) // floor division (R8)
 	fmt.Println(m)
 	// Output:
 	// -500ms

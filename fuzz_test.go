@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/msg"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timemsg"
 )
 
 var (
@@ -136,7 +136,7 @@ func FuzzAddMinus(f *testing.F) {
 					t.Fatalf("%d %s %d = %v, %v; want %v", tns, op, dns, got, err, want)
 				}
 				// R8: a time fits a message iff its seconds fit int32.
-				m, err := msg.FromTime(got)
+				m, err := timemsg.FromTime(got)
 				if fits := got.Nanoseconds() <= msgMax; fits != (err == nil) {
 					t.Fatalf("FromTime(%v) = %v, %v; fits int32 seconds: %v", got, m, err, fits)
 				} else if fits && m.Nanoseconds() != got.Nanoseconds() {
@@ -161,12 +161,12 @@ func FuzzAddMinus(f *testing.F) {
 		// R8: a duration fits a message iff floor(d / 1e9) fits int32.
 		floorSec := new(big.Int).Div(big.NewInt(dns), bigE9) // Euclidean: floor for a positive divisor
 		fits := floorSec.IsInt64() && floorSec.Int64() >= math.MinInt32 && floorSec.Int64() <= math.MaxInt32
-		m, err := msg.FromDuration(d)
+		m, err := timemsg.FromDuration(d)
 		if fits != (err == nil) {
 			t.Fatalf("FromDuration(%d) = %v, %v; fits: %v", dns, m, err, fits)
 		}
-		if fits && (msg.ToDuration(m) != d || !m.Normalized() || int64(m.Sec) != floorSec.Int64()) {
-			t.Fatalf("FromDuration(%d) = %v, round trip %d", dns, m, int64(msg.ToDuration(m)))
+		if fits && (timemsg.ToDuration(m) != d || !m.Normalized() || int64(m.Sec) != floorSec.Int64()) {
+			t.Fatalf("FromDuration(%d) = %v, round trip %d", dns, m, int64(timemsg.ToDuration(m)))
 		}
 	})
 }
@@ -189,25 +189,25 @@ func FuzzMsgRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ns int64, sec int32, nanosec uint32) {
 		// Time → message → Time.
 		tm := rosNS(nonNegative(ns))
-		m, err := msg.FromTime(tm)
+		m, err := timemsg.FromTime(tm)
 		if tm.Nanoseconds()/1e9 > math.MaxInt32 {
 			if !errors.Is(err, simclock.ErrOutOfRange) {
 				t.Fatalf("FromTime(%v) = %v, %v; want ErrOutOfRange", tm, m, err)
 			}
 		} else {
-			back, err := msg.ToTime[simclock.ROS](m)
+			back, err := timemsg.ToTime[simclock.ROS](m)
 			if err != nil || back != tm || !m.Normalized() {
 				t.Fatalf("%v → %v → %v, %v", tm, m, back, err)
 			}
-			wire, err := msg.UnmarshalTime(msg.MarshalTime(m))
+			wire, err := timemsg.UnmarshalTime(timemsg.MarshalTime(m))
 			if err != nil || wire != m {
 				t.Fatalf("%v → CDR → %v, %v", m, wire, err)
 			}
 		}
 
 		// Message → Time → message.
-		in := msg.Time{Sec: sec, Nanosec: nanosec}
-		got, err := msg.ToTime[simclock.System](in)
+		in := timemsg.Time{Sec: sec, Nanosec: nanosec}
+		got, err := timemsg.ToTime[simclock.System](in)
 		if sec < 0 {
 			if !errors.Is(err, simclock.ErrNegativeTime) {
 				t.Fatalf("ToTime(%v) = %v, %v; want ErrNegativeTime", in, got, err)
@@ -216,7 +216,7 @@ func FuzzMsgRoundTrip(f *testing.F) {
 			if err != nil || got.Nanoseconds() != int64(sec)*1e9+int64(nanosec) {
 				t.Fatalf("ToTime(%v) = %v, %v", in, got, err)
 			}
-			out, err := msg.FromTime(got)
+			out, err := timemsg.FromTime(got)
 			wantSec := int64(sec) + int64(nanosec/1e9)
 			switch {
 			case wantSec > math.MaxInt32:
@@ -229,18 +229,18 @@ func FuzzMsgRoundTrip(f *testing.F) {
 				t.Fatalf("normalised %v came back as %v", in, out)
 			}
 		}
-		wire, err := msg.UnmarshalTime(msg.MarshalTime(in))
-		if wire != in || (err == nil) != in.Normalized() || (err != nil && !errors.Is(err, msg.ErrNotNormalized)) {
+		wire, err := timemsg.UnmarshalTime(timemsg.MarshalTime(in))
+		if wire != in || (err == nil) != in.Normalized() || (err != nil && !errors.Is(err, timemsg.ErrNotNormalized)) {
 			t.Fatalf("%v → CDR → %v, %v", in, wire, err)
 		}
 
 		// Duration message → Duration → message.
-		dm := msg.Duration{Sec: sec, Nanosec: nanosec}
-		d := msg.ToDuration(dm)
+		dm := timemsg.Duration{Sec: sec, Nanosec: nanosec}
+		d := timemsg.ToDuration(dm)
 		if d != time.Duration(int64(sec)*1e9+int64(nanosec)) {
 			t.Fatalf("ToDuration(%v) = %d", dm, int64(d))
 		}
-		if back, err := msg.FromDuration(d); dm.Normalized() && (err != nil || back != dm) {
+		if back, err := timemsg.FromDuration(d); dm.Normalized() && (err != nil || back != dm) {
 			t.Fatalf("%v → %d → %v, %v", dm, int64(d), back, err)
 		}
 	})

@@ -1,4 +1,4 @@
-module simclock
+module github.com/simclock/simclock
 
 go 1.26
 

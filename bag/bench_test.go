@@ -15,7 +15,7 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"simclock/cdr"
+	"github.com/simclock/simclock/cdr"
 )
 
 // scanSchema is a sensor_msgs/LaserScan-shaped message: a Header, then a

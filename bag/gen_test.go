@@ -9,8 +9,8 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"simclock/cdr"
-	"simclock/msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // Schemas exactly as rosbag2 (Jazzy) writes them: root text, a line of 80
@@ -48,7 +48,7 @@ type genTopic struct {
 }
 
 var (
-	clockTopic = genTopic{msg.ClockTopic, msg.ClockType, "ros2msg", clockSchema, ""}
+	clockTopic = genTopic{timemsg.ClockTopic, timemsg.ClockType, "ros2msg", clockSchema, ""}
 	rangeTopic = genTopic{"/range", rangeType, "ros2msg", rangeSchema, ""}
 )
 
@@ -60,11 +60,11 @@ type genMsg struct {
 }
 
 func clockMsg(log, v int64) genMsg {
-	return genMsg{msg.ClockTopic, log, msg.MarshalClock(msg.Clock{Clock: nsToTime(v)})}
+	return genMsg{timemsg.ClockTopic, log, timemsg.MarshalClock(timemsg.Clock{Clock: nsToTime(v)})}
 }
 
-func nsToTime(v int64) msg.Time {
-	return msg.Time{Sec: int32(v / 1e9), Nanosec: uint32(v % 1e9)}
+func nsToTime(v int64) timemsg.Time {
+	return timemsg.Time{Sec: int32(v / 1e9), Nanosec: uint32(v % 1e9)}
 }
 
 func rangeMsg(log, stamp int64) genMsg {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"simclock/msg"
-	"simclock/ros2msg"
+	"github.com/simclock/simclock/ros2msg"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // Options tune Inspect. The zero value gives the defaults.
@@ -400,9 +400,9 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 		if sch != nil {
 			t.rep.Type, t.rep.Encoding = sch.Name, sch.Encoding
 		}
-		t.isClock = ch.Topic == msg.ClockTopic
+		t.isClock = ch.Topic == timemsg.ClockTopic
 		t.rep.Publishers = countProfiles(ch.Metadata["offered_qos_profiles"])
-		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(msg.ClockType)
+		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(timemsg.ClockType)
 		if sch != nil && sch.Encoding == "ros2msg" && ch.MessageEncoding == "cdr" {
 			key := sch.Name + "\x00" + string(sch.Data)
 			s, ok := a.schemas[key]
@@ -456,7 +456,7 @@ func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) 
 	t.rep.LastLogNS = logNS
 	if t.isClock && t.clockType {
 		c, err := unmarshalClock(m.Data)
-		if err != nil && !errors.Is(err, msg.ErrNotNormalized) {
+		if err != nil && !errors.Is(err, timemsg.ErrNotNormalized) {
 			a.decodeError(t, logNS, idx, err)
 			return nil
 		}
@@ -505,14 +505,14 @@ func countProfiles(yaml string) int {
 
 // unmarshalClock is msg.UnmarshalClock with a fast path for the plain
 // little-endian 12-byte form every ROS 2 writer produces.
-func unmarshalClock(data []byte) (msg.Clock, error) {
-	if len(data) >= msg.ClockSize && data[0] == 0 && data[1] == 1 {
+func unmarshalClock(data []byte) (timemsg.Clock, error) {
+	if len(data) >= timemsg.ClockSize && data[0] == 0 && data[1] == 1 {
 		nsec := binary.LittleEndian.Uint32(data[8:])
 		if nsec < 1e9 {
-			return msg.Clock{Clock: msg.Time{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: nsec}}, nil
+			return timemsg.Clock{Clock: timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: nsec}}, nil
 		}
 	}
-	return msg.UnmarshalClock(data)
+	return timemsg.UnmarshalClock(data)
 }
 
 func (a *analysis) decodeError(t *topicState, logNS, idx int64, err error) {
@@ -777,7 +777,7 @@ func (a *analysis) finish(rep *Report) {
 		rep.StartLogNS, rep.EndLogNS = a.start, a.end
 	}
 	if a.clkSeen {
-		rep.Series = append(rep.Series, Series{Topic: msg.ClockTopic, Field: "clock", Points: a.clkSeries.points()})
+		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: a.clkSeries.points()})
 	}
 	var fs []Finding
 	add := func(f Finding) {
@@ -790,15 +790,15 @@ func (a *analysis) finish(rep *Report) {
 		fs = append(fs, Finding{Severity: SeverityInfo, Code: CodeNoClock, Count: 1,
 			Message: "the bag has no /clock: stamps are compared with the recorder's log time"})
 	}
-	add(Finding{Severity: SeverityError, Code: CodeClockBackward, Rule: "R14,R22", Topic: msg.ClockTopic, Count: c.BackwardJumps,
+	add(Finding{Severity: SeverityError, Code: CodeClockBackward, Rule: "R14,R22", Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
 		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockGap, Topic: msg.ClockTopic, Count: c.Gaps,
+	add(Finding{Severity: SeverityWarning, Code: CodeClockGap, Topic: timemsg.ClockTopic, Count: c.Gaps,
 		Message: fmt.Sprintf("/clock stops for more than %g periods of %v", a.opts.GapPeriods, time.Duration(c.PeriodNS)), Examples: a.clkEx[CodeClockGap]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockStall, Topic: msg.ClockTopic, Count: c.Stalls,
+	add(Finding{Severity: SeverityWarning, Code: CodeClockStall, Topic: timemsg.ClockTopic, Count: c.Stalls,
 		Message: fmt.Sprintf("/clock repeats one value for more than %g periods (paused simulation): sim timers stop", a.opts.GapPeriods), Examples: a.clkEx[CodeClockStall]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockJump, Rule: "R22,R23", Topic: msg.ClockTopic, Count: c.ForwardJumps,
+	add(Finding{Severity: SeverityWarning, Code: CodeClockJump, Rule: "R22,R23", Topic: timemsg.ClockTopic, Count: c.ForwardJumps,
 		Message: fmt.Sprintf("/clock leaps forward by more than %g steps of %v: due timers fire at once", a.opts.GapPeriods, time.Duration(c.StepNS)), Examples: a.clkEx[CodeClockJump]})
-	add(Finding{Severity: SeverityError, Code: CodeClockWindow, Rule: "R25,R27", Topic: msg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
+	add(Finding{Severity: SeverityError, Code: CodeClockWindow, Rule: "R25,R27", Topic: timemsg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
 		Message:  fmt.Sprintf("/clock values at or below the window %v: now − W is negative or zero at these times", a.opts.Window),
 		Examples: append(a.clkEx[CodeWindowNegative], a.clkEx[CodeWindowZero]...)})
 	names := make([]string, 0, len(a.topics))
@@ -825,7 +825,7 @@ func (a *analysis) finish(rep *Report) {
 		}
 		if t.isClock && !t.clockType {
 			add(Finding{Severity: SeverityError, Code: CodeClockType, Rule: "R9", Topic: n, Count: tr.Messages,
-				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, msg.ClockType)})
+				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockType)})
 		}
 		if t.parseErr != nil {
 			add(Finding{Severity: SeverityWarning, Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,

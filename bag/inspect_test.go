@@ -19,8 +19,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
-	"simclock/cdr"
-	"simclock/msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -31,7 +31,7 @@ func codes(r *Report) map[string]int64 {
 	out := map[string]int64{}
 	for _, f := range r.Findings {
 		k := f.Code
-		if f.Topic != "" && f.Topic != msg.ClockTopic {
+		if f.Topic != "" && f.Topic != timemsg.ClockTopic {
 			k += " " + f.Topic
 		}
 		if f.Field != "" {
@@ -73,7 +73,7 @@ func TestInspectHazards(t *testing.T) {
 		{"-", "stall", modify(simBag(100*sec, 3), func(i int, m *genMsg) bool {
 			// Paused from 1 s to 2 s of log time, then resumed where it stopped.
 			switch t := m.log - wall; {
-			case m.topic != msg.ClockTopic:
+			case m.topic != timemsg.ClockTopic:
 				return false
 			case t > sec && t <= 2*sec:
 				*m = clockMsg(m.log, 101*sec)
@@ -83,10 +83,10 @@ func TestInspectHazards(t *testing.T) {
 			return true
 		}), Options{}, map[string]int64{"clock_stall": 1}},
 		{"R22,R23", "forward jump", modify(simBag(100*sec, 3), func(i int, m *genMsg) bool {
-			if m.topic == msg.ClockTopic && m.log >= wall+sec {
+			if m.topic == timemsg.ClockTopic && m.log >= wall+sec {
 				*m = clockMsg(m.log, 110*sec+m.log-wall)
 			}
-			return m.topic == msg.ClockTopic
+			return m.topic == timemsg.ClockTopic
 		}), Options{}, map[string]int64{"clock_jump_forward": 1}},
 		{"R26,R10", "before first clock", append([]genMsg{rangeMsg(wall-2*sec, 0), rangeMsg(wall-sec, 0)}, simBag(100*sec, 3)...),
 			Options{}, map[string]int64{"before_first_clock /range": 2, "zero_stamp /range header.stamp": 2}},
@@ -456,8 +456,8 @@ func TestNonStampTimeIsWarning(t *testing.T) {
 // (encoding "unknown", as rosbag2 writes when it finds no definition) is
 // still decoded by its type.
 func TestClockWithoutSchemaText(t *testing.T) {
-	clk := genTopic{msg.ClockTopic, msg.ClockType, "unknown", "", ""}
-	clocks := modify(simBag(100*sec, 1), func(i int, m *genMsg) bool { return m.topic == msg.ClockTopic })[:50]
+	clk := genTopic{timemsg.ClockTopic, timemsg.ClockType, "unknown", "", ""}
+	clocks := modify(simBag(100*sec, 1), func(i int, m *genMsg) bool { return m.topic == timemsg.ClockTopic })[:50]
 	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{clk}, clocks))
 	rep, err := Inspect(context.Background(), []string{p}, Options{})
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // ErrEmpty reports a bag with no messages, which has no timeline to play.
@@ -108,9 +108,9 @@ func PlayClock(ctx context.Context, pub transport.Publisher, start, end int64, o
 	period := time.Duration(float64(time.Second) / opts.Hz)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
-	buf := make([]byte, 0, msg.ClockSize)
+	buf := make([]byte, 0, timemsg.ClockSize)
 	publish := func(ns int64) error {
-		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			return fmt.Errorf("bag: publish /clock: %w", err)
 		}

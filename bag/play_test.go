@@ -8,15 +8,15 @@ import (
 	"testing/synctest"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // fakePub records the /clock values published.
 type fakePub struct{ got []int64 }
 
 func (p *fakePub) Publish(_ context.Context, data []byte) error {
-	c, err := msg.UnmarshalClock(data)
+	c, err := timemsg.UnmarshalClock(data)
 	if err != nil {
 		return err
 	}

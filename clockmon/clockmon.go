@@ -14,8 +14,8 @@ import (
 	"slices"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // Config tunes detection. The zero value gives the defaults.
@@ -199,9 +199,9 @@ func (m *Monitor) Observe(now time.Duration, data []byte, pub transport.Publishe
 	prevRecv := m.lastRecv
 	m.anyMsg, m.lastRecv = true, now
 
-	c, err := msg.UnmarshalClock(data)
+	c, err := timemsg.UnmarshalClock(data)
 	switch {
-	case errors.Is(err, msg.ErrNotNormalized):
+	case errors.Is(err, timemsg.ErrNotNormalized):
 		m.notNormalized++
 		m.totals.NotNormalized++
 		return

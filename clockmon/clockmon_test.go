@@ -7,16 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"simclock/clockmon"
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 const ms = time.Millisecond
 
 func clock(sim time.Duration) []byte {
 	ns := int64(sim)
-	return msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+	return timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
 }
 
 // feed sends n messages every period from wall w0, sim s0 advancing by
@@ -186,7 +186,7 @@ func TestForwardJump(t *testing.T) {
 	send := func(stepMs int32) {
 		now += 10 * time.Millisecond
 		sim += stepMs
-		m.Observe(now, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sim / 1000, Nanosec: uint32(sim%1000) * 1e6}}), "pub")
+		m.Observe(now, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sim / 1000, Nanosec: uint32(sim%1000) * 1e6}}), "pub")
 	}
 	for range 20 {
 		send(20) // RTF 2
@@ -227,7 +227,7 @@ func TestZeroValues(t *testing.T) {
 		if i >= 3 {
 			sec = int32(i)
 		}
-		m.Observe(time.Duration(i)*10*time.Millisecond, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sec}}), "pub")
+		m.Observe(time.Duration(i)*10*time.Millisecond, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec}}), "pub")
 	}
 	r := m.Report(50*time.Millisecond, nil)
 	if r.ZeroValues != 3 || m.Totals().ZeroValues != 3 {

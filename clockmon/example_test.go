@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"simclock/clockmon"
-	"simclock/msg"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // A publisher restarts its clock from an earlier time (a rosbag2 --loop):
@@ -14,7 +14,7 @@ import (
 func ExampleMonitor() {
 	m := clockmon.New(clockmon.Config{}, 0)
 	clock := func(sec int32, nsec uint32) []byte {
-		return msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sec, Nanosec: nsec}})
+		return timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec, Nanosec: nsec}})
 	}
 	wall := time.Duration(0)
 	for i := range 50 { // 100 Hz, twice real time, from 100 s

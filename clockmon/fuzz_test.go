@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"simclock/clockmon"
-	"simclock/msg"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // FuzzObserve feeds arbitrary payloads, as a DDS reader delivers them, to
@@ -15,7 +15,7 @@ import (
 // the clock (R8, R9).
 func FuzzObserve(f *testing.F) {
 	for _, seed := range [][]byte{
-		msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}}),
+		timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}),
 		{0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0xd2, 0x00, 0x08, 0xaa, 0x52}, // big endian
 		{0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00},                         // short
 		{0x00, 0x03, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // PL_CDR_LE
@@ -27,16 +27,16 @@ func FuzzObserve(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := clockmon.New(clockmon.Config{}, 0)
-		m.Observe(0, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 1}}), "p")
+		m.Observe(0, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1}}), "p")
 		m.Observe(10*time.Millisecond, data, "p")
 		r := m.Report(20*time.Millisecond, nil)
-		c, err := msg.UnmarshalClock(data)
+		c, err := timemsg.UnmarshalClock(data)
 		switch {
 		case err == nil:
 			if r.Malformed != 0 || r.NotNormalized != 0 || r.SimNs != c.Clock.Nanoseconds() {
 				t.Fatalf("valid % x: malformed %d, not normalized %d, sim %d (want %d)", data, r.Malformed, r.NotNormalized, r.SimNs, c.Clock.Nanoseconds())
 			}
-		case errors.Is(err, msg.ErrNotNormalized):
+		case errors.Is(err, timemsg.ErrNotNormalized):
 			if r.NotNormalized != 1 || r.SimNs != int64(time.Second) {
 				t.Fatalf("not normalized % x: counted %d, sim %d", data, r.NotNormalized, r.SimNs)
 			}

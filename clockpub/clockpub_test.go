@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"simclock/clockpub"
+	"github.com/simclock/simclock/clockpub"
 )
 
 const (

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/timer"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // BenchmarkDispatch measures timer dispatch in virtual time: each
@@ -19,7 +19,7 @@ import (
 func BenchmarkDispatch(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprintf("timers=%d", n), func(b *testing.B) {
-			fc := clocktest.New()
+			fc := virtualclock.New()
 			e := executor.New(executor.Config{Virtual: fc})
 			q := timer.NewQueue(fc.Steady())
 			e.AddQueue(q)

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"time"
 
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/timer"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // In virtual time the executor never sleeps: it moves the fake clock to
 // the next deadline and calls the timer, so a simulated minute takes
 // microseconds and every run is identical.
 func ExampleExecutor_virtualTime() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	exec := executor.New(executor.Config{Virtual: fake})
 	defer exec.Close()
 	q := timer.NewQueue(exec.Steady())

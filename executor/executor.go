@@ -35,10 +35,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/timer"
-	"simclock/transport"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // ErrIdle is returned by a virtual-time Spin when nothing is left to do:
@@ -50,7 +50,7 @@ var ErrIdle = errors.New("executor: nothing left to run")
 type Config struct {
 	// Virtual, when set, runs the executor in virtual time on this fake
 	// clock.
-	Virtual *clocktest.Clock
+	Virtual *virtualclock.Clock
 	// Workers, when above 1, runs the callbacks of one round on up to
 	// that many goroutines at once, like rclcpp's MultiThreadedExecutor
 	// with every callback in a reentrant group: the round's callbacks
@@ -66,7 +66,7 @@ type Config struct {
 // Subscribe, then call Spin. Spin runs callbacks on its own goroutine;
 // the other methods are safe for concurrent use.
 type Executor struct {
-	fake   *clocktest.Clock
+	fake   *virtualclock.Clock
 	steady simclock.Clock[simclock.Steady]
 	system simclock.Clock[simclock.System]
 	wake   chan struct{} // capacity 1: a pending wake-up coalesces later ones

@@ -11,12 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/timer"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 var qos10 = transport.QoS{Depth: 10}
@@ -56,7 +56,7 @@ func publish(t testing.TB, pub transport.Publisher, s string) {
 // handled in the same round, and a timer made ready by a sample runs in
 // the next round.
 func TestDispatchOrder(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	defer e.Close()
 	tr := inproc.NewBus().Connect("t")
@@ -124,7 +124,7 @@ func rosTime(t testing.TB, ns int64) simclock.Time[simclock.ROS] {
 // A timer canceled or reset by an earlier callback of the same round is
 // not called in that round (R24).
 func TestCancelWithinRound(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	defer e.Close()
 	q := timer.NewQueue(fc.Steady())
@@ -145,7 +145,7 @@ func TestCancelWithinRound(t *testing.T) {
 // what happened when: timers of several periods on the steady, system and
 // a ROS clock driven by a /clock-like publisher, and subscriptions.
 func scenario(t *testing.T, seed uint64) []string {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	defer e.Close()
 	bus := inproc.NewBus()
@@ -211,13 +211,13 @@ func TestVirtualDeterminism(t *testing.T) {
 func TestErrIdle(t *testing.T) {
 	ctx := context.Background()
 	t.Run("empty", func(t *testing.T) {
-		e := executor.New(executor.Config{Virtual: clocktest.New()})
+		e := executor.New(executor.Config{Virtual: virtualclock.New()})
 		if err := e.Spin(ctx); !errors.Is(err, executor.ErrIdle) {
 			t.Errorf("Spin = %v, want ErrIdle", err)
 		}
 	})
 	t.Run("canceled timers only", func(t *testing.T) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		e := executor.New(executor.Config{Virtual: fc})
 		q := timer.NewQueue(fc.Steady())
 		e.AddQueue(q)
@@ -235,7 +235,7 @@ func TestErrIdle(t *testing.T) {
 		}
 	})
 	t.Run("sim-time ROS timer waits for /clock", func(t *testing.T) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		e := executor.New(executor.Config{Virtual: fc})
 		ros := simclock.NewROSClockOn(fc.System(), fc.Steady())
 		ros.EnableROSTimeOverride()
@@ -252,7 +252,7 @@ func TestErrIdle(t *testing.T) {
 		}
 	})
 	t.Run("samples first", func(t *testing.T) {
-		e := executor.New(executor.Config{Virtual: clocktest.New()})
+		e := executor.New(executor.Config{Virtual: virtualclock.New()})
 		tr := inproc.NewBus().Connect("t")
 		defer tr.Close()
 		pub, sub := pubSub(t, tr, "/x")
@@ -272,7 +272,7 @@ func TestErrIdle(t *testing.T) {
 // A canceled context ends a spin with its error, wrapped; Stop ends it
 // right after the running callback.
 func TestSpinStop(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	q := timer.NewQueue(fc.Steady())
 	e.AddQueue(q)
@@ -302,7 +302,7 @@ func TestSpinStop(t *testing.T) {
 func TestSubscribeRemove(t *testing.T) {
 	for _, virtual := range []bool{true, false} {
 		t.Run(fmt.Sprintf("virtual=%v", virtual), func(t *testing.T) {
-			fc := clocktest.New()
+			fc := virtualclock.New()
 			cfg := executor.Config{}
 			if virtual {
 				cfg.Virtual = fc
@@ -410,7 +410,7 @@ func TestCloseThenRemove(t *testing.T) {
 		t.Run(fmt.Sprintf("virtual=%v", virtual), func(t *testing.T) {
 			cfg := executor.Config{}
 			if virtual {
-				cfg.Virtual = clocktest.New()
+				cfg.Virtual = virtualclock.New()
 			}
 			e := executor.New(cfg)
 			tr := inproc.NewBus().Connect("t")

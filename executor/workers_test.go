@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"simclock/executor"
-	"simclock/timer"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
 )
 
 // With Workers > 1 the callbacks of one round run at the same time: four

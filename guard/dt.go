@@ -3,7 +3,7 @@ package guard
 import (
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Skip says why a DtTracker produced no dt.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"simclock"
-	"simclock/guard"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/guard"
 )
 
 func at(sec float64) simclock.Time[simclock.ROS] {

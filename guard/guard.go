@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Reasons a window start is refused (R27). They are distinct so callers

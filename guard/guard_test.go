@@ -7,13 +7,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/guard"
-	"simclock/msg"
-	"simclock/timesource"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/guard"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timesource"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 const sec = int64(time.Second)
@@ -72,7 +72,7 @@ func TestR27Ago(t *testing.T) {
 // R27: a Window on a sim-time ROS clock refuses with each reason and
 // calls the hook once per reason, not once per tick.
 func TestR27Window(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	c := simclock.NewROSClockOn(fc.System(), fc.Steady())
 	c.EnableROSTimeOverride()
 	var hooked []error
@@ -166,7 +166,7 @@ func TestR29DtTracker(t *testing.T) {
 		}, func(i int) bool { return i >= 1 }, &started)
 	})
 	t.Run("R29/Started gate from a time source", func(t *testing.T) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		tr := inproc.NewBus().Connect("n")
 		defer tr.Close()
 		ts := timesource.New(tr, func(transport.Subscription, func(transport.Sample)) func() { return func() {} }, timesource.Options{})
@@ -180,7 +180,7 @@ func TestR29DtTracker(t *testing.T) {
 		var got []guard.Step
 		got = append(got, d.Update(c.Now()))
 		for _, ns := range []int64{0, 10e6, 20e6} {
-			ts.Handle(transport.Sample{Data: msg.MarshalClock(msg.Clock{Clock: msg.Time{Nanosec: uint32(ns)}})})
+			ts.Handle(transport.Sample{Data: timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Nanosec: uint32(ns)}})})
 			got = append(got, d.Update(c.Now()))
 		}
 		want := []guard.Step{{Skip: guard.NotStarted}, {Skip: guard.NoBaseline}, {Dt: 10 * time.Millisecond}, {Dt: 10 * time.Millisecond}}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Errors of History lookups.

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
 )
 
 // simRun is what a subject node saw while a simulator drove /clock.

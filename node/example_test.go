@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"time"
 
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/msg"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // A sim-time node on a virtual-time executor: a fake simulator publishes
 // /clock from 100 s; the subject's 10 Hz timer, created while its clock
 // reads 0, fires once at 100 s (R23), then every 0.1 s of sim time.
 func Example() {
-	exec := executor.New(executor.Config{Virtual: clocktest.New()})
+	exec := executor.New(executor.Config{Virtual: virtualclock.New()})
 	defer exec.Close()
 	bus := inproc.NewBus()
 	simulator, _ := node.New("simulator", exec, bus.Connect("simulator"), node.Options{})
@@ -27,11 +27,11 @@ func Example() {
 	defer subject.Close()
 
 	fmt.Println("before the first /clock:", subject.Now().Seconds())
-	pub, _ := simulator.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, _ := simulator.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	sim := 100 * time.Second
 	simulator.CreateWallTimer(10*time.Millisecond, func(timer.Info) {
-		m, _ := msg.FromDuration(sim)
-		pub.Publish(context.Background(), msg.MarshalClock(msg.Clock{Clock: msg.Time(m)}))
+		m, _ := timemsg.FromDuration(sim)
+		pub.Publish(context.Background(), timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time(m)}))
 		sim += 10 * time.Millisecond
 	})
 	ticks := 0

@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"simclock"
-	"simclock/executor"
-	"simclock/timer"
-	"simclock/timesource"
-	"simclock/transport"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/timesource"
+	"github.com/simclock/simclock/transport"
 )
 
 // UseSimTimeParam is the parameter that switches a node to sim time.

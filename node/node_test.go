@@ -8,14 +8,14 @@ import (
 
 	"go.uber.org/goleak"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/msg"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -25,13 +25,13 @@ const sec = int64(time.Second)
 // world is a virtual-time executor and an in-process bus.
 type world struct {
 	t   testing.TB
-	fc  *clocktest.Clock
+	fc  *virtualclock.Clock
 	e   *executor.Executor
 	bus *inproc.Bus
 }
 
 func newWorld(t testing.TB) *world {
-	w := &world{t: t, fc: clocktest.New(), bus: inproc.NewBus()}
+	w := &world{t: t, fc: virtualclock.New(), bus: inproc.NewBus()}
 	w.e = executor.New(executor.Config{Virtual: w.fc})
 	t.Cleanup(func() { w.e.Close() })
 	return w
@@ -57,7 +57,7 @@ func (w *world) node(name string, opts node.Options) *node.Node {
 // from a simulator node on the same bus.
 func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	w.t.Helper()
-	pub, err := sim.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -66,11 +66,11 @@ func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		m, err := msg.ClockFrom(t)
+		m, err := timemsg.ClockFrom(t)
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		if err := pub.Publish(context.Background(), msg.MarshalClock(m)); err != nil {
+		if err := pub.Publish(context.Background(), timemsg.MarshalClock(m)); err != nil {
 			w.t.Fatal(err)
 		}
 	}
@@ -279,7 +279,7 @@ func TestR144ActivationAtZero(t *testing.T) {
 // A ROS timer created before the first /clock gets one warning per node
 // (R23); after /clock, or with sim time off, none.
 func TestWarnsOnceAboutUnstartedTimers(t *testing.T) {
-	exec := executor.New(executor.Config{Virtual: clocktest.New()})
+	exec := executor.New(executor.Config{Virtual: virtualclock.New()})
 	defer exec.Close()
 	bus := inproc.NewBus()
 	var warnings []error

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 
-	"simclock/cdr"
-	"simclock/msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // A TimeField is one builtin_interfaces/Time value found in a message.
@@ -21,7 +21,7 @@ type TimeField struct {
 	Header bool
 	// Offset is the byte offset of the sec field in the payload.
 	Offset int
-	Time   msg.Time
+	Time   timemsg.Time
 }
 
 // A planNode mirrors one occurrence of a Time-bearing type in the schema
@@ -120,7 +120,7 @@ func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, out *[]TimeField
 		sec := r.Int32(n.path)
 		nsec := r.Uint32(n.path)
 		if r.Err() == nil {
-			*out = append(*out, TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: msg.Time{Sec: sec, Nanosec: nsec}})
+			*out = append(*out, TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: timemsg.Time{Sec: sec, Nanosec: nsec}})
 		}
 		return
 	}

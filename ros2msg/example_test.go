@@ -3,8 +3,8 @@ package ros2msg_test
 import (
 	"fmt"
 
-	"simclock/cdr"
-	"simclock/ros2msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/ros2msg"
 )
 
 // Parse a schema as rosbag2 stores it and find the Header stamp of a

@@ -3,14 +3,14 @@ package ros2msg
 import (
 	"testing"
 
-	"simclock/msg"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // FuzzSchemaParse: Parse never panics, and a parsed schema decodes
 // arbitrary bytes without panicking.
 func FuzzSchemaParse(f *testing.F) {
 	f.Add("rcl_interfaces/msg/Log", logSchema, []byte{0, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0})
-	f.Add("geometry_msgs/msg/TFMessage", tfSchema, tfPayload(msg.Time{Sec: 1}))
+	f.Add("geometry_msgs/msg/TFMessage", tfSchema, tfPayload(timemsg.Time{Sec: 1}))
 	f.Add("a/srv/S_Event", "int64 a\n---\nstring b\n", []byte{0, 1, 0, 0})
 	f.Add("p/msg/A", "string<=3[<=2] a\nwstring b\nint8[2] C=1\nHeader h\n", []byte{0, 1, 0, 0, 2, 0, 0, 0})
 	f.Add("p/msg/A", "B b"+sep+"MSG: p/B\nA a"+sep+"MSG: p/A\nB b\n", []byte{})
@@ -46,8 +46,8 @@ func FuzzCDRDecode(f *testing.F) {
 		schemas = append(schemas, s)
 	}
 	f.Add(uint8(0), []byte{0, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 20, 0, 0, 0})
-	f.Add(uint8(1), tfPayload(msg.Time{Sec: 1}, msg.Time{Sec: 2, Nanosec: 3}))
-	f.Add(uint8(3), msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 5}}))
+	f.Add(uint8(1), tfPayload(timemsg.Time{Sec: 1}, timemsg.Time{Sec: 2, Nanosec: 3}))
+	f.Add(uint8(3), timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 5}}))
 	f.Add(uint8(4), []byte{0, 1, 0, 0, 1, 0, 0, 0, 65, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, which uint8, payload []byte) {
 		s := schemas[int(which)%len(schemas)]

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"simclock/cdr"
-	"simclock/msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
 )
 
 const sep = "\n================================================================================\n"
@@ -136,7 +136,7 @@ func TestServiceEventFromSrv(t *testing.T) {
 	if err := s.Times(w.Bytes(), func(tf TimeField) { got = append(got, tf) }); err != nil {
 		t.Fatal(err)
 	}
-	wantT := []TimeField{{Path: "info.stamp", Index: -1, Offset: 8, Time: msg.Time{Sec: 1697521953, Nanosec: 726475197}}}
+	wantT := []TimeField{{Path: "info.stamp", Index: -1, Offset: 8, Time: timemsg.Time{Sec: 1697521953, Nanosec: 726475197}}}
 	if d := cmp.Diff(wantT, got); d != "" {
 		t.Errorf("times (-want +got):\n%s", d)
 	}
@@ -157,7 +157,7 @@ const tfSchema = "TransformStamped[] transforms" + sep +
 	"MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id" + sep +
 	"MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n"
 
-func tfPayload(stamps ...msg.Time) []byte {
+func tfPayload(stamps ...timemsg.Time) []byte {
 	w := cdr.NewWriter(256)
 	w.Uint32(uint32(len(stamps)))
 	for i, st := range stamps {
@@ -177,7 +177,7 @@ func TestTimesNested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stamps := []msg.Time{{Sec: 1, Nanosec: 2}, {Sec: 0, Nanosec: 0}, {Sec: 5, Nanosec: 999999999}}
+	stamps := []timemsg.Time{{Sec: 1, Nanosec: 2}, {Sec: 0, Nanosec: 0}, {Sec: 5, Nanosec: 999999999}}
 	var got []TimeField
 	if err := s.Times(tfPayload(stamps...), func(tf TimeField) { got = append(got, tf) }); err != nil {
 		t.Fatal(err)
@@ -205,7 +205,7 @@ func TestDecodeErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := tfPayload(msg.Time{Sec: 1}, msg.Time{Sec: 2})
+	good := tfPayload(timemsg.Time{Sec: 1}, timemsg.Time{Sec: 2})
 	t.Run("truncated", func(t *testing.T) {
 		for n := 0; n < len(good); n++ {
 			_, err := s.Decode(good[:n])
@@ -284,18 +284,18 @@ func TestAlignment(t *testing.T) {
 	if err := s.Times(w.Bytes(), func(tf TimeField) { got = append(got, tf) }); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Offset != 4+16+4 || got[0].Time != (msg.Time{Sec: 10, Nanosec: 20}) {
+	if len(got) != 1 || got[0].Offset != 4+16+4 || got[0].Time != (timemsg.Time{Sec: 10, Nanosec: 20}) {
 		t.Errorf("got %+v, want t at offset 24", got)
 	}
 }
 
 func TestClockAndLog(t *testing.T) {
-	s, err := Parse(msg.ClockType, []byte("builtin_interfaces/Time clock\n"))
+	s, err := Parse(timemsg.ClockType, []byte("builtin_interfaces/Time clock\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []TimeField
-	data := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 1234, Nanosec: 567890}})
+	data := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}})
 	if err := s.Times(data, func(tf TimeField) { got = append(got, tf) }); err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestAppendTimesAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := tfPayload(msg.Time{Sec: 1}, msg.Time{Sec: 2})
+	data := tfPayload(timemsg.Time{Sec: 1}, timemsg.Time{Sec: 2})
 	buf := make([]TimeField, 0, 4)
 	if n := testing.AllocsPerRun(100, func() {
 		buf, _ = s.AppendTimes(buf[:0], data)

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/timer"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // A timer's first call is due one period after creation; a late call
 // skips the missed periods instead of replaying them, keeping the phase
 // (R19, R21).
 func ExampleQueue_New() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	q := timer.NewQueue(fake.Steady())
 	start := fake.SteadyNow()
 	t, _ := q.New(100*time.Millisecond, func(info timer.Info) {
@@ -35,7 +35,7 @@ func ExampleQueue_New() {
 // On a ROS clock with sim time, a timer created before the first /clock
 // fires once when /clock jumps past its deadline (R23).
 func ExampleNewQueue_simTime() {
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	ros := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	ros.EnableROSTimeOverride()
 	q := timer.NewQueue[simclock.ROS](ros)

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // A Queue holds the timers of one clock in deadline order. Create one per

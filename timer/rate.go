@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // ErrBadRate rejects a rate or period that is not positive.

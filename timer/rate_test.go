@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/timer"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // manualClock is a clock the test moves by hand; SleepUntil records the
@@ -142,7 +142,7 @@ func TestR173RatePeriod(t *testing.T) {
 func TestRateSteadyFake(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a safety net, not a timing assert
 	defer cancel()
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	r, err := timer.NewRateEvery(fc.Steady(), 100*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)

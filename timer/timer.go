@@ -28,7 +28,7 @@ import (
 	"fmt"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Errors returned by timers.

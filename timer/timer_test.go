@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/timer"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // Timer conformance, translated from rcl test/rcl/test_timer.cpp (TT-xxx),
@@ -35,7 +35,7 @@ func rosTime(t testing.TB, ns int64) simclock.Time[simclock.ROS] {
 // count of the queue's wake-ups.
 type rosFixture struct {
 	t     testing.TB
-	fc    *clocktest.Clock
+	fc    *virtualclock.Clock
 	ros   *simclock.ROSClock
 	q     *timer.Queue
 	wakes atomic.Int64
@@ -45,7 +45,7 @@ type rosFixture struct {
 // active (otherwise it reads the fake system clock).
 func newROS(t testing.TB, active bool, value int64) *rosFixture {
 	t.Helper()
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	ros := simclock.NewROSClockOn(fc.System(), fc.Steady())
 	ros.SetROSTimeOverride(rosTime(t, value))
 	if active {
@@ -93,7 +93,7 @@ func mustCall(t testing.TB, tm *timer.Timer) timer.Info {
 // R19: the first call is due one period after creation, on every clock
 // (R140, DV-109).
 func TestR19FirstDeadline(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	ros := newROS(t, true, 1000)
 	for _, tc := range []struct {
 		rule, name string
@@ -135,7 +135,7 @@ func TestR19FirstDeadline(t *testing.T) {
 // TT-001, DV-040: a negative period is rejected, at creation and on
 // exchange.
 func TestR140NegativePeriod(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	if _, err := q.New(-1, nil, true); !errors.Is(err, timer.ErrNegativePeriod) {
 		t.Errorf("New(-1): err = %v, want ErrNegativePeriod", err)
@@ -227,7 +227,7 @@ func TestR21Call(t *testing.T) {
 // R21, TT-028: calling when not ready is allowed and pushes the deadline
 // one period each time.
 func TestR21CallNotReady(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	n := 0
 	tm := newTimer(t, q, time.Second, func(timer.Info) { n++ })
@@ -263,7 +263,7 @@ func TestR21CallNotReady(t *testing.T) {
 
 // R147, TT-010: period 0 is always ready.
 func TestR147PeriodZero(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	tm := newTimer(t, q, 0, nil)
 	for i := range 3 {
@@ -278,7 +278,7 @@ func TestR147PeriodZero(t *testing.T) {
 // R20, R21 in wait-set form (TT-005..TT-009): which timers are ready
 // after a wait, and the missed period skipped.
 func TestR21WaitSet(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	t0 := fc.SteadyNow()
 	fast := newTimer(t, q, 50*time.Millisecond, nil)
@@ -610,7 +610,7 @@ func dispatch(t testing.TB, q *timer.Queue) int {
 // R24: cancel and reset (TT-011..TT-014, TT-031..TT-033, DV-118, DV-123,
 // PM-008..PM-010).
 func TestR24CancelReset(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	t.Run("R24/TT-011,PM-009/autostart false", func(t *testing.T) {
 		tm, err := q.New(time.Second, nil, false)
@@ -725,7 +725,7 @@ func TestR148ExchangePeriod(t *testing.T) {
 
 // R145: expected and actual call times (TT-041..TT-044, PM-012).
 func TestR145Info(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	ros := newROS(t, false, 0)
 	for _, tc := range []struct {
 		name string
@@ -788,7 +788,7 @@ func TestR145Info(t *testing.T) {
 // spinFor runs e for d of virtual steady time and leaves the fake clock
 // exactly d later: a stop timer on its own queue bounds the wait, and
 // SpinUntil returns before calling anything due at the deadline.
-func spinFor(t testing.TB, e *executor.Executor, fc *clocktest.Clock, d time.Duration) {
+func spinFor(t testing.TB, e *executor.Executor, fc *virtualclock.Clock, d time.Duration) {
 	t.Helper()
 	deadline := fc.SteadyNow() + int64(d)
 	stop := timer.NewQueue(fc.Steady())
@@ -809,7 +809,7 @@ func spinFor(t testing.TB, e *executor.Executor, fc *clocktest.Clock, d time.Dur
 func TestPMExecutor(t *testing.T) {
 	for _, p := range []time.Duration{100 * time.Millisecond, 10 * time.Millisecond, time.Millisecond} {
 		t.Run(p.String(), func(t *testing.T) {
-			fc := clocktest.New()
+			fc := virtualclock.New()
 			e := executor.New(executor.Config{Virtual: fc})
 			defer e.Close()
 			q := timer.NewQueue(fc.Steady())
@@ -846,7 +846,7 @@ func TestPMExecutor(t *testing.T) {
 		})
 	}
 	t.Run("PM-006..PM-008", func(t *testing.T) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		e := executor.New(executor.Config{Virtual: fc})
 		defer e.Close()
 		q := timer.NewQueue(fc.Steady())
@@ -870,7 +870,7 @@ func TestPMExecutor(t *testing.T) {
 // Remove takes a timer out for good; a removed timer is never ready in
 // its queue again.
 func TestQueueRemove(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	a := newTimer(t, q, time.Millisecond, nil)
 	b := newTimer(t, q, time.Millisecond, nil)

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/msg"
-	"simclock/timer"
-	"simclock/timesource"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/timesource"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // BenchmarkIngest measures /clock updates applied per second: decode,
@@ -45,7 +45,7 @@ func BenchmarkIngest(b *testing.B) {
 	// End to end on the in-process bus and a virtual-time executor: one
 	// publish and one round per update (the bus copies each payload).
 	b.Run("inproc+executor/clocks=1/timers=1000", func(b *testing.B) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		e := executor.New(executor.Config{Virtual: fc})
 		defer e.Close()
 		bus := inproc.NewBus()
@@ -61,17 +61,17 @@ func BenchmarkIngest(b *testing.B) {
 		if err := ts.SetUseSimTime(true); err != nil {
 			b.Fatal(err)
 		}
-		pub, err := sim.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+		pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 		if err != nil {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
-		buf := make([]byte, 0, msg.ClockSize)
+		buf := make([]byte, 0, timemsg.ClockSize)
 		var ns int64
 		b.ReportAllocs()
 		for b.Loop() {
 			ns += int64(time.Millisecond)
-			buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+			buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
 			if err := pub.Publish(ctx, buf); err != nil {
 				b.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func armTimers(b *testing.B, c *simclock.ROSClock, n int, rng *rand.Rand) *timer
 }
 
 func benchIngest(b *testing.B, clocks, timers int) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	tr := inproc.NewBus().Connect("n")
 	defer tr.Close()
 	// Handle is called directly: no subscription dispatch in the loop.
@@ -117,12 +117,12 @@ func benchIngest(b *testing.B, clocks, timers int) {
 	if err := ts.SetUseSimTime(true); err != nil {
 		b.Fatal(err)
 	}
-	s := transport.Sample{Data: make([]byte, 0, msg.ClockSize), Publisher: "sim/pub1"}
+	s := transport.Sample{Data: make([]byte, 0, timemsg.ClockSize), Publisher: "sim/pub1"}
 	var ns int64
 	b.ReportAllocs()
 	for b.Loop() {
 		ns += int64(time.Millisecond)
-		s.Data = msg.AppendClock(s.Data[:0], msg.Clock{Clock: msg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+		s.Data = timemsg.AppendClock(s.Data[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
 		ts.Handle(s)
 	}
 	for _, c := range cs {

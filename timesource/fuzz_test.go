@@ -4,12 +4,12 @@ import (
 	"errors"
 	"testing"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/msg"
-	"simclock/timesource"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timesource"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // FuzzHandle feeds arbitrary bytes to the time source's message handling:
@@ -19,7 +19,7 @@ import (
 // warning comes at most once.
 func FuzzHandle(f *testing.F) {
 	clock := func(sec int32, nsec uint32) []byte {
-		return msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sec, Nanosec: nsec}})
+		return timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec, Nanosec: nsec}})
 	}
 	f.Add(clock(5, 500), "sim/pub1")
 	f.Add(clock(0, 0), "sim/pub1")
@@ -33,7 +33,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add([]byte{0, 2, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0}, "sim/pub1")             // PL_CDR
 	f.Add([]byte{}, "")
 	f.Fuzz(func(t *testing.T, data []byte, publisher string) {
-		fc := clocktest.New()
+		fc := virtualclock.New()
 		tr := inproc.NewBus().Connect("n")
 		defer tr.Close()
 		var warnings []error
@@ -45,11 +45,11 @@ func FuzzHandle(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer ts.Close()
-		ts.Handle(transport.Sample{Data: msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 42}}), Publisher: "sim/pub1"})
+		ts.Handle(transport.Sample{Data: timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 42}}), Publisher: "sim/pub1"})
 		for range 2 {
 			before := c.Now()
 			ts.Handle(transport.Sample{Data: data, Publisher: transport.PublisherID(publisher)})
-			m, err := msg.UnmarshalClock(data)
+			m, err := timemsg.UnmarshalClock(data)
 			if err == nil && m.Clock.Sec >= 0 {
 				if got, want := c.Now().Nanoseconds(), m.Clock.Nanoseconds(); got != want || !m.Clock.Normalized() {
 					t.Fatalf("% x decodes to %v: now = %d, want %d", data, m.Clock, got, want)

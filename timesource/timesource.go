@@ -21,9 +21,9 @@ import (
 	"slices"
 	"sync"
 
-	"simclock"
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // SubscribeFunc hands a subscription to whoever dispatches its samples
@@ -96,7 +96,7 @@ type TimeSource struct {
 // tr and hand its subscription to subscribe.
 func New(tr transport.Transport, subscribe SubscribeFunc, opts Options) *TimeSource {
 	if opts.Topic == "" {
-		opts.Topic = msg.ClockTopic
+		opts.Topic = timemsg.ClockTopic
 	}
 	if opts.QoS == nil {
 		q := transport.ClockSubscriptionQoS
@@ -152,7 +152,7 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 	var removeSub func()
 	if on {
 		var err error
-		sub, err = ts.tr.Subscribe(ts.opts.Topic, msg.ClockType, *ts.opts.QoS)
+		sub, err = ts.tr.Subscribe(ts.opts.Topic, timemsg.ClockType, *ts.opts.QoS)
 		if err != nil {
 			ts.mu.Unlock()
 			return fmt.Errorf("timesource: subscribe to %s: %w", ts.opts.Topic, err)
@@ -190,10 +190,10 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 // is counted and dropped. It does not allocate for a well-formed sample
 // from a publisher already seen.
 func (ts *TimeSource) Handle(s transport.Sample) {
-	m, err := msg.UnmarshalClock(s.Data)
+	m, err := timemsg.UnmarshalClock(s.Data)
 	var t simclock.Time[simclock.ROS]
 	if err == nil {
-		t, err = msg.ToTime[simclock.ROS](m.Clock)
+		t, err = timemsg.ToTime[simclock.ROS](m.Clock)
 	}
 	// The hook runs before the lock: it may call back into the time source.
 	vetoed := err == nil && ts.opts.BeforeApply != nil && !ts.opts.BeforeApply(t)

@@ -9,14 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"simclock"
-	"simclock/cdr"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/msg"
-	"simclock/timesource"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timesource"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 const sec = int64(time.Second)
@@ -26,7 +26,7 @@ const sec = int64(time.Second)
 // participant that publishes /clock.
 type fixture struct {
 	t        *testing.T
-	fc       *clocktest.Clock
+	fc       *virtualclock.Clock
 	e        *executor.Executor
 	bus      *inproc.Bus
 	sim      transport.Transport
@@ -37,7 +37,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, fc: clocktest.New(), bus: inproc.NewBus()}
+	f := &fixture{t: t, fc: virtualclock.New(), bus: inproc.NewBus()}
 	f.e = executor.New(executor.Config{Virtual: f.fc})
 	tr := f.bus.Connect("node")
 	f.sim = f.bus.Connect("sim")
@@ -61,7 +61,7 @@ func (f *fixture) newClock() *simclock.ROSClock {
 
 func (f *fixture) publisher(qos transport.QoS) transport.Publisher {
 	f.t.Helper()
-	pub, err := f.sim.Publisher(msg.ClockTopic, msg.ClockType, qos)
+	pub, err := f.sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, qos)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func (f *fixture) publishRaw(pub transport.Publisher, data []byte) {
 
 func (f *fixture) publish(pub transport.Publisher, sec int32, nsec uint32) {
 	f.t.Helper()
-	f.publishRaw(pub, msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: sec, Nanosec: nsec}}))
+	f.publishRaw(pub, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec, Nanosec: nsec}}))
 }
 
 // spin runs rounds until nothing is left to do.
@@ -93,7 +93,7 @@ func (f *fixture) setSim(on bool) {
 	}
 }
 
-func systemNow(fc *clocktest.Clock) int64 { return fc.System().Now().Nanoseconds() }
+func systemNow(fc *virtualclock.Clock) int64 { return fc.System().Now().Nanoseconds() }
 
 // R16: use_sim_time starts off (the clock reads system time and /clock is
 // ignored); on, the clock reads 0 until the first /clock, then each
@@ -270,7 +270,7 @@ func TestR17Toggle(t *testing.T) {
 // Malformed /clock messages are counted, never applied, and reported
 // once through OnWarning.
 func TestMalformed(t *testing.T) {
-	good := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 2}})
+	good := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 2}})
 	bigEndian := []byte{0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0}
 	for _, tc := range []struct {
 		name string
@@ -281,9 +281,9 @@ func TestMalformed(t *testing.T) {
 		{"short payload", good[:11], nil},
 		{"header only", good[:4], nil},
 		{"bad encapsulation", append([]byte{0, 9, 0, 0}, good[4:]...), nil},
-		{"nanosec 1e9", msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 1, Nanosec: 1e9}}), msg.ErrNotNormalized},
-		{"nanosec max", msg.MarshalClock(msg.Clock{Clock: msg.Time{Nanosec: ^uint32(0)}}), msg.ErrNotNormalized},
-		{"negative sec", msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: -1}}), simclock.ErrNegativeTime},
+		{"nanosec 1e9", timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1, Nanosec: 1e9}}), timemsg.ErrNotNormalized},
+		{"nanosec max", timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Nanosec: ^uint32(0)}}), timemsg.ErrNotNormalized},
+		{"negative sec", timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: -1}}), simclock.ErrNegativeTime},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -338,7 +338,7 @@ func TestR18MultiplePublishers(t *testing.T) {
 	}
 	other := f.bus.Connect("sim2")
 	defer other.Close()
-	b, err := other.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	b, err := other.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestR18MultiplePublishers(t *testing.T) {
 
 // Options: another topic and QoS; Close unsubscribes.
 func TestOptionsAndClose(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	defer e.Close()
 	bus := inproc.NewBus()
@@ -384,12 +384,12 @@ func TestOptionsAndClose(t *testing.T) {
 	if err := ts.SetUseSimTime(true); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := bus.Connect("s").Publisher("/sim/clock", msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("s").Publisher("/sim/clock", timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for s := int32(1); s <= 3; s++ {
-		if err := pub.Publish(context.Background(), msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: s}})); err != nil {
+		if err := pub.Publish(context.Background(), timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: s}})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -408,13 +408,13 @@ func TestOptionsAndClose(t *testing.T) {
 
 // A subscription failure is returned and leaves sim time off.
 func TestSubscribeError(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
 	defer e.Close()
 	bus := inproc.NewBus()
 	tr := bus.Connect("n")
 	// /clock already carries another type on this bus.
-	if _, err := tr.Publisher(msg.ClockTopic, "std_msgs/msg/String", transport.QoS{}); err != nil {
+	if _, err := tr.Publisher(timemsg.ClockTopic, "std_msgs/msg/String", transport.QoS{}); err != nil {
 		t.Fatal(err)
 	}
 	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
@@ -430,7 +430,7 @@ func TestSubscribeError(t *testing.T) {
 // SetUseSimTime is safe for concurrent use: toggling from several
 // goroutines ends in a consistent state with one subscription at most.
 func TestConcurrentToggle(t *testing.T) {
-	fc := clocktest.New()
+	fc := virtualclock.New()
 	e := executor.New(executor.Config{})
 	defer e.Close()
 	bus := inproc.NewBus()
@@ -439,7 +439,7 @@ func TestConcurrentToggle(t *testing.T) {
 	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
 	c := simclock.NewROSClockOn(fc.System(), fc.Steady())
 	ts.AttachClock(c)
-	pub, err := bus.Connect("sim").Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("sim").Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"simclock/internal/cli"
+	"github.com/simclock/simclock/internal/cli"
 )
 
 func main() {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock/bag"
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 func newBagCmd(env *Env) *cobra.Command {
@@ -417,7 +417,7 @@ func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 		return err
 	}
 	defer tr.Close()
-	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		return fmt.Errorf("bag clock: %w", err)
 	}

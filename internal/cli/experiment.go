@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock"
-	"simclock/sim"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/experiment"
 )
 
 func newExperimentCmd(env *Env) *cobra.Command {
@@ -33,7 +33,7 @@ virtual time or in real time, with the closed-form prediction beside each count.
 }
 
 type startupOptions struct {
-	cfg       sim.StartupConfig
+	cfg       experiment.StartupConfig
 	timerHz   []float64
 	format    string
 	plot      string
@@ -42,7 +42,7 @@ type startupOptions struct {
 }
 
 func newStartupCmd(env *Env) *cobra.Command {
-	opts := startupOptions{cfg: sim.DefaultStartup()}
+	opts := startupOptions{cfg: experiment.DefaultStartup()}
 	cmd := &cobra.Command{
 		Use:   "startup",
 		Short: "How many callbacks computing now() - W fail, return 0, or succeed, for each start time S",
@@ -85,7 +85,7 @@ Examples:
 	f.Var(secondsValue{&c.MatchDelay}, "match-delay", "wall time from subject creation to the subscription matching")
 	f.Var(secondsValue{&c.Duration}, "duration", "sim time after S at which the run ends")
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
-	f.StringVar((*string)(&c.Mode), "mode", string(sim.Virtual), "virtual (deterministic, no sleeping) or realtime")
+	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
 	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")
@@ -103,14 +103,14 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			return err
 		}
 	}
-	var runs [][]sim.ScenarioResult
+	var runs [][]experiment.ScenarioResult
 	for run := 0; run < opts.runs; run++ {
 		progress := func(done, total int) {
 			if env.StderrIsTTY {
 				fmt.Fprintf(env.Stderr, "\rrun %d/%d: scenario %d/%d", run+1, opts.runs, done, total)
 			}
 		}
-		res, err := sim.RunStartup(ctx, opts.cfg, progress)
+		res, err := experiment.RunStartup(ctx, opts.cfg, progress)
 		if env.StderrIsTTY {
 			fmt.Fprintln(env.Stderr)
 		}
@@ -124,7 +124,7 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	for _, other := range runs[1:] {
 		identical = identical && sameCounts(results, other)
 	}
-	history := sim.HistoryDemo()
+	history := experiment.HistoryDemo()
 	matched := true
 	lost := 0
 	for _, r := range results {
@@ -139,7 +139,7 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			return err
 		}
 		mark := opts.cfg.CtorWindow
-		if err := sim.PlotStartupSVG(f, opts.cfg, results, mark); err != nil {
+		if err := experiment.PlotStartupSVG(f, opts.cfg, results, mark); err != nil {
 			f.Close()
 			return err
 		}
@@ -188,8 +188,8 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 // measurements: the time to the first /clock, the RTF, and the wall
 // timer's calls after the first /clock, which depend on how fast the
 // machine ran in real time.
-func sameCounts(a, b []sim.ScenarioResult) bool {
-	strip := func(rs []sim.ScenarioResult) string {
+func sameCounts(a, b []experiment.ScenarioResult) bool {
+	strip := func(rs []experiment.ScenarioResult) string {
 		rs = slices.Clone(rs)
 		for i := range rs {
 			rs[i].PreClockWall, rs[i].MeasuredRTF = 0, 0
@@ -201,7 +201,7 @@ func sameCounts(a, b []sim.ScenarioResult) bool {
 	return strip(a) == strip(b)
 }
 
-func printStartupText(w io.Writer, opts *startupOptions, results []sim.ScenarioResult, h sim.HistoryResult) {
+func printStartupText(w io.Writer, opts *startupOptions, results []experiment.ScenarioResult, h experiment.HistoryResult) {
 	cfg := opts.cfg
 	fmt.Fprintf(w, "Startup experiment: /clock from S, %v of sim time every %v of wall time (one message in %d published), first message %v after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.\n",
 		cfg.ClockStep, cfg.ClockPeriod, cfg.ClockEvery, cfg.PreClock, cfg.TimerHz, cfg.WallTimerHz)
@@ -268,7 +268,7 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			// Fixed readings keep the table reproducible.
 			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
 			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
-			objects, rows := sim.ClockTypes(sys, steady)
+			objects, rows := experiment.ClockTypes(sys, steady)
 			agree := 0
 			for _, r := range rows {
 				if r.Agrees {
@@ -313,7 +313,7 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 
 func newDtSpikeCmd(env *Env) *cobra.Command {
 	var format string
-	cfg := sim.DefaultDtSpike()
+	cfg := experiment.DefaultDtSpike()
 	cmd := &cobra.Command{
 		Use:   "dtspike",
 		Short: "R29 worked through: a baseline stored before the first /clock makes the first dt the whole first /clock value",
@@ -325,7 +325,7 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			if err := cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
-			rows, err := sim.RunDtSpike(cmd.Context(), cfg)
+			rows, err := experiment.RunDtSpike(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}

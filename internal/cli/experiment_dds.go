@@ -11,15 +11,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock/sim"
-	"simclock/transport"
+	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/transport"
 )
 
 // configureDDSStartup sets up the startup experiment over real DDS: for
 // each scenario the subject runs here and the fake simulator runs as a
 // separate simclock process, both on their own domain, ROS_DOMAIN_ID +
 // scenario index.
-func configureDDSStartup(ctx context.Context, env *Env, cfg *sim.StartupConfig) error {
+func configureDDSStartup(ctx context.Context, env *Env, cfg *experiment.StartupConfig) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("dds experiment: find the simclock binary: %w", err)
@@ -33,7 +33,7 @@ func configureDDSStartup(ctx context.Context, env *Env, cfg *sim.StartupConfig) 
 	if base+len(cfg.Starts)-1 > 232 {
 		return fmt.Errorf("ROS_DOMAIN_ID %d: %d scenarios need domains up to %d, past 232", base, len(cfg.Starts), base+len(cfg.Starts)-1)
 	}
-	cfg.Mode = sim.Realtime
+	cfg.Mode = experiment.Realtime
 	domainEnv := func(scenario int) *Env {
 		e := *env
 		e.Getenv = func(k string) string {
@@ -75,7 +75,7 @@ func configureDDSStartup(ctx context.Context, env *Env, cfg *sim.StartupConfig) 
 // newStartupSimulatorCmd is the other half of the DDS experiment: the fake
 // simulator alone, in its own process.
 func newStartupSimulatorCmd(env *Env) *cobra.Command {
-	cfg := sim.DefaultStartup()
+	cfg := experiment.DefaultStartup()
 	var start time.Duration
 	cmd := &cobra.Command{
 		Use:    "startup-simulator",
@@ -84,7 +84,7 @@ func newStartupSimulatorCmd(env *Env) *cobra.Command {
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Starts = []time.Duration{start}
-			cfg.Mode = sim.Realtime
+			cfg.Mode = experiment.Realtime
 			if err := cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
@@ -93,7 +93,7 @@ func newStartupSimulatorCmd(env *Env) *cobra.Command {
 				return err
 			}
 			defer tr.Close()
-			return sim.RunSimulator(cmd.Context(), cfg, tr, start)
+			return experiment.RunSimulator(cmd.Context(), cfg, tr, start)
 		},
 	}
 	f := cmd.Flags()

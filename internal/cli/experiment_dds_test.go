@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 // The startup experiment over real DDS: the fake simulator and the subject
@@ -24,10 +24,10 @@ func TestExperimentStartupOverDDS(t *testing.T) {
 		t.Fatalf("CI must have Cyclone DDS: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "simclock")
-	if out, err := exec.Command("go", "build", "-o", bin, "simclock/cmd/simclock").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/simclock/simclock/cmd/simclock").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	uri, err := filepath.Abs("../../dds/loopback.xml")
+	uri, err := filepath.Abs("../../config/cyclonedds-loopback.xml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock/lint"
+	"github.com/simclock/simclock/lint"
 )
 
 // lintOptions holds the flag values of simclock lint.

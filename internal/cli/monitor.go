@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock/clockmon"
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // monitorOptions are the flags of simclock monitor.
@@ -76,7 +76,7 @@ Examples:
 	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if sim time ever jumps backwards")
 	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
 	addFormatFlag(f, &o.format)
-	o.topic = msg.ClockTopic
+	o.topic = timemsg.ClockTopic
 	return cmd
 }
 
@@ -142,7 +142,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	// depth 1 so that counting the rate never drops samples.
 	qos := transport.ClockSubscriptionQoS
 	qos.Depth = 1000
-	sub, err := tr.Subscribe(o.topic, msg.ClockType, qos)
+	sub, err := tr.Subscribe(o.topic, timemsg.ClockType, qos)
 	if err != nil {
 		return err
 	}

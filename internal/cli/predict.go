@@ -7,17 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock/sim"
+	"github.com/simclock/simclock/experiment"
 )
 
 type predictOptions struct {
-	in         sim.PredictInput
+	in         experiment.PredictInput
 	clockEvery int
 	format     string
 }
 
 func newPredictCmd(env *Env) *cobra.Command {
-	opts := predictOptions{in: sim.PredictInput{
+	opts := predictOptions{in: experiment.PredictInput{
 		Window:    time.Second,
 		Hz:        10,
 		ClockStep: 10 * time.Millisecond,
@@ -48,7 +48,7 @@ Examples:
 			if err := in.Check(); err != nil {
 				return flagErrorf("%v", err)
 			}
-			p := sim.Predict(in)
+			p := experiment.Predict(in)
 			if opts.format == formatJSON {
 				out := newJSONLines(env.Stdout)
 				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "predict", "version": Version, "go": runtime.Version()})

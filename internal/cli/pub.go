@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"simclock"
-	"simclock/clockmon"
-	"simclock/clockpub"
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/clockpub"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // pubOptions are the flags of simclock pub.
@@ -84,7 +84,7 @@ Examples:
 	f.Var(&o.until, "until", "stop when sim time would pass this value (restart with --loop)")
 	f.BoolVar(&o.loop, "loop", false, "restart from --start after --until, as ros2 bag play --loop")
 	f.DurationVar(&o.duration, "duration", 0, "stop after this wall time (default: run until interrupted)")
-	f.StringVar(&o.topic, "topic", msg.ClockTopic, "topic to publish on")
+	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on")
 	f.BoolVar(&o.bestEffort, "best-effort", false, "publish best effort (like ros2 bag play) instead of reliable")
 	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
 	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (sim time still advances)")
@@ -162,7 +162,7 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 	if o.bestEffort {
 		qos.Reliability = transport.BestEffort
 	}
-	pub, err := tr.Publisher(o.topic, msg.ClockType, qos)
+	pub, err := tr.Publisher(o.topic, timemsg.ClockType, qos)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 	tick, more := sch.Next()
 	timer := time.NewTimer(time.Until(start.Add(tick.Wall)))
 	defer timer.Stop()
-	buf := make([]byte, 0, msg.ClockSize)
+	buf := make([]byte, 0, timemsg.ClockSize)
 	for more {
 		select {
 		case <-runCtx.Done():
@@ -216,12 +216,12 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 			line = pubLine{Kind: "pub", SentTotal: line.SentTotal, SimNs: line.SimNs}
 		case <-timer.C:
 			ns := int64(tick.Sim)
-			m, err := msg.FromDuration(tick.Sim)
+			m, err := timemsg.FromDuration(tick.Sim)
 			if err != nil || ns < 0 {
 				// Never a silent int32 wrap: stop at the end of what a Clock carries.
 				return fmt.Errorf("sim time %v cannot be sent in a Clock message: %w", tick.Sim, simclock.ErrOutOfRange)
 			}
-			buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time(m)})
+			buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time(m)})
 			if tick.Dropped {
 				line.Dropped++
 				total.Dropped++

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
 )
 
 // Transport kinds accepted by --transport.

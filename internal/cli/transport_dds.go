@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"simclock/transport"
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 // openDDS opens the Cyclone DDS transport with ROS 2's environment

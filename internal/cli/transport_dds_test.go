@@ -2,7 +2,7 @@ package cli
 
 // End-to-end tests over real DDS: simclock pub and simclock monitor run as
 // separate processes, built from this tree, on loopback only (the
-// project's dds/loopback.xml) with a domain id per test.
+// project's config/cyclonedds-loopback.xml) with a domain id per test.
 
 import (
 	"bufio"
@@ -20,10 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"simclock/clockmon"
-	"simclock/msg"
-	"simclock/transport"
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 // Domain ids of this package's DDS tests.
@@ -50,7 +50,7 @@ func requireDDSCLI(t *testing.T) {
 
 func loopbackConfigURI(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs("../../dds/loopback.xml")
+	p, err := filepath.Abs("../../config/cyclonedds-loopback.xml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func loopbackConfigURI(t *testing.T) string {
 func buildSimclock(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "simclock")
-	cmd := exec.Command("go", "build", "-o", bin, "simclock/cmd/simclock")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/simclock/simclock/cmd/simclock")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -303,14 +303,14 @@ func testMalformed(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	defer tr.Close() //nolint:errcheck // test cleanup
-	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Best-effort samples sent before the monitor's reader knows the writer
 	// are lost: wait until the monitor reports the publisher.
 	mon.next(t, "the monitor to see the publisher", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Publishers == 1 })
-	good := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 42, Nanosec: 5}})
+	good := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 42, Nanosec: 5}})
 	// Payloads that are no RTPS payload at all are refused before they
 	// reach the wire (DDS receivers would drop the whole packet).
 	for _, bad := range [][]byte{{0x00, 0x01}, {0xff, 0xff, 0x00, 0x00, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}} {
@@ -323,7 +323,7 @@ func testMalformed(t *testing.T, bin string) {
 		{0x00, 0x01, 0x00, 0x00, 0x2a, 0x00, 0x00, 0x00},                         // short payload
 		{0x00, 0x03, 0x00, 0x00, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // PL_CDR_LE: not what a Clock is
 		{0x00, 0x07, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // CDR2_LE (XCDR2): idem
-		msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 43, Nanosec: 6}}),
+		timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 43, Nanosec: 6}}),
 	} {
 		if err := pub.Publish(context.Background(), data); err != nil {
 			t.Fatalf("Publish(% x): %v", data, err)

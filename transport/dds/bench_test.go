@@ -23,9 +23,9 @@ import (
 	"testing"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 const (
@@ -56,14 +56,14 @@ func benchPeer(mode string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
 	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
-	sub, err := tr.Subscribe(msg.ClockTopic, msg.ClockType, q)
+	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, q)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	switch mode {
 	case "pong":
-		pub, err := tr.Publisher(pongTopic, msg.ClockType, transport.ClockPublisherQoS)
+		pub, err := tr.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -176,18 +176,18 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 	requireDDS(b)
 	startPeer(b, "pong", domainBenchRTT)
 	tr := open(b, domainBenchRTT)
-	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := tr.Subscribe(pongTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	sub, err := tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	buf := make([]byte, 0, msg.ClockSize)
+	buf := make([]byte, 0, timemsg.ClockSize)
 	roundTrip := func(i int) {
-		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i)}})
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i)}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			b.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func BenchmarkClockRate(b *testing.B) {
 	requireDDS(b)
 	lines := startPeer(b, "sink", domainBenchRate)
 	tr := open(b, domainBenchRate)
-	pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -272,18 +272,18 @@ func BenchmarkClockRate(b *testing.B) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	ctx := context.Background()
-	buf := make([]byte, 0, msg.ClockSize)
+	buf := make([]byte, 0, timemsg.ClockSize)
 	b.ResetTimer()
 	start := time.Now()
 	i := 0
 	for b.Loop() {
-		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i & 0x3fffffff)}})
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i & 0x3fffffff)}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
-	if err := pub.Publish(ctx, msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: -1}})); err != nil {
+	if err := pub.Publish(ctx, timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: -1}})); err != nil {
 		b.Fatal(err)
 	}
 	if !lines.Scan() {
@@ -301,19 +301,19 @@ func BenchmarkClockRate(b *testing.B) {
 func BenchmarkClockRoundTripInProcess(b *testing.B) {
 	requireDDS(b)
 	a, c := open(b, domainBenchInProc), open(b, domainBenchInProc)
-	pub, err := a.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := a.Subscribe(pongTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	sub, err := a.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	psub, err := c.Subscribe(msg.ClockTopic, msg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	psub, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ppub, err := c.Publisher(pongTopic, msg.ClockType, transport.ClockPublisherQoS)
+	ppub, err := c.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -328,11 +328,11 @@ func BenchmarkClockRoundTripInProcess(b *testing.B) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	rtts := make([]time.Duration, 0, b.N)
-	buf := make([]byte, 0, msg.ClockSize)
+	buf := make([]byte, 0, timemsg.ClockSize)
 	i := 0
 	for b.Loop() {
 		t0 := time.Now()
-		buf = msg.AppendClock(buf[:0], msg.Clock{Clock: msg.Time{Sec: int32(i)}})
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i)}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			b.Fatal(err)
 		}

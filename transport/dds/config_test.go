@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -139,15 +139,15 @@ func TestDiscoveryConfigsAccepted(t *testing.T) {
 				t.Fatalf("second Open: %v", err)
 			}
 			defer b.Close() //nolint:errcheck // test cleanup
-			p, err := a.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+			p, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := b.Subscribe(msg.ClockTopic, msg.ClockType, transport.ClockSubscriptionQoS)
+			s, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.ClockSubscriptionQoS)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: 7, Nanosec: 8}})
+			want := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 7, Nanosec: 8}})
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				if err := p.Publish(context.Background(), want); err != nil {

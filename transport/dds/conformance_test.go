@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/transport/dds"
 	"testing"
 
-	"simclock/transport"
-	"simclock/transport/transporttest"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/transporttest"
 )
 
 // Domain ids used by this package's tests; each test has its own.

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 const domainDDSPerf = 65
@@ -78,7 +78,7 @@ func TestCPeerInterop(t *testing.T) {
 	tr := open(t, domainCPeer)
 
 	t.Run("R9/C_publishes_simclock_receives", func(t *testing.T) {
-		sub, err := tr.Subscribe(msg.ClockTopic, msg.ClockType, transport.QoS{Depth: 100, Reliability: transport.BestEffort})
+		sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 100, Reliability: transport.BestEffort})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,12 +110,12 @@ func TestCPeerInterop(t *testing.T) {
 			t.Fatalf("received %d of 20 clocks from the C peer", len(got))
 		}
 		for _, s := range got {
-			c, err := msg.UnmarshalClock(s.Data)
+			c, err := timemsg.UnmarshalClock(s.Data)
 			if err != nil {
 				t.Fatalf("C peer sample % x: %v", s.Data, err)
 			}
 			i := int(c.Clock.Sec) - 1000
-			want := msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: int32(1000 + i), Nanosec: uint32(1000 * i)}})
+			want := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: int32(1000 + i), Nanosec: uint32(1000 * i)}})
 			if !bytes.Equal(s.Data, want) || i < 0 || i >= 20 {
 				t.Errorf("C peer sample % x, want % x (00 01 00 00, sec, nanosec little endian)", s.Data, want)
 			}
@@ -126,7 +126,7 @@ func TestCPeerInterop(t *testing.T) {
 	})
 
 	t.Run("R9/simclock_publishes_C_receives", func(t *testing.T) {
-		pub, err := tr.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+		pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,8 +169,8 @@ func TestCPeerInterop(t *testing.T) {
 			if lines == nil {
 				break
 			}
-			c := msg.Clock{Clock: msg.Time{Sec: int32(2000 + i), Nanosec: uint32(i)}}
-			if err := pub.Publish(ctx, msg.MarshalClock(c)); err != nil {
+			c := timemsg.Clock{Clock: timemsg.Time{Sec: int32(2000 + i), Nanosec: uint32(i)}}
+			if err := pub.Publish(ctx, timemsg.MarshalClock(c)); err != nil {
 				t.Fatalf("Publish: %v", err)
 			}
 		}

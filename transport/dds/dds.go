@@ -10,8 +10,8 @@ import (
 	"slices"
 	"sync"
 
-	"simclock/transport"
-	"simclock/transport/dds/internal/ddsc"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds/internal/ddsc"
 )
 
 // ErrNoDDS reports that Cyclone DDS (libddsc) cannot be used: it is not

@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // DDS test stays on 127.0.0.1 with no multicast.
 func loopbackURI(t testing.TB) string {
 	t.Helper()
-	p, err := filepath.Abs("../../dds/loopback.xml")
+	p, err := filepath.Abs("../../config/cyclonedds-loopback.xml")
 	if err != nil {
 		t.Fatal(err)
 	}

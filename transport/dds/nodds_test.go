@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"simclock/transport/dds"
+	"github.com/simclock/simclock/transport/dds"
 )
 
 // TestNoDDSError checks, in a fresh process where no libddsc is loaded

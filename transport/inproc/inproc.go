@@ -16,7 +16,7 @@ import (
 	"slices"
 	"sync"
 
-	"simclock/transport"
+	"github.com/simclock/simclock/transport"
 )
 
 // A Bus is one isolated in-process graph, the counterpart of a DDS domain.

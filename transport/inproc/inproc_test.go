@@ -5,9 +5,9 @@ import (
 
 	"go.uber.org/goleak"
 
-	"simclock/transport"
-	"simclock/transport/inproc"
-	"simclock/transport/transporttest"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/transport/transporttest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -27,8 +27,8 @@ import (
 	"testing"
 	"time"
 
-	"simclock/msg"
-	"simclock/transport"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // Features describes what the transport under test does beyond the
@@ -119,7 +119,7 @@ func (e *env) settle() { time.Sleep(e.f.settle()) }
 
 func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Publisher {
 	t.Helper()
-	p, err := tr.Publisher(e.topic, msg.ClockType, q)
+	p, err := tr.Publisher(e.topic, timemsg.ClockType, q)
 	if err != nil {
 		t.Fatalf("Publisher(%s): %v", e.topic, err)
 	}
@@ -128,7 +128,7 @@ func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transpo
 
 func (e *env) sub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Subscription {
 	t.Helper()
-	s, err := tr.Subscribe(e.topic, msg.ClockType, q)
+	s, err := tr.Subscribe(e.topic, timemsg.ClockType, q)
 	if err != nil {
 		t.Fatalf("Subscribe(%s): %v", e.topic, err)
 	}
@@ -151,12 +151,12 @@ func publish(t *testing.T, p transport.Publisher, data []byte) {
 
 // clock returns the serialized Clock {sec: n, nanosec: n}.
 func clock(n int) []byte {
-	return msg.MarshalClock(msg.Clock{Clock: msg.Time{Sec: int32(n), Nanosec: uint32(n)}})
+	return timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: int32(n), Nanosec: uint32(n)}})
 }
 
 func clockSec(t *testing.T, data []byte) int {
 	t.Helper()
-	c, err := msg.UnmarshalClock(data)
+	c, err := timemsg.UnmarshalClock(data)
 	if err != nil {
 		t.Fatalf("UnmarshalClock(% x): %v", data, err)
 	}
@@ -392,10 +392,10 @@ func testClose(t *testing.T, e *env) {
 	if err := e.a.Close(); err != nil {
 		t.Errorf("second Transport.Close: %v", err)
 	}
-	if _, err := e.a.Publisher(e.topic, msg.ClockType, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Publisher(e.topic, timemsg.ClockType, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Publisher after Close: got %v, want ErrClosed", err)
 	}
-	if _, err := e.a.Subscribe(e.topic, msg.ClockType, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Subscribe(e.topic, timemsg.ClockType, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Subscribe after Close: got %v, want ErrClosed", err)
 	}
 	if err := p2.Publish(context.Background(), clock(5)); !errors.Is(err, transport.ErrClosed) {

@@ -1,4 +1,4 @@
-package clocktest_test
+package virtualclock_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"simclock"
-	"simclock/clocktest"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -37,7 +37,7 @@ func sleep[K simclock.Kind](ctx context.Context, clk simclock.Clock[K], t simclo
 	return ch
 }
 
-func waitSleepers(t *testing.T, c *clocktest.Clock, n int) {
+func waitSleepers(t *testing.T, c *virtualclock.Clock, n int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -67,12 +67,12 @@ func pending(ch <-chan error) bool {
 }
 
 func TestEpochsAreFixedAndStarted(t *testing.T) {
-	c := clocktest.New()
-	if got := c.Steady().Now().Nanoseconds(); got != clocktest.StartSteady || got != c.SteadyNow() {
-		t.Errorf("steady starts at %d, want %d", got, clocktest.StartSteady)
+	c := virtualclock.New()
+	if got := c.Steady().Now().Nanoseconds(); got != virtualclock.StartSteady || got != c.SteadyNow() {
+		t.Errorf("steady starts at %d, want %d", got, virtualclock.StartSteady)
 	}
-	if got := c.System().Now().Nanoseconds(); got != clocktest.StartSystem {
-		t.Errorf("system starts at %d, want %d", got, clocktest.StartSystem)
+	if got := c.System().Now().Nanoseconds(); got != virtualclock.StartSystem {
+		t.Errorf("system starts at %d, want %d", got, virtualclock.StartSystem)
 	}
 	if c.Steady().Now().IsZero() || c.System().Now().IsZero() {
 		t.Error("a new fake must be started (R11)")
@@ -80,36 +80,36 @@ func TestEpochsAreFixedAndStarted(t *testing.T) {
 }
 
 func TestAdvanceMovesBothAndIgnoresNegative(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	c.Advance(time.Second)
 	c.Advance(-time.Hour)
-	if got := c.Steady().Now().Nanoseconds(); got != clocktest.StartSteady+int64(time.Second) {
+	if got := c.Steady().Now().Nanoseconds(); got != virtualclock.StartSteady+int64(time.Second) {
 		t.Errorf("steady %d", got)
 	}
-	if got := c.System().Now().Nanoseconds(); got != clocktest.StartSystem+int64(time.Second) {
+	if got := c.System().Now().Nanoseconds(); got != virtualclock.StartSystem+int64(time.Second) {
 		t.Errorf("system %d", got)
 	}
-	c.AdvanceTo(steadyAt(clocktest.StartSteady)) // in the past: no-op
-	c.AdvanceTo(steadyAt(clocktest.StartSteady + 5*int64(time.Second)))
-	if got := c.System().Now().Nanoseconds(); got != clocktest.StartSystem+5*int64(time.Second) {
+	c.AdvanceTo(steadyAt(virtualclock.StartSteady)) // in the past: no-op
+	c.AdvanceTo(steadyAt(virtualclock.StartSteady + 5*int64(time.Second)))
+	if got := c.System().Now().Nanoseconds(); got != virtualclock.StartSystem+5*int64(time.Second) {
 		t.Errorf("AdvanceTo moved system to %d", got)
 	}
 }
 
 func TestSetSystemLeavesSteady(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	c.SetSystem(systemAt(42))
-	if c.System().Now().Nanoseconds() != 42 || c.SteadyNow() != clocktest.StartSteady {
+	if c.System().Now().Nanoseconds() != 42 || c.SteadyNow() != virtualclock.StartSteady {
 		t.Errorf("system %v steady %d", c.System().Now(), c.SteadyNow())
 	}
 }
 
 func TestSleepersWakeAtTheirDeadlines(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	ctx := t.Context()
-	early := sleep(ctx, c.Steady(), steadyAt(clocktest.StartSteady+int64(time.Second)))
-	late := sleep(ctx, c.Steady(), steadyAt(clocktest.StartSteady+2*int64(time.Second)))
-	wall := sleep(ctx, c.System(), systemAt(clocktest.StartSystem+int64(time.Second)))
+	early := sleep(ctx, c.Steady(), steadyAt(virtualclock.StartSteady+int64(time.Second)))
+	late := sleep(ctx, c.Steady(), steadyAt(virtualclock.StartSteady+2*int64(time.Second)))
+	wall := sleep(ctx, c.System(), systemAt(virtualclock.StartSystem+int64(time.Second)))
 	waitSleepers(t, c, 3)
 
 	c.Advance(999 * time.Millisecond)
@@ -136,16 +136,16 @@ func TestSleepersWakeAtTheirDeadlines(t *testing.T) {
 }
 
 func TestSystemStepWakesOnlySystemSleepers(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	ctx := t.Context()
-	steady := sleep(ctx, c.Steady(), steadyAt(clocktest.StartSteady+int64(time.Second)))
-	wall := sleep(ctx, c.System(), systemAt(clocktest.StartSystem+int64(time.Hour)))
+	steady := sleep(ctx, c.Steady(), steadyAt(virtualclock.StartSteady+int64(time.Second)))
+	wall := sleep(ctx, c.System(), systemAt(virtualclock.StartSystem+int64(time.Hour)))
 	waitSleepers(t, c, 2)
 	c.SetSystem(systemAt(0)) // backwards: nobody wakes
 	if !pending(wall) || !pending(steady) {
 		t.Fatal("a backward system step woke a sleeper")
 	}
-	c.SetSystem(systemAt(clocktest.StartSystem + int64(2*time.Hour)))
+	c.SetSystem(systemAt(virtualclock.StartSystem + int64(2*time.Hour)))
 	if err := recv(t, wall); err != nil {
 		t.Errorf("system sleeper: %v", err)
 	}
@@ -159,7 +159,7 @@ func TestSystemStepWakesOnlySystemSleepers(t *testing.T) {
 }
 
 func TestSleepInThePastReturnsAtOnce(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	if err := c.Steady().SleepUntil(t.Context(), steadyAt(0)); err != nil {
 		t.Error(err)
 	}
@@ -169,9 +169,9 @@ func TestSleepInThePastReturnsAtOnce(t *testing.T) {
 }
 
 func TestCancelRemovesSleeper(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	ctx, cancel := context.WithCancel(t.Context())
-	ch := sleep(ctx, c.Steady(), steadyAt(clocktest.StartSteady+int64(time.Hour)))
+	ch := sleep(ctx, c.Steady(), steadyAt(virtualclock.StartSteady+int64(time.Hour)))
 	waitSleepers(t, c, 1)
 	cancel()
 	if err := recv(t, ch); !errors.Is(err, context.Canceled) {
@@ -183,7 +183,7 @@ func TestCancelRemovesSleeper(t *testing.T) {
 }
 
 func TestWaitForSleepersHonoursContext(t *testing.T) {
-	c := clocktest.New()
+	c := virtualclock.New()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if err := c.WaitForSleepers(ctx, 1); !errors.Is(err, context.Canceled) {

@@ -1,18 +1,18 @@
-package sim_test
+package experiment_test
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"simclock/sim"
+	"github.com/simclock/simclock/experiment"
 )
 
 // Predict answers "how many ticks of a 10 Hz sim timer computing
 // now() - 1 s fail, return time 0, or succeed?" for a simulator whose
 // first /clock is 0 (R25).
 func ExamplePredict() {
-	p := sim.Predict(sim.PredictInput{Start: 0, Window: time.Second, Hz: 10,
+	p := experiment.Predict(experiment.PredictInput{Start: 0, Window: time.Second, Hz: 10,
 		ClockStep: 10 * time.Millisecond, Duration: 2500 * time.Millisecond})
 	fmt.Println(p.Exceptions, "raise,", p.Zeros, "return time 0,", p.Positives, "succeed")
 	fmt.Println("first usable tick at", time.Duration(*p.FirstPositiveNow))
@@ -23,11 +23,11 @@ func ExamplePredict() {
 
 // RunStartup measures the same on simclock's runtime, in virtual time.
 func ExampleRunStartup() {
-	cfg := sim.DefaultStartup()
+	cfg := experiment.DefaultStartup()
 	cfg.Starts = []time.Duration{0, 100 * time.Second}
 	cfg.Windows = []time.Duration{time.Second}
 	cfg.TimerHz = []float64{10}
-	results, _ := sim.RunStartup(context.Background(), cfg, nil)
+	results, _ := experiment.RunStartup(context.Background(), cfg, nil)
 	for _, r := range results {
 		w := r.Windows[0]
 		fmt.Printf("S=%gs: constructor now()=%d, %d raise, %d zero, prediction matched: %v\n",

@@ -1,4 +1,4 @@
-// Package clocktest provides a deterministic fake of the steady and
+// Package virtualclock provides a deterministic fake of the steady and
 // system clocks, so timers, executors and simulations run in virtual time:
 // no sleeps, no flakes, and the same result on every run.
 //
@@ -9,7 +9,7 @@
 // test that needs each sleeper to see its own deadline advances to one
 // deadline at a time (the virtual-time executor never sleeps at all: it
 // moves the clock to its next timer deadline and calls the timer itself).
-package clocktest
+package virtualclock
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // Fixed epochs of a new fake: steady reads 1 s and system reads
@@ -109,7 +109,7 @@ func (c *Clock) WaitForSleepers(ctx context.Context, n int) error {
 	for c.Sleepers() < n {
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("clocktest: waiting for %d sleepers (have %d): %w", n, c.Sleepers(), ctx.Err())
+			return fmt.Errorf("virtualclock: waiting for %d sleepers (have %d): %w", n, c.Sleepers(), ctx.Err())
 		case <-time.After(100 * time.Microsecond):
 		}
 	}
@@ -151,7 +151,7 @@ func (c *Clock) sleep(ctx context.Context, system bool, deadline int64) error {
 		c.mu.Lock()
 		delete(c.waiters, w)
 		c.mu.Unlock()
-		return fmt.Errorf("clocktest: sleep: %w", ctx.Err())
+		return fmt.Errorf("virtualclock: sleep: %w", ctx.Err())
 	}
 }
 

@@ -1,11 +1,11 @@
-package msg
+package timemsg
 
 import (
 	"fmt"
 	"math"
 	"time"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 // FromTime converts t to a message, splitting with floor division (R8).
@@ -20,7 +20,7 @@ func FromTime[K simclock.Kind](t simclock.Time[K]) (Time, error) {
 func FromAnyTime(t simclock.AnyTime) (Time, error) {
 	sec, nsec, err := split(t.Nanoseconds())
 	if err != nil {
-		return Time{}, fmt.Errorf("msg: %v to builtin_interfaces/Time: %w", t, err)
+		return Time{}, fmt.Errorf("timemsg: %v to builtin_interfaces/Time: %w", t, err)
 	}
 	return Time{Sec: sec, Nanosec: nsec}, nil
 }
@@ -31,7 +31,7 @@ func FromAnyTime(t simclock.AnyTime) (Time, error) {
 func FromDuration(d time.Duration) (Duration, error) {
 	sec, nsec, err := split(int64(d))
 	if err != nil {
-		return Duration{}, fmt.Errorf("msg: duration %v to builtin_interfaces/Duration: %w", d, err)
+		return Duration{}, fmt.Errorf("timemsg: duration %v to builtin_interfaces/Duration: %w", d, err)
 	}
 	return Duration{Sec: sec, Nanosec: nsec}, nil
 }
@@ -52,7 +52,7 @@ func split(ns int64) (int32, uint32, error) {
 // A nanosec of 1e9 or more is added, as upstream does; decoders flag it.
 func ToTime[K simclock.Kind](m Time) (simclock.Time[K], error) {
 	if m.Sec < 0 {
-		return simclock.Time[K]{}, fmt.Errorf("msg: %v: seconds value must not be negative: %w", m, simclock.ErrNegativeTime)
+		return simclock.Time[K]{}, fmt.Errorf("timemsg: %v: seconds value must not be negative: %w", m, simclock.ErrNegativeTime)
 	}
 	return simclock.TimeFromNanoseconds[K](m.Nanoseconds())
 }
@@ -62,7 +62,7 @@ func ToTime[K simclock.Kind](m Time) (simclock.Time[K], error) {
 // its clock type and comes back ROS (R30).
 func ToAnyTime(m Time, ct simclock.ClockType) (simclock.AnyTime, error) {
 	if m.Sec < 0 {
-		return simclock.AnyTime{}, fmt.Errorf("msg: %v: seconds value must not be negative: %w", m, simclock.ErrNegativeTime)
+		return simclock.AnyTime{}, fmt.Errorf("timemsg: %v: seconds value must not be negative: %w", m, simclock.ErrNegativeTime)
 	}
 	return simclock.AnyTimeFromNanoseconds(m.Nanoseconds(), ct)
 }

@@ -1,4 +1,4 @@
-package sim
+package experiment
 
 import (
 	"fmt"
@@ -15,19 +15,19 @@ const MaxTicks = 10_000_000
 func (in PredictInput) Check() error {
 	switch {
 	case in.Start < 0:
-		return fmt.Errorf("sim: start %v must not be negative", in.Start)
+		return fmt.Errorf("experiment: start %v must not be negative", in.Start)
 	case in.Window <= 0:
-		return fmt.Errorf("sim: window %v must be positive", in.Window)
+		return fmt.Errorf("experiment: window %v must be positive", in.Window)
 	case !(in.Hz > 0) || periodOf(in.Hz) <= 0:
-		return fmt.Errorf("sim: timer rate %v Hz must be positive and below 1 GHz", in.Hz)
+		return fmt.Errorf("experiment: timer rate %v Hz must be positive and below 1 GHz", in.Hz)
 	case in.ClockStep <= 0:
-		return fmt.Errorf("sim: clock step %v must be positive", in.ClockStep)
+		return fmt.Errorf("experiment: clock step %v must be positive", in.ClockStep)
 	case in.Duration <= 0:
-		return fmt.Errorf("sim: duration %v must be positive", in.Duration)
+		return fmt.Errorf("experiment: duration %v must be positive", in.Duration)
 	case in.Duration/periodOf(in.Hz) > MaxTicks:
-		return fmt.Errorf("sim: %v at %v Hz is more than %d ticks", in.Duration, in.Hz, MaxTicks)
+		return fmt.Errorf("experiment: %v at %v Hz is more than %d ticks", in.Duration, in.Hz, MaxTicks)
 	case in.Duration/in.ClockStep > MaxTicks:
-		return fmt.Errorf("sim: %v in /clock steps of %v is more than %d messages", in.Duration, in.ClockStep, MaxTicks)
+		return fmt.Errorf("experiment: %v in /clock steps of %v is more than %d messages", in.Duration, in.ClockStep, MaxTicks)
 	}
 	return nil
 }

@@ -1,9 +1,9 @@
-package sim
+package experiment
 
 import (
 	"testing"
 
-	"simclock"
+	"github.com/simclock/simclock"
 )
 
 func mustSys(t *testing.T, sec float64) simclock.Time[simclock.System] {

@@ -1,15 +1,15 @@
-// Package msg holds the ROS 2 message types of the time system,
+// Package timemsg holds the ROS 2 message types of the time system,
 // builtin_interfaces/Time, builtin_interfaces/Duration and
 // rosgraph_msgs/Clock, with their CDR encoding (R8, R9) and conversions to
 // and from simclock's values.
-package msg
+package timemsg
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
 
-	"simclock/cdr"
+	"github.com/simclock/simclock/cdr"
 )
 
 // ROS type names, as transports and bags name them.

@@ -1,12 +1,12 @@
-package sim
+package experiment
 
 import (
 	"errors"
 	"fmt"
 	"time"
 
-	"simclock"
-	"simclock/msg"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // A ClockTypeRow is one operation of the clock-type pitfall table (R3,
@@ -39,9 +39,9 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 		t, _ := simclock.NewAnyTime(sec, 0, ct)
 		return t
 	}
-	m15, _ := msg.FromAnyTime(mk(1.5, simclock.SystemTime))
-	fromMsg, _ := msg.ToAnyTime(m15, simclock.ROSTime)
-	fromMsgSys, _ := msg.ToAnyTime(m15, simclock.SystemTime)
+	m15, _ := timemsg.FromAnyTime(mk(1.5, simclock.SystemTime))
+	fromMsg, _ := timemsg.ToAnyTime(m15, simclock.ROSTime)
+	fromMsgSys, _ := timemsg.ToAnyTime(m15, simclock.SystemTime)
 	objs := []struct {
 		name, py string
 		t        simclock.AnyTime
@@ -118,11 +118,11 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 		{"R4", "Time(seconds=1.5) + Duration(seconds=0.5)", "Time(nanoseconds=2000000000, clock_type=SYSTEM_TIME)", false, plus("t_15", 500*time.Millisecond)},
 		{"R4", "Time.from_msg(...) + Duration(seconds=0.5)", "Time(nanoseconds=2000000000, clock_type=ROS_TIME)", false, plus("from_msg", 500*time.Millisecond)},
 		{"R8", "Time(seconds=1.5).to_msg()", "sec=1, nanosec=500000000", false, func() (string, error) {
-			m, err := msg.FromAnyTime(byName["t_15"])
+			m, err := timemsg.FromAnyTime(byName["t_15"])
 			return m.String(), err
 		}},
 		{"R8", "Duration(seconds=-0.5).to_msg()", "sec=-1, nanosec=500000000", false, func() (string, error) {
-			m, err := msg.FromDuration(-500 * time.Millisecond)
+			m, err := timemsg.FromDuration(-500 * time.Millisecond)
 			return m.String(), err
 		}},
 	}

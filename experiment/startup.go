@@ -1,4 +1,4 @@
-// Package sim runs simclock's experiments on its own runtime and predicts
+// Package experiment runs simclock's experiments on its own runtime and predicts
 // their outcome in closed form.
 //
 // The startup experiment asks the question every sim-time user meets: if
@@ -8,7 +8,7 @@
 // (deterministic, milliseconds) or in real time, replays the subtraction
 // for several windows, and sets the measurement beside the prediction of
 // Predict (R25, R26).
-package sim
+package experiment
 
 import (
 	"context"
@@ -17,14 +17,14 @@ import (
 	"math"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/guard"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/guard"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // Mode selects how the experiment's time passes.
@@ -88,37 +88,37 @@ func DefaultStartup() StartupConfig {
 func (c StartupConfig) Validate() error {
 	switch {
 	case len(c.Starts) == 0:
-		return fmt.Errorf("sim: no start times")
+		return fmt.Errorf("experiment: no start times")
 	case c.ClockStep <= 0:
-		return fmt.Errorf("sim: clock step %v must be positive", c.ClockStep)
+		return fmt.Errorf("experiment: clock step %v must be positive", c.ClockStep)
 	case c.ClockPeriod <= 0:
-		return fmt.Errorf("sim: clock period %v must be positive", c.ClockPeriod)
+		return fmt.Errorf("experiment: clock period %v must be positive", c.ClockPeriod)
 	case c.ClockDepth < 0:
-		return fmt.Errorf("sim: clock depth %d must not be negative", c.ClockDepth)
+		return fmt.Errorf("experiment: clock depth %d must not be negative", c.ClockDepth)
 	case c.ClockEvery < 1:
-		return fmt.Errorf("sim: clock-every %d must be at least 1", c.ClockEvery)
+		return fmt.Errorf("experiment: clock-every %d must be at least 1", c.ClockEvery)
 	case c.Duration <= 0:
-		return fmt.Errorf("sim: duration %v must be positive", c.Duration)
+		return fmt.Errorf("experiment: duration %v must be positive", c.Duration)
 	case c.WallTimerHz <= 0:
-		return fmt.Errorf("sim: wall timer rate %v Hz must be positive", c.WallTimerHz)
+		return fmt.Errorf("experiment: wall timer rate %v Hz must be positive", c.WallTimerHz)
 	case c.PreClock < 0 || c.MatchDelay < 0:
-		return fmt.Errorf("sim: pre-clock %v and match delay %v must not be negative", c.PreClock, c.MatchDelay)
+		return fmt.Errorf("experiment: pre-clock %v and match delay %v must not be negative", c.PreClock, c.MatchDelay)
 	case c.Mode != Virtual && c.Mode != Realtime:
-		return fmt.Errorf("sim: mode %q: want virtual or realtime", c.Mode)
+		return fmt.Errorf("experiment: mode %q: want virtual or realtime", c.Mode)
 	}
 	for _, s := range c.Starts {
 		if s < 0 {
-			return fmt.Errorf("sim: start time %v must not be negative", s)
+			return fmt.Errorf("experiment: start time %v must not be negative", s)
 		}
 	}
 	for _, hz := range append([]float64{c.WallTimerHz}, c.TimerHz...) {
 		if !(hz > 0) || math.IsInf(hz, 0) {
-			return fmt.Errorf("sim: timer rate %v Hz must be positive", hz)
+			return fmt.Errorf("experiment: timer rate %v Hz must be positive", hz)
 		}
 	}
 	for _, w := range c.Windows {
 		if w <= 0 {
-			return fmt.Errorf("sim: window %v must be positive", w)
+			return fmt.Errorf("experiment: window %v must be positive", w)
 		}
 	}
 	for _, hz := range c.TimerHz {
@@ -128,11 +128,11 @@ func (c StartupConfig) Validate() error {
 		}
 	}
 	if c.Duration/c.ClockStep > MaxTicks {
-		return fmt.Errorf("sim: %v in /clock steps of %v is more than %d messages", c.Duration, c.ClockStep, MaxTicks)
+		return fmt.Errorf("experiment: %v in /clock steps of %v is more than %d messages", c.Duration, c.ClockStep, MaxTicks)
 	}
 	wallRun := time.Duration(float64(c.Duration/c.ClockStep+1) * float64(c.ClockPeriod))
 	if periodOf(c.WallTimerHz) <= 0 || (c.MatchDelay+c.PreClock+wallRun)/periodOf(c.WallTimerHz) > MaxTicks {
-		return fmt.Errorf("sim: the %v Hz wall timer would tick more than %d times", c.WallTimerHz, MaxTicks)
+		return fmt.Errorf("experiment: the %v Hz wall timer would tick more than %d times", c.WallTimerHz, MaxTicks)
 	}
 	return nil
 }
@@ -258,7 +258,7 @@ func RunStartup(ctx context.Context, cfg StartupConfig, progress func(done, tota
 	for i, s := range cfg.Starts {
 		r, err := runScenario(ctx, cfg, i, s)
 		if err != nil {
-			return results, fmt.Errorf("sim: scenario S=%v: %w", s, err)
+			return results, fmt.Errorf("experiment: scenario S=%v: %w", s, err)
 		}
 		results = append(results, r)
 		if progress != nil {
@@ -269,9 +269,9 @@ func RunStartup(ctx context.Context, cfg StartupConfig, progress func(done, tota
 }
 
 func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.Duration) (ScenarioResult, error) {
-	var fake *clocktest.Clock
+	var fake *virtualclock.Clock
 	if cfg.Mode == Virtual && cfg.ExternalSimulator == nil {
-		fake = clocktest.New()
+		fake = virtualclock.New()
 	}
 	exec := executor.New(executor.Config{Virtual: fake})
 	defer exec.Close()

@@ -1,17 +1,17 @@
-package sim
+package experiment
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"simclock"
-	"simclock/clocktest"
-	"simclock/executor"
-	"simclock/guard"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport/inproc"
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/guard"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // DtSpikeConfig is the R29 worked example.
@@ -33,13 +33,13 @@ func DefaultDtSpike() DtSpikeConfig {
 func (c DtSpikeConfig) Validate() error {
 	switch {
 	case c.Period <= 0:
-		return fmt.Errorf("sim: dtspike period %v must be positive", c.Period)
+		return fmt.Errorf("experiment: dtspike period %v must be positive", c.Period)
 	case c.Ticks <= 0 || c.Ticks > 100_000:
-		return fmt.Errorf("sim: dtspike ticks %d must be between 1 and 100000", c.Ticks)
+		return fmt.Errorf("experiment: dtspike ticks %d must be between 1 and 100000", c.Ticks)
 	case c.FirstClock <= 0 || c.FirstClock > 1<<31*time.Second:
-		return fmt.Errorf("sim: dtspike first /clock %v must be positive and fit a message", c.FirstClock)
+		return fmt.Errorf("experiment: dtspike first /clock %v must be positive and fit a message", c.FirstClock)
 	case c.Timeout <= 0:
-		return fmt.Errorf("sim: dtspike timeout %v must be positive", c.Timeout)
+		return fmt.Errorf("experiment: dtspike timeout %v must be positive", c.Timeout)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	fake := clocktest.New()
+	fake := virtualclock.New()
 	exec := executor.New(executor.Config{Virtual: fake})
 	defer exec.Close()
 	bus := inproc.NewBus()

@@ -1,15 +1,15 @@
-package sim
+package experiment
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"simclock/executor"
-	"simclock/msg"
-	"simclock/node"
-	"simclock/timer"
-	"simclock/transport"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
 )
 
 // A simulator is the fake simulator node of the startup experiment: once
@@ -31,7 +31,7 @@ type simulator struct {
 }
 
 func newSimulator(exec *executor.Executor, n *node.Node, cfg StartupConfig, start time.Duration) (*simulator, error) {
-	pub, err := n.Publisher(msg.ClockTopic, msg.ClockType, transport.ClockPublisherQoS)
+	pub, err := n.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +91,9 @@ func (s *simulator) publishNext() {
 		value = endValue
 	}
 	if s.k%int64(s.cfg.ClockEvery) == 0 || final {
-		m, err := msg.ClockFrom(mustTime(value))
+		m, err := timemsg.ClockFrom(mustTime(value))
 		if err == nil {
-			err = s.pub.Publish(context.Background(), msg.MarshalClock(m))
+			err = s.pub.Publish(context.Background(), timemsg.MarshalClock(m))
 		}
 		if err != nil {
 			s.fail(err)

@@ -1,12 +1,12 @@
-package msg_test
+package timemsg_test
 
 import (
 	"encoding/binary"
 	"errors"
 	"testing"
 
-	"simclock/cdr"
-	"simclock/msg"
+	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/timemsg"
 )
 
 // FuzzUnmarshalClock decodes arbitrary bytes as rosgraph_msgs/Clock (R9):
@@ -33,19 +33,19 @@ func FuzzUnmarshalClock(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := msg.UnmarshalClock(data)
-		tm, terr := msg.UnmarshalTime(data)
-		d, derr := msg.UnmarshalDuration(data)
-		if tm != c.Clock || msg.Time(d) != c.Clock || (err == nil) != (terr == nil) || (err == nil) != (derr == nil) {
+		c, err := timemsg.UnmarshalClock(data)
+		tm, terr := timemsg.UnmarshalTime(data)
+		d, derr := timemsg.UnmarshalDuration(data)
+		if tm != c.Clock || timemsg.Time(d) != c.Clock || (err == nil) != (terr == nil) || (err == nil) != (derr == nil) {
 			t.Fatalf("Clock, Time and Duration decoders disagree on % x: %v %v / %v %v / %v %v", data, c, err, tm, terr, d, derr)
 		}
 		validHeader := len(data) >= 4 && data[0] == 0 && (data[1] == 0 || data[1] == 1)
-		if len(data) < msg.ClockSize || !validHeader {
+		if len(data) < timemsg.ClockSize || !validHeader {
 			var de *cdr.DecodeError
 			if err == nil || !errors.As(err, &de) {
 				t.Fatalf("UnmarshalClock(% x) = %v, %v; want a *cdr.DecodeError", data, c, err)
 			}
-			if c != (msg.Clock{}) {
+			if c != (timemsg.Clock{}) {
 				t.Fatalf("UnmarshalClock(% x) returned %v with its error", data, c)
 			}
 			return
@@ -54,24 +54,24 @@ func FuzzUnmarshalClock(f *testing.F) {
 		if data[1] == 0 {
 			order = binary.BigEndian
 		}
-		want := msg.Time{Sec: int32(order.Uint32(data[4:])), Nanosec: order.Uint32(data[8:])}
+		want := timemsg.Time{Sec: int32(order.Uint32(data[4:])), Nanosec: order.Uint32(data[8:])}
 		if c.Clock != want {
 			t.Fatalf("UnmarshalClock(% x) = %v, want %v", data, c, want)
 		}
 		if want.Nanosec >= 1e9 {
-			if !errors.Is(err, msg.ErrNotNormalized) {
+			if !errors.Is(err, timemsg.ErrNotNormalized) {
 				t.Fatalf("UnmarshalClock(% x): nanosec %d not flagged: %v", data, want.Nanosec, err)
 			}
 		} else if err != nil {
 			t.Fatalf("UnmarshalClock(% x): %v", data, err)
 		}
 		// Encoding is always little endian; decoding it gives the value back.
-		enc := msg.MarshalClock(c)
-		if len(enc) != msg.ClockSize || enc[0] != 0 || enc[1] != 1 ||
+		enc := timemsg.MarshalClock(c)
+		if len(enc) != timemsg.ClockSize || enc[0] != 0 || enc[1] != 1 ||
 			int32(binary.LittleEndian.Uint32(enc[4:])) != want.Sec || binary.LittleEndian.Uint32(enc[8:]) != want.Nanosec {
 			t.Fatalf("MarshalClock(%v) = % x", c, enc)
 		}
-		if back, err2 := msg.UnmarshalClock(enc); back != c || (err2 == nil) != (err == nil) {
+		if back, err2 := timemsg.UnmarshalClock(enc); back != c || (err2 == nil) != (err == nil) {
 			t.Fatalf("round trip of %v: %v, %v", c, back, err2)
 		}
 	})
