@@ -85,7 +85,6 @@ type Watcher struct {
 type topicReader struct {
 	sub    transport.Subscription
 	schema *ros2msg.Schema
-	header bool // the schema has Header stamps: classify only those
 }
 
 // Start begins watching the graph through src. Call Close to stop.
