@@ -16,8 +16,12 @@ import (
 type Source interface {
 	// WatchGraph feeds g with discovery until ctx is done.
 	WatchGraph(ctx context.Context, g *graph.Graph, poll time.Duration) error
-	// SubscribeRaw reads a DDS topic of any type as raw CDR.
+	// SubscribeRaw reads a DDS topic of any type as raw CDR, waking the
+	// subscriber as data arrives (used for /clock).
 	SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error)
+	// Sampler reads a DDS topic of any type as raw CDR when polled (used
+	// for stamped topics, so that busy topics cost only what is taken).
+	Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error)
 	// GID is the source's own participant, left out of reports.
 	GID() graph.GUID
 }
@@ -83,7 +87,7 @@ type Watcher struct {
 }
 
 type topicReader struct {
-	sub    transport.Subscription
+	sub    transport.Sampler
 	schema *ros2msg.Schema
 }
 
@@ -225,7 +229,7 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 			}
 		}
 		if r.schema != nil {
-			sub, err := w.src.SubscribeRaw(t.DDSTopic, writer.DDSType,
+			sub, err := w.src.Sampler(t.DDSTopic, writer.DDSType,
 				transport.QoS{Depth: w.opts.SampleDepth, Reliability: transport.BestEffort})
 			if err != nil {
 				base = BaseUnknown
