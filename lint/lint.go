@@ -203,6 +203,12 @@ feed:
 			collectComments(u)
 			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
+		case langYAML, langXML:
+			if err := lowerConfig(u); err != nil {
+				// A file that is not valid YAML/XML is reported like a C++
+				// file tree-sitter could only partly parse.
+				res.ParseErrors = append(res.ParseErrors, u.path)
+			}
 		}
 		bindUnit(u)
 		u.root = nil // the tree is no longer needed; let it go
@@ -228,19 +234,7 @@ feed:
 	d.solve()
 	for _, u := range units {
 		before := len(c.findings)
-		if u.lang == langYAML || u.lang == langXML {
-			fs, err := configFindings(u)
-			if err != nil {
-				// A file that is not valid YAML/XML is reported like a C++
-				// file tree-sitter could only partly parse.
-				res.ParseErrors = append(res.ParseErrors, u.path)
-			}
-			if enabled["R16"] {
-				c.findings = append(c.findings, fs...)
-			}
-		} else {
-			c.check(u)
-		}
+		c.check(u)
 		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
 	}
 	res.Findings = c.findings

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,29 +18,65 @@ const (
 	LevelNote    Level = "note"
 )
 
+// RulesDoc is where the rules are documented; a rule's HelpURL points at
+// its section.
+const RulesDoc = "https://github.com/simclock/simclock/blob/main/docs/rules.md"
+
 // Rule describes one check. IDs are the rule numbers of the ROS 2 time
-// specification (docs: ../shared/spec/ros2-time.md); a check that guards
-// against several rules uses the one whose failure it reports.
+// specification (docs/rules.md); a check that guards against several rules
+// uses the one whose failure it reports.
+//
+// Every rule lives in a file of its own, rule_rNN.go, which registers the
+// rule's metadata together with its detector, the way staticcheck keeps one
+// analyzer per check: adding a rule is one such file.
 type Rule struct {
 	ID      string
 	Name    string // short kebab-case name, used in SARIF
-	Summary string
+	Summary string // one line
 	Level   Level
 	// Fixable reports whether --fix can repair some findings mechanically.
 	Fixable bool
+	// Help is a paragraph saying why the pattern is wrong and how to fix it,
+	// printed once per rule in human output and used as SARIF rule help.
+	Help string
+
+	// The detectors. A rule sets the hooks it needs; check calls them.
+	detector
 }
 
-// Rules lists every check, in rule-number order.
-var Rules = []Rule{
-	{"R2", "time-positional-args", "rclpy Time() called with positional arguments (keyword-only)", LevelError, true},
-	{"R5", "clock-type-subtraction", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time", LevelError, true},
-	{"R6", "clock-type-comparison", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) compared with ROS time", LevelError, true},
-	{"R7", "duration-positional-args", "rclpy Duration() called with positional arguments (keyword-only)", LevelError, true},
-	{"R16", "use-sim-time-spelling", "misspelt use_sim_time parameter name (code, YAML parameter files, XML launch files)", LevelError, true},
-	{"R26", "window-in-constructor", "now() - Duration computed in a Node constructor, where now() is 0 under sim time", LevelError, false},
-	{"R27", "unguarded-window", "now() - Duration without a guard that skips now <= W", LevelWarning, false},
-	{"R28", "lookup-time-zero", "tf2 lookup at a time that may be 0, or at an explicit Time(): tf2 reads 0 as latest", LevelWarning, false},
-	{"R29", "constructor-baseline", "baseline taken from now() in a constructor, used in now() - prev without a prev <= 0 guard", LevelWarning, false},
+// detector is what a rule runs over a unit. Hooks left nil are skipped.
+type detector struct {
+	// expr is called on every expression of every function (Python and
+	// C++), with the conditions known to hold there.
+	expr func(c *checker, e *expr, f *fn, conds []cond)
+	// str is called on every string literal (Python and C++) and on every
+	// parameter-name-like key or attribute value in YAML and XML files.
+	str func(c *checker, s *expr)
+}
+
+// HelpURL is the address of the rule's section in docs/rules.md.
+func (r Rule) HelpURL() string {
+	return RulesDoc + "#" + strings.ToLower(r.ID)
+}
+
+// number is the numeric part of the ID, for ordering (R2 before R16).
+func (r Rule) number() int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "R"))
+	return n
+}
+
+// Rules lists every check, in rule-number order. The rule_rNN.go files
+// fill it at initialisation.
+var Rules []Rule
+
+// register adds r to Rules, keeping rule-number order. It panics on a
+// duplicate ID, which is a programming error.
+func register(r Rule) {
+	if _, ok := RuleByID(r.ID); ok {
+		panic(fmt.Sprintf("lint: rule %s registered twice", r.ID))
+	}
+	Rules = append(Rules, r)
+	slices.SortFunc(Rules, func(a, b Rule) int { return cmp.Compare(a.number(), b.number()) })
 }
 
 // RuleByID returns the rule with the given ID (case-insensitive).

@@ -1,0 +1,29 @@
+package lint
+
+import "fmt"
+
+func init() {
+	register(Rule{
+		ID:      "R26",
+		Name:    "window-in-constructor",
+		Summary: "now() - Duration computed in a Node constructor, where now() is 0 under sim time",
+		Level:   LevelError,
+		Help: "A Node's constructor runs before the first /clock message, so under use_sim_time its clock's now() is 0 " +
+			"whatever time the simulator starts at, and now() - W is negative: rclpy raises ValueError, rclcpp on " +
+			"Humble and Jazzy silently stores a negative Time. Compute the window in a callback that runs once the clock has started.",
+		detector: detector{expr: detectR26},
+	})
+}
+
+// detectR26 reports a window subtraction (see isWindowSub) without a
+// correct guard in the constructor of a Node subclass.
+func detectR26(c *checker, e *expr, f *fn, _ []cond) {
+	if !f.ctor || f.cls == nil || !f.cls.isNode || !c.unguardedWindow(e, f) {
+		return
+	}
+	c.report(f.u, e, "R26",
+		fmt.Sprintf("%q is computed in the constructor of Node subclass %s, where now() is 0 under sim time", e.text(), f.cls.name),
+		"Constructors run before the first /clock, so now() returns 0 whatever time the simulator starts at (R26): 0 - W is negative "+
+			"(rclpy raises ValueError 'Subtraction leads to negative time'; rclcpp on Humble/Jazzy silently stores a negative Time).",
+		"compute the window in a callback that runs after the clock has started, and "+windowFix(f.u), nil)
+}
