@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // Guard levels of an R27 window subtraction: how much of the unsafe range
@@ -24,7 +26,7 @@ type cond struct {
 // checker runs the checks over the units of one run.
 type checker struct {
 	d        *dataflow
-	enabled  map[string]bool
+	enabled  map[rules.ID]bool
 	findings []Finding
 	// ifConds caches every if-condition of a function.
 	ifConds map[*fn][]*expr
@@ -340,7 +342,7 @@ func (c *checker) check(u *unit) {
 
 // report adds a finding for rule at e, if the rule is enabled, and returns
 // it for adjustment (nil when the rule is off).
-func (c *checker) report(u *unit, e *expr, rule, msg, why, fix string, edits []Edit) *Finding {
+func (c *checker) report(u *unit, e *expr, rule rules.ID, msg, why, fix string, edits []Edit) *Finding {
 	if !c.enabled[rule] {
 		return nil
 	}

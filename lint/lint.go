@@ -12,12 +12,14 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // Config selects what a run checks.
 type Config struct {
-	// Rules lists the rule IDs to report; empty means every rule.
-	Rules []string
+	// Rules lists the rules to report; empty means every rule.
+	Rules []rules.ID
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -33,10 +35,10 @@ type Result struct {
 }
 
 // Failed reports whether any finding is a warning or an error that has not
-// been fixed. Notes alone do not fail a run.
+// been fixed. Info findings alone do not fail a run.
 func (r *Result) Failed() bool {
 	for _, f := range r.Findings {
-		if f.Level != LevelNote && !f.Fixed {
+		if f.Severity.Fails() && !f.Fixed {
 			return true
 		}
 	}
@@ -125,7 +127,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
 	}
-	enabled := map[string]bool{}
+	enabled := map[rules.ID]bool{}
 	ids := cfg.Rules
 	if len(ids) == 0 {
 		for _, r := range Rules {
@@ -135,7 +137,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	for _, id := range ids {
 		r, ok := RuleByID(id)
 		if !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id)
+			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id.String())
 		}
 		enabled[r.ID] = true
 	}
@@ -346,7 +348,7 @@ func Fix(res *Result) (int, error) {
 
 // finding builds a Finding at node n.
 func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
-	f := Finding{File: u.path, Rule: r.ID, Level: r.Level, Message: msg, Why: why, Fix: fix, Edits: edits}
+	f := Finding{File: u.path, Rule: r.ID, Severity: r.Severity, Message: msg, Why: why, Fix: fix, Edits: edits}
 	if n != nil {
 		f.Line, f.Col = u.position(n.start)
 		f.EndLine, f.EndCol = u.position(n.end)
@@ -370,7 +372,7 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 	}
 	type sup struct {
 		all   bool
-		rules map[string]bool
+		rules map[rules.ID]bool
 	}
 	byLine := map[int]*sup{}
 	for _, c := range u.comments {
@@ -384,12 +386,12 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 		if !ok {
 			continue
 		}
-		s := &sup{rules: map[string]bool{}}
+		s := &sup{rules: map[rules.ID]bool{}}
 		if inner, ok := strings.CutPrefix(rest, "["); ok {
 			if j := strings.IndexByte(inner, ']'); j >= 0 {
 				for id := range strings.SplitSeq(inner[:j], ",") {
-					if r, ok := RuleByID(strings.TrimSpace(id)); ok {
-						s.rules[r.ID] = true
+					if id, err := rules.Parse(id); err == nil {
+						s.rules[id] = true
 					}
 				}
 			}

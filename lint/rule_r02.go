@@ -3,24 +3,27 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func init() {
 	register(Rule{
-		ID:      "R2",
-		Name:    "time-positional-args",
-		Summary: "rclpy Time() called with positional arguments (keyword-only)",
-		Level:   LevelError,
-		Fixable: true,
+		ID:       rules.R2,
+		Name:     "time-positional-args",
+		Summary:  "rclpy Time() called with positional arguments (keyword-only)",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "pass seconds=, nanoseconds= and clock_type= by keyword",
 		Help: "rclpy.time.Time(*, seconds=0, nanoseconds=0, clock_type=SYSTEM_TIME) takes keyword arguments only, " +
 			"so Time(1, 2) raises TypeError. Write Time(seconds=1, nanoseconds=2); --fix adds the keywords.",
-		detector: detector{expr: detectPositional("R2")},
+		detector: detector{expr: detectPositional(rules.R2)},
 	})
 }
 
 // detectPositional is the detector of R2 (rclpy Time) and R7 (rclpy
 // Duration): a call of the constructor with positional arguments.
-func detectPositional(only string) func(*checker, *expr, *fn, []cond) {
+func detectPositional(only rules.ID) func(*checker, *expr, *fn, []cond) {
 	return func(c *checker, e *expr, f *fn, _ []cond) {
 		if e.kind == eCall {
 			checkPositional(c, e, f, only)
@@ -30,18 +33,19 @@ func detectPositional(only string) func(*checker, *expr, *fn, []cond) {
 
 // checkPositional reports call e when it is rclpy Time (R2) or Duration
 // (R7) with positional arguments and that rule is only.
-func checkPositional(c *checker, e *expr, f *fn, only string) {
+func checkPositional(c *checker, e *expr, f *fn, only rules.ID) {
 	u := f.u
 	if u.lang != langPython || len(e.args) == 0 || e.splat {
 		return
 	}
 	q := canon(c.d.qual(e.recv, f), langPython)
-	var rule, what string
+	var rule rules.ID
+	var what string
 	switch q {
 	case "rclpy.time.Time":
-		rule, what = "R2", "Time"
+		rule, what = rules.R2, "Time"
 	case "rclpy.duration.Duration":
-		rule, what = "R7", "Duration"
+		rule, what = rules.R7, "Duration"
 	default:
 		return
 	}
@@ -49,7 +53,7 @@ func checkPositional(c *checker, e *expr, f *fn, only string) {
 		return
 	}
 	names := []string{"seconds", "nanoseconds", "clock_type"}
-	if rule == "R7" {
+	if rule == rules.R7 {
 		names = names[:2]
 	}
 	var edits []Edit

@@ -3,15 +3,18 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func init() {
 	register(Rule{
-		ID:      "R5",
-		Name:    "clock-type-subtraction",
-		Summary: "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time",
-		Level:   LevelError,
-		Fixable: true,
+		ID:       rules.R5,
+		Name:     "clock-type-subtraction",
+		Summary:  "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "give the baseline the ROS clock type, or take it from the node clock's now()",
 		Help: "rclpy's Time() and Time(seconds=...) default to SYSTEM_TIME, as do rclcpp::Time() and its integer " +
 			"constructors, while a node clock's now() and Time.from_msg() are ROS_TIME. Subtracting times of different " +
 			"clock types raises in rclpy and throws std::runtime_error in rclcpp, even when the nanoseconds are equal. " +
@@ -58,15 +61,15 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 		}
 	}
 	u := f.u
-	rule, verb := "R5", "subtracted from"
+	rule, verb := rules.R5, "subtracted from"
 	if e.kind == eCompare {
-		rule, verb = "R6", "compared with"
+		rule, verb = rules.R6, "compared with"
 	} else if sys == e.l {
 		verb = "subtracted by"
 	}
 	rosWhat := "ROS_TIME " + shorten(ros.text())
 	msg := fmt.Sprintf("SYSTEM_TIME value %s is %s %s: raises on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
-	if rule == "R5" && sys == e.l {
+	if rule == rules.R5 && sys == e.l {
 		msg = fmt.Sprintf("%s subtracts ROS_TIME %s from SYSTEM_TIME %s: raises on clock-type mismatch", shorten(e.text()), shorten(ros.text()), shorten(sys.text()))
 	}
 	why := "Time() and Time(seconds=...) default to SYSTEM_TIME in rclpy, as do rclcpp::Time() and its integer constructors, while get_clock().now() " +

@@ -1,12 +1,15 @@
 package lint
 
+import "github.com/simclock/simclock/rules"
+
 func init() {
 	register(Rule{
-		ID:      "R6",
-		Name:    "clock-type-comparison",
-		Summary: "SYSTEM_TIME baseline (Time(), rclcpp::Time()) compared with ROS time",
-		Level:   LevelError,
-		Fixable: true,
+		ID:       rules.R6,
+		Name:     "clock-type-comparison",
+		Summary:  "SYSTEM_TIME baseline (Time(), rclcpp::Time()) compared with ROS time",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "give the baseline the ROS clock type, or take it from the node clock's now()",
 		Help: "rclpy's Time() defaults to SYSTEM_TIME, as does rclcpp::Time(), while a node clock's now() is ROS_TIME. " +
 			"Comparing times of different clock types raises in rclpy and throws std::runtime_error in rclcpp. " +
 			"Give the baseline the ROS clock type or take it from now(); --fix adds the clock type.",

@@ -1,14 +1,19 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simclock/simclock/rules"
+)
 
 func init() {
 	register(Rule{
-		ID:      "R16",
-		Name:    "use-sim-time-spelling",
-		Summary: "misspelt use_sim_time parameter name (code, YAML parameter files, XML launch files)",
-		Level:   LevelError,
-		Fixable: true,
+		ID:       rules.R16,
+		Name:     "use-sim-time-spelling",
+		Summary:  "misspelt use_sim_time parameter name (code, YAML parameter files, XML launch files)",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "write use_sim_time",
 		Help: "Only the parameter named exactly use_sim_time switches a node to /clock; any other spelling sets an " +
 			"unrelated parameter and is ignored, so the node silently stamps with wall time. Write use_sim_time; " +
 			"--fix corrects the spelling.",
@@ -36,7 +41,7 @@ func detectR16(c *checker, s *expr) {
 	if s.u.lang == langYAML || s.u.lang == langXML {
 		fix = "write use_sim_time"
 	}
-	c.report(s.u, s, "R16",
+	c.report(s.u, s, rules.R16,
 		fmt.Sprintf("parameter name %q is not use_sim_time: the node silently keeps wall time", s.name),
 		"Only the use_sim_time parameter switches a node to /clock (R16); any other spelling declares or sets an unrelated parameter and is ignored.",
 		fix, edits)

@@ -1,13 +1,18 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simclock/simclock/rules"
+)
 
 func init() {
 	register(Rule{
-		ID:      "R26",
-		Name:    "window-in-constructor",
-		Summary: "now() - Duration computed in a Node constructor, where now() is 0 under sim time",
-		Level:   LevelError,
+		ID:       rules.R26,
+		Name:     "window-in-constructor",
+		Summary:  "now() - Duration computed in a Node constructor, where now() is 0 under sim time",
+		Severity: rules.Error,
+		Fix:      "compute the window in a callback that runs after the clock has started",
 		Help: "A Node's constructor runs before the first /clock message, so under use_sim_time its clock's now() is 0 " +
 			"whatever time the simulator starts at, and now() - W is negative: rclpy raises ValueError, rclcpp on " +
 			"Humble and Jazzy silently stores a negative Time. Compute the window in a callback that runs once the clock has started.",
@@ -21,7 +26,7 @@ func detectR26(c *checker, e *expr, f *fn, _ []cond) {
 	if !f.ctor || f.cls == nil || !f.cls.isNode || !c.unguardedWindow(e, f) {
 		return
 	}
-	c.report(f.u, e, "R26",
+	c.report(f.u, e, rules.R26,
 		fmt.Sprintf("%q is computed in the constructor of Node subclass %s, where now() is 0 under sim time", e.text(), f.cls.name),
 		"Constructors run before the first /clock, so now() returns 0 whatever time the simulator starts at (R26): 0 - W is negative "+
 			"(rclpy raises ValueError 'Subtraction leads to negative time'; rclcpp on Humble/Jazzy silently stores a negative Time).",

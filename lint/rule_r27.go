@@ -1,13 +1,18 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simclock/simclock/rules"
+)
 
 func init() {
 	register(Rule{
-		ID:      "R27",
-		Name:    "unguarded-window",
-		Summary: "now() - Duration without a guard that skips now <= W",
-		Level:   LevelWarning,
+		ID:       rules.R27,
+		Name:     "unguarded-window",
+		Summary:  "now() - Duration without a guard that skips now <= W",
+		Severity: rules.Warning,
+		Fix:      "skip the computation while now <= W",
 		Help: "Under sim time now() is 0 until the first /clock and then counts from the simulator's start, so now() - W is " +
 			"negative on every tick before W (rclpy raises ValueError, rclcpp on Humble and Jazzy gives a negative Time) and " +
 			"exactly 0 on the tick at W, which tf2 reads as 'latest'. Skip the computation while now <= W; a guard on " +
@@ -46,5 +51,5 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	case guardBoundary:
 		msg = fmt.Sprintf("%q is guarded with now < W (or == 0 or < W), which lets the boundary tick now == W through: the result is time 0", e.text())
 	}
-	c.report(f.u, e, "R27", msg, why, windowFix(f.u), nil)
+	c.report(f.u, e, rules.R27, msg, why, windowFix(f.u), nil)
 }

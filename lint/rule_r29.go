@@ -3,14 +3,17 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func init() {
 	register(Rule{
-		ID:      "R29",
-		Name:    "constructor-baseline",
-		Summary: "baseline taken from now() in a constructor, used in now() - prev without a prev <= 0 guard",
-		Level:   LevelWarning,
+		ID:       rules.R29,
+		Name:     "constructor-baseline",
+		Summary:  "baseline taken from now() in a constructor, used in now() - prev without a prev <= 0 guard",
+		Severity: rules.Warning,
+		Fix:      "skip the update while prev <= 0 or now <= 0, then move the baseline to now",
 		Help: "A baseline stored in the constructor, before the first /clock, is 0 under sim time, so the first dt is the " +
 			"whole first /clock value (125 s instead of 0.5 s): it is positive, passes a dt < 0 check, and inflates " +
 			"integrals or deflates finite-difference rates. Skip the update while prev <= 0 or now <= 0, then move the baseline to now.",
@@ -66,7 +69,7 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 	if dtCheck {
 		msg += "; a dt < 0 check does not catch it"
 	}
-	c.report(u, e, "R29", msg,
+	c.report(u, e, rules.R29, msg,
 		"A baseline stored before the first /clock is 0, so the first dt is the whole first /clock value (e.g. 125 s instead of 0.5 s): "+
 			"it is positive, passes a dt < 0 check, and inflates integrals or deflates finite-difference rates (R29).",
 		"skip the update when prev <= 0 or now <= 0, then treat dt < 0 as a backward jump, and always move the baseline to now (or use simclock guard.DtTracker)",

@@ -4,23 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
-
-// Level is how serious a finding is, with SARIF's names.
-type Level string
-
-// Levels. Notes are reported but do not fail a run (see Result.Failed).
-const (
-	LevelError   Level = "error"
-	LevelWarning Level = "warning"
-	LevelNote    Level = "note"
-)
-
-// RulesDoc is where the rules are documented; a rule's HelpURL points at
-// its section.
-const RulesDoc = "https://github.com/simclock/simclock/blob/main/docs/rules.md"
 
 // Rule describes one check. IDs are the rule numbers of the ROS 2 time
 // specification (docs/rules.md); a check that guards against several rules
@@ -30,12 +17,16 @@ const RulesDoc = "https://github.com/simclock/simclock/blob/main/docs/rules.md"
 // rule's metadata together with its detector, the way staticcheck keeps one
 // analyzer per check: adding a rule is one such file.
 type Rule struct {
-	ID      string
-	Name    string // short kebab-case name, used in SARIF
-	Summary string // one line
-	Level   Level
+	ID rules.ID
+	// Name is a short kebab-case name: the finding code in docs/rules.md
+	// and the rule name in SARIF.
+	Name     string
+	Summary  string // what is found, in one line
+	Severity rules.Severity
 	// Fixable reports whether --fix can repair some findings mechanically.
 	Fixable bool
+	// Fix says in one line how to repair a finding.
+	Fix string
 	// Help is a paragraph saying why the pattern is wrong and how to fix it,
 	// printed once per rule in human output and used as SARIF rule help.
 	Help string
@@ -55,14 +46,21 @@ type detector struct {
 }
 
 // HelpURL is the address of the rule's section in docs/rules.md.
-func (r Rule) HelpURL() string {
-	return RulesDoc + "#" + strings.ToLower(r.ID)
+func (r Rule) HelpURL() string { return r.ID.URL() }
+
+// Check describes the rule as a finding kind, in the table form every
+// simclock tool shares.
+func (r Rule) Check() rules.Check {
+	return rules.Check{Code: r.Name, Severity: r.Severity, Rules: []rules.ID{r.ID}, Title: r.Summary, Fix: r.Fix}
 }
 
-// number is the numeric part of the ID, for ordering (R2 before R16).
-func (r Rule) number() int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "R"))
-	return n
+// Checks returns every rule as a finding kind, in rule-number order.
+func Checks() []rules.Check {
+	out := make([]rules.Check, len(Rules))
+	for i, r := range Rules {
+		out[i] = r.Check()
+	}
+	return out
 }
 
 // Rules lists every check, in rule-number order. The rule_rNN.go files
@@ -76,13 +74,13 @@ func register(r Rule) {
 		panic(fmt.Sprintf("lint: rule %s registered twice", r.ID))
 	}
 	Rules = append(Rules, r)
-	slices.SortFunc(Rules, func(a, b Rule) int { return cmp.Compare(a.number(), b.number()) })
+	slices.SortFunc(Rules, func(a, b Rule) int { return cmp.Compare(a.ID, b.ID) })
 }
 
-// RuleByID returns the rule with the given ID (case-insensitive).
-func RuleByID(id string) (Rule, bool) {
+// RuleByID returns the linter's rule with the given ID.
+func RuleByID(id rules.ID) (Rule, bool) {
 	for _, r := range Rules {
-		if strings.EqualFold(r.ID, id) {
+		if r.ID == id {
 			return r, true
 		}
 	}
@@ -91,18 +89,19 @@ func RuleByID(id string) (Rule, bool) {
 
 // ParseRules parses a comma-separated rule list such as "R27,R29". An empty
 // string selects every rule.
-func ParseRules(s string) ([]string, error) {
-	var ids []string
+func ParseRules(s string) ([]rules.ID, error) {
+	var ids []rules.ID
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		r, ok := RuleByID(part)
-		if !ok {
+		id, err := rules.Parse(part)
+		r, ok := RuleByID(id)
+		if err != nil || !ok {
 			known := make([]string, len(Rules))
 			for i, r := range Rules {
-				known[i] = r.ID
+				known[i] = r.ID.String()
 			}
 			return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownRule, part, strings.Join(known, ","))
 		}
