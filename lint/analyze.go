@@ -313,8 +313,9 @@ func (c *checker) allIfConds(f *fn) []*expr {
 func (c *checker) check(u *unit) {
 	var exprHooks []func(*checker, *expr, *fn, []cond)
 	var strHooks []func(*checker, *expr)
+	wallTest := wallTimeTest(u)
 	for _, r := range Rules {
-		if !c.enabled[r.ID] {
+		if !c.enabled[r.ID] || r.SimTimeOnly && wallTest {
 			continue
 		}
 		if r.expr != nil {

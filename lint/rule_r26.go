@@ -16,7 +16,8 @@ func init() {
 		Help: "A Node's constructor runs before the first /clock message, so under use_sim_time its clock's now() is 0 " +
 			"whatever time the simulator starts at, and now() - W is negative: rclpy raises ValueError, rclcpp on " +
 			"Humble and Jazzy silently stores a negative Time. Compute the window in a callback that runs once the clock has started.",
-		detector: detector{expr: detectR26},
+		SimTimeOnly: true,
+		detector:    detector{expr: detectR26},
 	})
 }
 

@@ -17,7 +17,8 @@ func init() {
 			"negative on every tick before W (rclpy raises ValueError, rclcpp on Humble and Jazzy gives a negative Time) and " +
 			"exactly 0 on the tick at W, which tf2 reads as 'latest'. Skip the computation while now <= W; a guard on " +
 			"now == 0 or now < W alone lets ticks through.",
-		detector: detector{expr: detectR27},
+		SimTimeOnly: true,
+		detector:    detector{expr: detectR27},
 	})
 }
 

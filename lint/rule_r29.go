@@ -17,7 +17,8 @@ func init() {
 		Help: "A baseline stored in the constructor, before the first /clock, is 0 under sim time, so the first dt is the " +
 			"whole first /clock value (125 s instead of 0.5 s): it is positive, passes a dt < 0 check, and inflates " +
 			"integrals or deflates finite-difference rates. Skip the update while prev <= 0 or now <= 0, then move the baseline to now.",
-		detector: detector{expr: detectR29},
+		SimTimeOnly: true,
+		detector:    detector{expr: detectR29},
 	})
 }
 
