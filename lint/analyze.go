@@ -32,6 +32,29 @@ type checker struct {
 	ifConds map[*fn][]*expr
 	// pairs caches paired.
 	pairs map[pairKey]map[string]bool
+	// distro is the ROS 2 distribution findings are worded for.
+	distro string
+	// comparedOnly marks window subtractions whose result is only ever
+	// compared (directly, or through a local read only in comparisons).
+	comparedOnly map[*expr]bool
+	// seen records (function, key) pairs already reported, for rules that
+	// report one finding per baseline and function.
+	seen map[seenKey]bool
+}
+
+type seenKey struct {
+	f   *fn
+	key string
+}
+
+// once reports whether key is new for f, and records it.
+func (c *checker) once(f *fn, key string) bool {
+	k := seenKey{f, key}
+	if c.seen[k] {
+		return false
+	}
+	c.seen[k] = true
+	return true
 }
 
 // visitFn calls visit on every expression of f with the conditions that
@@ -154,13 +177,93 @@ func zeroDuration(e *expr) bool {
 func (c *checker) guardPass(units []*unit) {
 	for _, u := range units {
 		for _, f := range u.fns {
+			var subs []*expr
 			visitFn(f, func(e *expr, conds []cond) {
 				if c.isWindowSub(e, f) {
 					c.d.agoLevel[e] = c.guardLevel(e, f, conds)
+					subs = append(subs, e)
 				}
 			})
+			for _, e := range subs {
+				if c.onlyComparedResult(e, f) {
+					c.comparedOnly[e] = true
+				}
+			}
 		}
 	}
+}
+
+// onlyComparedResult reports whether the value of window subtraction site
+// is only ever an operand of a comparison: directly
+// ("if (stamp < now() - W)"), or through a local that is read only that way
+// ("cutoff = now() - W; while (q.front().stamp < cutoff) ..."). A negative
+// time compares correctly, so on distributions whose rclcpp stores it
+// silently nothing goes wrong.
+func (c *checker) onlyComparedResult(site *expr, f *fn) bool {
+	var local string
+	isSite := func(e *expr) bool { return e == site }
+	isLocal := func(e *expr) bool { return local != "" && e.kind == eName && c.d.path(e, f) == local }
+	found, ok := false, true
+	var scan func(e *expr, target func(*expr) bool)
+	scan = func(e *expr, target func(*expr) bool) {
+		if e == nil || !ok {
+			return
+		}
+		if target(e) {
+			ok = false // used other than as a comparison operand
+			return
+		}
+		if e.kind == eCompare {
+			for _, side := range []*expr{e.l, e.r} {
+				if target(side) {
+					found = true
+				} else {
+					scan(side, target)
+				}
+			}
+			return
+		}
+		scan(e.recv, target)
+		scan(e.l, target)
+		scan(e.r, target)
+		for _, a := range e.args {
+			scan(a, target)
+		}
+		for _, k := range e.kwargs {
+			scan(k.value, target)
+		}
+		for _, sub := range e.subs {
+			scan(sub, target)
+		}
+	}
+	var defs []*stmt
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.value == site {
+			if p := c.d.path(s.target, f); p != "" && !strings.HasPrefix(p, "self.") {
+				local = p
+				defs = append(defs, s)
+				return
+			}
+			ok = false // stored in a member
+		}
+	})
+	eachStmt(f.body, func(s *stmt) {
+		for _, d := range defs {
+			if s == d {
+				return
+			}
+		}
+		for _, e := range []*expr{s.e, s.value} {
+			scan(e, isSite)
+			if local != "" {
+				scan(e, isLocal)
+			}
+		}
+		if s.kind == sAssign && local != "" && s.target != nil && c.d.path(s.target, f) == local {
+			ok = false // reassigned: keep it simple
+		}
+	})
+	return ok && found
 }
 
 func (c *checker) guardLevel(site *expr, f *fn, conds []cond) int {
@@ -410,7 +513,7 @@ func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
 	found := false
 	eachStmt(f.body, func(s *stmt) {
 		if s.kind == sAssign && s.value != nil && s.n != nil && s.n.start < site.n.start &&
-			c.d.path(s.target, f) == p && c.d.facts(s.value, f)&ros != 0 {
+			c.d.path(s.target, f) == p && c.d.assignFacts(s, p, f)&ros != 0 {
 			found = true
 		}
 	})

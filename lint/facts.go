@@ -40,7 +40,7 @@ type dataflow struct {
 	// so that a later plain assignment (t = msg.header.stamp) is read as
 	// a conversion to that type.
 	localTypes map[*fn]map[string]string
-	members  map[*class]map[string]fact
+	members    map[*class]map[string]fact
 	// assigns lists the values assigned to each local or member, for
 	// alias detection and fixes.
 	localVals  map[*fn]map[string][]*expr
@@ -232,6 +232,22 @@ func (d *dataflow) valueFacts(typ string, value *expr, f *fn) fact {
 		ft |= fROS
 	}
 	return ft
+}
+
+// assignFacts is the facts of the value assignment s stores into path p,
+// read as a conversion to p's declared type.
+func (d *dataflow) assignFacts(s *stmt, p string, f *fn) fact {
+	typ := s.typ
+	if typ == "" {
+		if m, ok := strings.CutPrefix(p, "self."); ok && f.cls != nil {
+			if fl := f.cls.fields[m]; fl != nil {
+				typ = fl.typ
+			}
+		} else {
+			typ = d.localTypes[f][p]
+		}
+	}
+	return d.valueFacts(typ, s.value, f)
 }
 
 // mentionsStamp reports whether source text reads a message stamp.

@@ -43,8 +43,9 @@ func main() {
 	repos := flag.String("repos", "lint/corpus/repos.tsv", "repository list")
 	verdicts := flag.String("verdicts", "lint/corpus/verdicts.tsv", "verdicts file")
 	writeNew := flag.Bool("write-new", false, "append findings without a verdict to the verdicts file as '?'")
+	distro := flag.String("ros-distro", lint.DefaultDistro, "ROS 2 distribution the code is linted for")
 	flag.Parse()
-	if err := run(*corpus, *repos, *verdicts, *writeNew); err != nil {
+	if err := run(*corpus, *repos, *verdicts, *distro, *writeNew); err != nil {
 		fmt.Fprintln(os.Stderr, "lint-corpus:", err)
 		os.Exit(2)
 	}
@@ -68,7 +69,7 @@ func readTSV(path string) ([][]string, error) {
 	return rows, sc.Err()
 }
 
-func run(corpus, reposPath, verdictsPath string, writeNew bool) error {
+func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 	repoRows, err := readTSV(reposPath)
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func run(corpus, reposPath, verdictsPath string, writeNew bool) error {
 	for _, r := range repoRows {
 		name := r[0]
 		dir := filepath.Join(corpus, name)
-		res, err := lint.Run(context.Background(), []string{dir}, lint.Config{})
+		res, err := lint.Run(context.Background(), []string{dir}, lint.Config{RosDistro: distro})
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
