@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/foxglove/mcap/go/mcap"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/timemsg"
@@ -40,6 +41,9 @@ type Options struct {
 	Progress func(done, total int64)
 	// Examples is how many occurrences each finding lists. Defaults to 3.
 	Examples int
+	// NoCRC skips the integrity checks (chunk CRCs, lz4 frame checksums)
+	// for speed: a damaged chunk may then be analysed as if it were sound.
+	NoCRC bool
 }
 
 func (o *Options) defaults() {
@@ -98,6 +102,9 @@ const (
 	CodeDecodeError      = "decode_error"
 	CodeReadError        = "read_error"
 	CodeClockPublishers  = "clock_publishers"
+	CodeDamagedChunk     = "damaged_chunk"
+	CodeMetadata         = "metadata_mismatch"
+	CodeNoMetadata       = "no_metadata"
 )
 
 // An Example is one occurrence of a finding.
@@ -218,6 +225,10 @@ type Report struct {
 	// Complete is false when a read error stopped Inspect early; the
 	// report then covers everything before the error.
 	Complete bool `json:"complete"`
+	// Skipped counts the messages of damaged chunks, not analysed.
+	Skipped int64 `json:"skipped_messages"`
+	// Bag describes the bag directory, when one was given.
+	Bag *BagReport `json:"bag,omitempty"`
 	// Series holds the /clock timeline and the stamp timelines, decimated
 	// to a few thousand points each, for plots.
 	Series []Series `json:"-"`
@@ -234,63 +245,128 @@ func (r *Report) Count(s Severity) int {
 	return n
 }
 
-// Inspect reads the MCAP files of one bag (a split bag is given as all
-// of its files) and reports its time hazards. Files are read in order of
-// their first message when their summaries say, in the given order
-// otherwise; a file with a chunk index is read chunk by chunk in log-time
-// order, others linearly.
+// Inspect reads one rosbag2 bag and reports its time hazards. paths is
+// a bag directory (or its metadata.yaml), or the storage files of one bag
+// given one by one (.mcap, .db3, either with .zstd file compression; a
+// split bag is all of its files, ordered by their first message when
+// their summaries say). A directory is read as "ros2 bag info" reads it:
+// the files metadata.yaml lists, in order, checked against its counts.
 //
-// A read error (truncated or corrupt file) stops reading; Inspect then
-// returns the report of everything read so far together with a
-// *ReadError naming the file and byte offset. The report is never nil.
+// Inputs that are not one bag (the same file twice, two directories)
+// give an error wrapping ErrUsage and no report. Otherwise the report is
+// never nil: a read error (truncated or corrupt file) stops reading and
+// Inspect returns the report of everything read so far with a
+// *ReadError naming the file and byte offset; damaged chunks are skipped
+// (their messages counted, never analysed) and Inspect reads on, then
+// returns an error wrapping ErrDamaged.
 func Inspect(ctx context.Context, paths []string, opts Options) (*Report, error) {
-	ordered := orderFiles(paths)
+	set, err := resolve(paths)
+	if err != nil {
+		return nil, err
+	}
 	var total int64
-	for _, p := range ordered {
-		if st, err := os.Stat(p); err == nil {
+	for _, f := range set.files {
+		if st, err := os.Stat(f.path); err == nil {
 			total += st.Size()
 		}
 	}
-	return inspect(ctx, ordered, total, opts, func(rd *reader, p string, fi *FileInfo) error {
-		return rd.readFile(ctx, p, fi)
-	})
+	return inspect(ctx, set, total, opts, readBagFile)
 }
 
-// inspect runs the analysis over files read by readOne.
-func inspect(ctx context.Context, files []string, total int64, opts Options, readOne func(*reader, string, *FileInfo) error) (*Report, error) {
+// readBagFile reads one storage file of a bag, decompressing it first
+// when it is compressed whole.
+func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *sink) error {
+	if f.missing {
+		return fmt.Errorf("bag: %s: %w: metadata.yaml lists it, the directory lacks it", f.path, ErrMissingFile)
+	}
+	path := f.path
+	var unzipErr error
+	if f.zstd {
+		fi.FileCompression = "zstd"
+		if st, err := os.Stat(f.path); err == nil {
+			fi.Bytes = st.Size()
+		}
+		tmp, err := decompressFile(f.path)
+		if tmp == "" {
+			return err
+		}
+		defer os.Remove(tmp)
+		path, unzipErr = tmp, err
+	}
+	err := st.read(ctx, path, fi, s)
+	if err == nil {
+		err = unzipErr
+	}
+	return err
+}
+
+// readFunc reads one file of a bag with storage st into s.
+type readFunc func(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *sink) error
+
+// inspect runs the analysis over the files of a bag, read by readOne.
+func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOne readFunc) (*Report, error) {
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	rd := &reader{onMessage: a.message, recBuf: getBuf(), dec: decompressor{out: getBuf()},
-		onChannel: func(sch *mcap.Schema, ch *mcap.Channel) { a.topic(sch, ch) }}
-	defer rd.close()
+	if set.meta != nil || set.dir != "" {
+		rep.Bag = &BagReport{Dir: set.dir, Metadata: set.meta, NoMetadata: set.noMetadata}
+	}
+	if set.meta != nil && set.meta.CompressionMode == "message" {
+		a.msgZstd = true
+	}
+	s := &sink{onMessage: a.message, onChannel: func(c *channel) { a.topic(c) }, noCRC: opts.NoCRC}
+	storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
+	defer func() {
+		for _, st := range storages {
+			st.close()
+		}
+		a.close()
+	}()
 	var base int64
-	var readErr error
-	for _, p := range files {
-		fi := FileInfo{Path: p}
-		a.file = baseName(p)
+	var readErr, missingErr error
+	for _, f := range set.files {
+		fi := FileInfo{Path: f.path}
+		a.file = filepath.Base(f.path)
 		if opts.Progress != nil {
 			b := base
-			rd.progress = func(done int64) { opts.Progress(b+done, total) }
+			s.progress = func(done int64) { opts.Progress(b+done, total) }
 		}
-		err := readOne(rd, p, &fi)
+		err := readOne(ctx, storages[f.storage], f, &fi, s)
+		if fi.Storage == "" {
+			fi.Storage = f.storage
+		}
 		base += fi.Bytes
 		if err != nil {
 			fi.Error = err.Error()
 		}
 		rep.Files = append(rep.Files, fi)
+		if errors.Is(err, ErrMissingFile) {
+			missingErr = err
+			continue
+		}
 		if err != nil {
 			readErr = err
 			break
 		}
 	}
 	a.finish(rep)
-	rep.Complete = readErr == nil
+	a.checkMetadata(rep, set, readErr == nil)
+	damaged := a.damage(rep)
+	rep.Complete = readErr == nil && missingErr == nil && !damaged
 	if readErr != nil && !errors.Is(readErr, context.Canceled) {
 		rep.Findings = append([]Finding{{Severity: SeverityError, Code: CodeReadError, Count: 1,
 			Message: readErr.Error() + "; the report covers everything before it"}}, rep.Findings...)
 	}
-	return rep, readErr
+	sortFindings(rep.Findings)
+	switch {
+	case readErr != nil:
+		return rep, readErr
+	case missingErr != nil:
+		return rep, missingErr
+	case damaged:
+		return rep, fmt.Errorf("%w: %d chunks skipped, %d messages not analysed", ErrDamaged, rep.DamagedChunks(), rep.Skipped)
+	}
+	return rep, nil
 }
 
 // stamp kinds of examples kept per field.
@@ -343,7 +419,7 @@ type analysis struct {
 	opts     Options
 	file     string
 	topics   map[string]*topicState
-	byChan   map[*mcap.Channel]*topicState
+	byChan   map[*channel]*topicState
 	schemas  map[string]*ros2msg.Schema
 	schErr   map[string]error
 	messages int64
@@ -353,7 +429,7 @@ type analysis struct {
 
 	tbuf []ros2msg.TimeField // reused for every message
 
-	lastCh *mcap.Channel // one-entry cache of byChan
+	lastCh *channel // one-entry cache of byChan
 	lastT  *topicState
 
 	// /clock
@@ -374,17 +450,22 @@ type analysis struct {
 	clkSeries  decimator
 	clkWinNeg  int64
 	clkWinZero int64
+
+	// msgZstd: every message is zstd-compressed (compression_mode: message).
+	msgZstd bool
+	zdec    *zstd.Decoder
+	zbuf    []byte
 }
 
 func newAnalysis(opts Options) *analysis {
 	return &analysis{
-		opts: opts, topics: map[string]*topicState{}, byChan: map[*mcap.Channel]*topicState{},
+		opts: opts, topics: map[string]*topicState{}, byChan: map[*channel]*topicState{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
 }
 
-func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
+func (a *analysis) topic(ch *channel) *topicState {
 	if ch == a.lastCh {
 		return a.lastT
 	}
@@ -397,31 +478,11 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 		t = &topicState{fields: map[string]*fieldState{}}
 		t.rep.Topic = ch.Topic
 		t.rep.FirstLogNS = -1
-		if sch != nil {
-			t.rep.Type, t.rep.Encoding = sch.Name, sch.Encoding
-		}
+		t.rep.Type, t.rep.Encoding = ch.Type, ch.SchemaEncoding
 		t.isClock = ch.Topic == timemsg.ClockTopic
-		t.rep.Publishers = countProfiles(ch.Metadata["offered_qos_profiles"])
-		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(timemsg.ClockType)
-		if sch != nil && sch.Encoding == "ros2msg" && ch.MessageEncoding == "cdr" {
-			key := sch.Name + "\x00" + string(sch.Data)
-			s, ok := a.schemas[key]
-			if !ok {
-				var err error
-				s, err = ros2msg.Parse(sch.Name, sch.Data)
-				a.schemas[key], a.schErr[key] = s, err
-			}
-			t.schema, t.parseErr = s, a.schErr[key]
-		} else {
-			switch {
-			case sch == nil:
-				t.parseErr = errors.New("the channel has no schema")
-			case ch.MessageEncoding != "cdr":
-				t.parseErr = fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
-			default:
-				t.parseErr = fmt.Errorf("schema encoding %q is not ros2msg", sch.Encoding)
-			}
-		}
+		t.rep.Publishers = countProfiles(ch.OfferedQoS)
+		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockType)
+		t.schema, t.parseErr = a.schemaOf(ch)
 		if t.isClock && t.clockType && t.parseErr != nil {
 			t.parseErr = nil // /clock is decoded by type, whatever its schema text
 		}
@@ -433,6 +494,27 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 	return t
 }
 
+// schemaOf parses the definition of a channel's type, or says why it
+// cannot be decoded.
+func (a *analysis) schemaOf(ch *channel) (*ros2msg.Schema, error) {
+	switch {
+	case ch.MessageEncoding != "cdr":
+		return nil, fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
+	case ch.Type == "":
+		return nil, errors.New("the channel has no type")
+	case ch.SchemaEncoding != "ros2msg":
+		return nil, fmt.Errorf("schema encoding %q is not ros2msg", ch.SchemaEncoding)
+	}
+	key := ch.Type + "\x00" + string(ch.Definition)
+	s, ok := a.schemas[key]
+	if !ok {
+		var err error
+		s, err = ros2msg.Parse(ch.Type, ch.Definition)
+		a.schemas[key], a.schErr[key] = s, err
+	}
+	return s, a.schErr[key]
+}
+
 func (a *analysis) example(list *[]Example, e Example) {
 	if len(*list) < a.opts.Examples {
 		e.File = a.file
@@ -440,9 +522,19 @@ func (a *analysis) example(list *[]Example, e Example) {
 	}
 }
 
-func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error {
-	t := a.topic(sch, ch)
-	logNS := int64(m.LogTime)
+func (a *analysis) message(ch *channel, m *message) error {
+	t := a.topic(ch)
+	logNS := m.LogTime
+	if a.msgZstd {
+		data, err := a.unzip(m.Data)
+		if err != nil {
+			a.messages++
+			t.rep.Messages++
+			a.decodeError(t, logNS, t.rep.Messages-1, fmt.Errorf("zstd message compression: %w", err))
+			return nil
+		}
+		m.Data = data
+	}
 	a.messages++
 	a.bytes += int64(len(m.Data))
 	a.start = min(a.start, logNS)
@@ -891,7 +983,6 @@ func (a *analysis) finish(rep *Report) {
 		}
 		rep.Topics = append(rep.Topics, tr)
 	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
 	rep.Findings = fs
 }
 
