@@ -27,7 +27,7 @@ func (r *Report) DamagedChunks() int {
 }
 
 func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity > fs[j].Severity })
 }
 
 // unzip decompresses one message of a bag with zstd message compression.
@@ -75,9 +75,9 @@ func (a *analysis) damage(rep *Report) bool {
 	if chunks == 0 {
 		return false
 	}
-	rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: CodeDamagedChunk, Count: chunks,
+	rep.Findings = append(rep.Findings, newFinding(Finding{Code: CodeDamagedChunk, Count: chunks,
 		Message:  fmt.Sprintf("%d damaged chunks skipped (checksum or framing): %d messages not analysed; nothing from them is reported", chunks, rep.Skipped),
-		Examples: ex})
+		Examples: ex}))
 	return true
 }
 
@@ -86,8 +86,8 @@ func (a *analysis) damage(rep *Report) bool {
 // its end (a cut reading has nothing to compare).
 func (a *analysis) checkMetadata(rep *Report, set *bagSet, complete bool) {
 	if set.noMetadata {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityInfo, Code: CodeNoMetadata, Count: 1,
-			Message: fmt.Sprintf("%s has no metadata.yaml (a recording cut short?): read its %d storage files in split order", set.dir, len(set.files))})
+		rep.Findings = append(rep.Findings, newFinding(Finding{Code: CodeNoMetadata, Count: 1,
+			Message: fmt.Sprintf("%s has no metadata.yaml (a recording cut short?): read its %d storage files in split order", set.dir, len(set.files))}))
 	}
 	m := set.meta
 	if m == nil {
@@ -138,8 +138,8 @@ func (a *analysis) checkMetadata(rep *Report, set *bagSet, complete bool) {
 		}
 	}
 	if n > 0 {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: CodeMetadata, Count: n,
+		rep.Findings = append(rep.Findings, newFinding(Finding{Code: CodeMetadata, Count: n,
 			Message:  fmt.Sprintf("metadata.yaml disagrees with the bag's files (%s): the recording may be incomplete or its files mixed up", filepath.Join(set.dir, "metadata.yaml")),
-			Examples: ex})
+			Examples: ex}))
 	}
 }

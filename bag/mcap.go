@@ -199,7 +199,7 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := checkChunkIndex(fi, ci); err != nil {
+		if err := checkChunkIndex(fi.Path, size, ci); err != nil {
 			return err
 		}
 		off := int64(ci.ChunkStartOffset)
@@ -208,7 +208,7 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 				return err
 			}
 		} else {
-			buf, err := loadChunk(f, fi, ci, &r.recBuf)
+			buf, err := loadChunk(f, fi, size, ci, &r.recBuf)
 			if err != nil {
 				return err
 			}
@@ -227,18 +227,18 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 }
 
 // checkChunkIndex checks that a chunk index points inside the file.
-func checkChunkIndex(fi *FileInfo, ci *mcap.ChunkIndex) error {
-	if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(fi.Bytes) || ci.ChunkLength > uint64(fi.Bytes)-ci.ChunkStartOffset {
-		return &ReadError{Path: fi.Path, Offset: int64(ci.ChunkStartOffset), Record: "chunk index record",
-			Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, ci.ChunkStartOffset, fi.Bytes)}
+func checkChunkIndex(path string, size int64, ci *mcap.ChunkIndex) error {
+	if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(size) || ci.ChunkLength > uint64(size)-ci.ChunkStartOffset {
+		return &ReadError{Path: path, Offset: int64(ci.ChunkStartOffset), Record: "chunk index record",
+			Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, ci.ChunkStartOffset, size)}
 	}
 	return nil
 }
 
 // loadChunk reads the chunk record ci points at into *buf and returns its
 // content.
-func loadChunk(f io.ReaderAt, fi *FileInfo, ci *mcap.ChunkIndex, buf *[]byte) ([]byte, error) {
-	if err := checkChunkIndex(fi, ci); err != nil {
+func loadChunk(f io.ReaderAt, fi *FileInfo, size int64, ci *mcap.ChunkIndex, buf *[]byte) ([]byte, error) {
+	if err := checkChunkIndex(fi.Path, size, ci); err != nil {
 		return nil, err
 	}
 	off := int64(ci.ChunkStartOffset)
@@ -313,6 +313,9 @@ func (r *mcapReader) chunkDecoded(data []byte, comp string, off int64, err error
 // damage records a skipped chunk.
 func (r *mcapReader) damage(off, messages int64, err error) {
 	r.info.Damaged = append(r.info.Damaged, DamagedChunk{Offset: off, Messages: messages, Problem: err.Error()})
+	if r.s.onSkip != nil {
+		r.s.onSkip()
+	}
 	if messages > 0 {
 		r.info.Skipped += messages
 	}
@@ -390,7 +393,7 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 				s.result <- chunkResult{err: ctx.Err()}
 				return
 			}
-			if err := checkChunkIndex(fi, ci); err != nil {
+			if err := checkChunkIndex(fi.Path, size, ci); err != nil {
 				s.result <- chunkResult{err: err}
 				return
 			}
@@ -398,7 +401,7 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 				s.result <- chunkResult{big: true}
 				return
 			}
-			buf, err := loadChunk(f, fi, ci, &s.raw)
+			buf, err := loadChunk(f, fi, size, ci, &s.raw)
 			if err != nil {
 				s.result <- chunkResult{err: err}
 				return

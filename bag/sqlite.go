@@ -41,12 +41,18 @@ type sqliteReader struct{}
 func (sqliteReader) close() {}
 
 // sqliteDSN returns the read-only database name of a file for the driver.
-func sqliteDSN(path string, immutable bool) (string, error) {
+func sqliteDSN(path string, immutable, truncated bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
 	q := "mode=ro&_pragma=query_only(1)"
+	if truncated {
+		// SQLite refuses a file shorter than its header says unless the
+		// schema is writable; query_only keeps it read-only all the same,
+		// and the pages present are read up to the first missing one.
+		q += "&_pragma=writable_schema(1)"
+	}
 	if immutable {
 		q += "&immutable=1"
 	}
@@ -82,7 +88,7 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: ErrNotSQLite}
 	}
 	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
-	db, err := openSQLite(ctx, path)
+	db, err := openSQLite(ctx, path, truncErr != nil)
 	if err != nil {
 		if truncErr != nil {
 			return truncErr
@@ -123,12 +129,12 @@ func sqliteTruncated(hdr []byte, size int64, path string) error {
 	return nil
 }
 
-func openSQLite(ctx context.Context, path string) (*sql.DB, error) {
+func openSQLite(ctx context.Context, path string, truncated bool) (*sql.DB, error) {
 	var last error
 	// A WAL database in a read-only directory may not open read-only
 	// (it wants its -shm file); immutable then reads the main file alone.
 	for _, immutable := range []bool{false, true} {
-		dsn, err := sqliteDSN(path, immutable)
+		dsn, err := sqliteDSN(path, immutable, truncated)
 		if err != nil {
 			return nil, err
 		}
@@ -275,9 +281,25 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 	if s.progress != nil {
 		_ = db.QueryRowContext(ctx, "SELECT count(*) FROM messages").Scan(&total)
 	}
-	rows, err = db.QueryContext(ctx, "SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id")
+	// In timestamp order, as rosbag2 plays; when the timestamp index is
+	// unreadable (a file cut short loses it first: it is written last),
+	// in insertion order, which is the recorder's receive order.
+	err = readMessages(ctx, db, "ORDER BY timestamp, id", chans, fi, s, total)
+	if err != nil && fi.Messages == 0 && ctx.Err() == nil {
+		err = readMessages(ctx, db, "ORDER BY id", chans, fi, s, total)
+	}
 	if err != nil {
 		return fail("messages table", err)
+	}
+	s.progressDone(fi.Bytes)
+	return nil
+}
+
+// readMessages hands the messages table to the sink in the given order.
+func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64]*channel, fi *FileInfo, s *sink, total int64) error {
+	rows, err := db.QueryContext(ctx, "SELECT topic_id, timestamp, data FROM messages "+order)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	var m message
@@ -285,11 +307,11 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 	var topicID int64
 	for rows.Next() {
 		if err := rows.Scan(&topicID, &m.LogTime, &data); err != nil {
-			return fail("messages table", err)
+			return err
 		}
 		c := chans[topicID]
 		if c == nil {
-			return fail("messages table", fmt.Errorf("%w: message %d on topic id %d, which the topics table lacks", ErrCorrupt, fi.Messages, topicID))
+			return fmt.Errorf("message %d on topic id %d, which the topics table lacks", fi.Messages, topicID)
 		}
 		m.Data = data
 		fi.Messages++
@@ -303,9 +325,5 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 			}
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fail("messages table", err)
-	}
-	s.progressDone(fi.Bytes)
-	return nil
+	return rows.Err()
 }

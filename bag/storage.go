@@ -36,6 +36,9 @@ type sink struct {
 	onChannel func(c *channel)
 	// onMessage receives every message that is not known to be damaged.
 	onMessage func(c *channel, m *message) error
+	// onSkip, when set, is called when messages are skipped (a damaged
+	// chunk): what comes after is not continuous with what came before.
+	onSkip func()
 	// progress, when set, is called with the bytes of the current file
 	// consumed so far.
 	progress func(done int64)
