@@ -89,7 +89,7 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 	}
 	now := q.now()
 	q.mu.Lock()
-	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: now + int64(period),
+	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: deadline(now, int64(period)),
 		canceled: !autostart, callback: callback}
 	heap.Push(&q.heap, t)
 	q.mu.Unlock()
@@ -115,11 +115,12 @@ func (q *Queue) Len() int {
 }
 
 // Next returns the earliest next call time of a non-canceled timer, in
-// nanoseconds on the queue's clock. ok is false when no timer is armed.
+// nanoseconds on the queue's clock. ok is false when no timer is armed,
+// or when every armed timer's deadline is never (an infinite period).
 func (q *Queue) Next() (deadline int64, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.heap) == 0 || q.heap[0].canceled {
+	if len(q.heap) == 0 || q.heap[0].canceled || q.heap[0].nextCall == never {
 		return 0, false
 	}
 	return q.heap[0].nextCall, true
@@ -144,7 +145,9 @@ func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
 		return dst
 	}
 	t := q.heap[i]
-	if t.canceled || t.nextCall > now {
+	if !t.readyAt(now) {
+		// The heap orders by deadline, canceled last: nothing below is
+		// ready either.
 		return dst
 	}
 	dst = append(dst, t)
@@ -207,9 +210,9 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 		for _, t := range q.heap {
 			credit := t.credit
 			t.credit = 0
-			if credit != 0 {
+			if credit != 0 && t.nextCall != never {
 				// Net effect: time until next call = period - remaining.
-				t.nextCall = now - credit + t.period
+				t.nextCall = deadline(now-credit, t.period)
 				t.lastCall = now - credit
 			}
 			stale = stale || now < t.lastCall
@@ -226,13 +229,13 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 		// again after a Reset.
 		changed, stale := false, false
 		for _, t := range q.heap {
-			if t.nextCall <= now {
+			if t.nextCall <= now && t.nextCall != never {
 				wake = wake || !t.canceled
 				// rcl leaves such a timer alone, even with a last call
 				// still in the future; keep checking until it is gone.
 				stale = stale || now < t.lastCall
 			} else if now < t.lastCall {
-				t.nextCall = now + t.period
+				t.nextCall = deadline(now, t.period)
 				t.lastCall = now
 				changed = true
 			}
@@ -246,7 +249,7 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 		// Forward jump in the same epoch: no last call can be in the
 		// future, so only a passed deadline matters, and only the heap's
 		// minimum can tell. O(1) per /clock message.
-		wake = len(q.heap) > 0 && !q.heap[0].canceled && q.heap[0].nextCall <= now
+		wake = len(q.heap) > 0 && q.heap[0].readyAt(now)
 	}
 	f := q.wakeFn
 	q.mu.Unlock()
