@@ -310,7 +310,7 @@ func (w *Watcher) Report() Report {
 	snap := w.g.Snapshot()
 	now := time.Now()
 	w.mu.Lock()
-	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start),
+	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start), Now: now,
 		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}}
 	for pub := range w.clock.writers {
 		obs.Clock[string(pub)] = w.clock.stats(now, pub)
