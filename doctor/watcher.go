@@ -305,6 +305,20 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 	}
 }
 
+// Pending returns how many ROS participants (those announcing an enclave)
+// have not had their ros_discovery_info received yet: their nodes are
+// unknown. A late joiner gets it from each participant's transient-local
+// writer, which may take a heartbeat period (3 s for Fast DDS).
+func (w *Watcher) Pending() int {
+	n := 0
+	for _, p := range w.g.Snapshot().Participants {
+		if p.GUID != w.src.GID() && p.Enclave != "" && !p.HasDiscoveryInfo {
+			n++
+		}
+	}
+	return n
+}
+
 // Report returns the report of everything seen so far.
 func (w *Watcher) Report() Report {
 	snap := w.g.Snapshot()
