@@ -28,7 +28,7 @@ const (
 	domainDoctorHazards  = 103
 	domainDoctorTwoPubs  = 104
 	domainDoctorNoClock  = 105
-	domainDoctorBadUsage = 106
+	domainDoctorWatch    = 106
 )
 
 func TestDoctorChecksDocumented(t *testing.T) {
@@ -297,6 +297,29 @@ func TestDoctorLiveGraphs(t *testing.T) {
 			t.Fatalf("exit %d:\n%s", r.exit, r.raw)
 		}
 	})
+}
+
+// --watch reports every --interval: each round its own summary, the
+// first one before --duration ends.
+func TestDoctorWatch(t *testing.T) {
+	requireDDSCLI(t)
+	bin := buildSimclock(t, t.TempDir())
+	const d = domainDoctorWatch
+	startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
+	cmd := exec.Command(bin, "doctor", "--watch", "--interval", "300ms", "--duration", "2s", "--format", "json")
+	cmd.Env = ddsEnv(t, d)
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	summaries := strings.Count(string(out), `{"kind":"summary"`)
+	if summaries < 2 {
+		t.Errorf("--watch wrote %d summaries, want one per interval:\n%s", summaries, out)
+	}
+	if !strings.HasPrefix(string(out), `{"kind":"env"`) || strings.Count(string(out), `{"kind":"env"`) != 1 {
+		t.Errorf("want one env line first:\n%s", out)
+	}
 }
 
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {
