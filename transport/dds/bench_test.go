@@ -192,10 +192,13 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 			b.Fatal(err)
 		}
 		for {
-			select {
-			case <-sub.Notify():
-			case <-time.After(time.Second):
-				b.Fatalf("no pong for ping %d", i)
+			// Wait in the waitset on this thread, as ddsperf's waitset
+			// mode does (transport.Receive does the same).
+			wctx, cancel := context.WithTimeout(ctx, time.Second)
+			err := sub.(transport.Waiter).Wait(wctx)
+			cancel()
+			if err != nil {
+				b.Fatalf("no pong for ping %d: %v", i, err)
 			}
 			for {
 				s, ok := sub.Take()

@@ -248,3 +248,8 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) {
 func Trigger(guard Entity) error {
 	return check("dds_set_guardcondition", C.sc_trigger(C.int32_t(guard)))
 }
+
+// Untrigger resets the guard condition.
+func Untrigger(guard Entity) error {
+	return check("dds_set_guardcondition", C.sc_untrigger(C.int32_t(guard)))
+}

@@ -62,3 +62,6 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) { return Wait
 
 // Trigger reports ErrNoCgo.
 func Trigger(guard Entity) error { return ErrNoCgo }
+
+// Untrigger reports ErrNoCgo.
+func Untrigger(guard Entity) error { return ErrNoCgo }
