@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -111,13 +112,22 @@ func startPeer(b *testing.B, mode string, domain int) (lines *bufio.Scanner) {
 	return sc
 }
 
+// ddsperfSeconds is how long a ddsperf baseline runs: 5 s, or 1 s when
+// the benchmark only checks that it still runs (-benchtime 1x).
+func ddsperfSeconds(t testing.TB) int {
+	if b, ok := t.(*testing.B); ok && b.N < 100 {
+		return 1
+	}
+	return 5
+}
+
 // ddsperfResult is ddsperf ping/pong's round trip in one trigger mode.
 type ddsperfResult struct {
 	meanUs, medianUs float64
 	err              error
 }
 
-// ddsperfLatency runs ddsperf ping/pong for 5 s with 12-byte payloads on
+// ddsperfLatency runs ddsperf ping/pong for ddsperfSeconds with 12-byte payloads on
 // the loopback configuration, back to back (rate "") or at a rate
 // ("500Hz"), in mode ("waitset" or "listener"), and returns the mean and
 // median latency it reports in µs, averaged over its 1 s reports. ddsperf
@@ -127,14 +137,15 @@ func ddsperfLatency(t testing.TB, rate, mode string) ddsperfResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
-	pong := exec.CommandContext(ctx, "ddsperf", "-D", "7", "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
+	secs := ddsperfSeconds(t)
+	pong := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs+2), "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
 	pong.Env = env
 	if err := pong.Start(); err != nil {
 		return ddsperfResult{err: err}
 	}
 	defer pong.Wait()         //nolint:errcheck // ends by -D
 	defer pong.Process.Kill() //nolint:errcheck // may have exited
-	args := []string{"-D", "5", "-i", strconv.Itoa(domainDDSPerf), "ping"}
+	args := []string{"-D", strconv.Itoa(secs), "-i", strconv.Itoa(domainDDSPerf), "ping"}
 	if rate != "" {
 		args = append(args, rate)
 	}
@@ -258,7 +269,10 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 }
 
 // BenchmarkClockRate publishes /clock as fast as a reliable writer
-// accepts to a peer process and reports what the peer received per second.
+// accepts to a peer process and reports what the peer received per second
+// (the peer reads with transport.Receive, as a monitor does), against
+// ddsperf's throughput mode with the same payload size right after:
+// ratio_ddsperf = simclock's rate / ddsperf's.
 func BenchmarkClockRate(b *testing.B) {
 	requireDDS(b)
 	lines := startPeer(b, "sink", domainBenchRate)
@@ -294,8 +308,55 @@ func BenchmarkClockRate(b *testing.B) {
 	}
 	elapsed := time.Since(start)
 	n, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(lines.Text()))
-	b.ReportMetric(float64(n)/elapsed.Seconds(), "received_msgs/s")
+	rate := float64(n) / elapsed.Seconds()
+	b.ReportMetric(rate, "received_msgs/s")
 	b.ReportMetric(100*float64(b.N-n)/float64(b.N), "lost_%")
+	if ref, err := ddsperfThroughput(b); err != nil {
+		b.Logf("no ddsperf throughput baseline: %v", err)
+	} else {
+		b.ReportMetric(ref, "ddsperf_msgs/s")
+		b.ReportMetric(rate/ref, "ratio_ddsperf")
+	}
+}
+
+// ddsperfThroughput runs ddsperf's throughput mode (pub and sub, 12-byte
+// samples, reliable, as fast as it goes; ddsperf's publisher batches its
+// writes) for ddsperfSeconds on the loopback
+// configuration and returns the median of the subscriber's per-second
+// rates.
+func ddsperfThroughput(t testing.TB) (float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
+	dom := strconv.Itoa(domainDDSPerf)
+	secs := ddsperfSeconds(t)
+	sub := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs+1), "-i", dom, "sub")
+	sub.Env = env
+	var out strings.Builder
+	sub.Stdout, sub.Stderr = &out, &out
+	if err := sub.Start(); err != nil {
+		return 0, err
+	}
+	pub := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs), "-i", dom, "pub", "size", "12")
+	pub.Env = env
+	if b, err := pub.CombinedOutput(); err != nil {
+		sub.Process.Kill() //nolint:errcheck // failing anyway
+		sub.Wait()         //nolint:errcheck // idem
+		return 0, fmt.Errorf("ddsperf pub: %v\n%s", err, b)
+	}
+	sub.Wait() //nolint:errcheck // ends by -D
+	var rates []float64
+	for _, m := range regexp.MustCompile(`size 12 total \d+ lost \d+ delta \d+ lost \d+ rate ([0-9.]+) kS/s`).FindAllStringSubmatch(out.String(), -1) {
+		r, _ := strconv.ParseFloat(m[1], 64)
+		if r > 1 { // the seconds before the publisher started and after it ended
+			rates = append(rates, r*1e3)
+		}
+	}
+	if len(rates) == 0 {
+		return 0, fmt.Errorf("ddsperf sub printed no rate:\n%s", out.String())
+	}
+	slices.Sort(rates)
+	return rates[len(rates)/2], nil
 }
 
 // BenchmarkClockRoundTripInProcess is the same round trip between two
