@@ -187,6 +187,16 @@ type Waiter interface {
 	Wait(ctx context.Context) error
 }
 
+// A WakeSetter is a Subscription that can call a function when samples
+// may be queued, from the goroutine that noticed them, in place of
+// signalling Notify: an executor uses it to be woken without a forwarding
+// goroutine (and one more hand-off) per subscription.
+type WakeSetter interface {
+	// SetWake makes the subscription call f, which must not block,
+	// whenever samples may be queued; SetWake(nil) goes back to Notify.
+	SetWake(f func())
+}
+
 // Receive calls handle for every sample sub receives until ctx is done,
 // then returns ctx's error (or ErrClosed when sub is closed while it
 // waits on a Waiter). handle runs on the calling goroutine.

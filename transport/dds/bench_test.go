@@ -24,7 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timesource"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
@@ -178,12 +181,18 @@ func ddsperfLatency(t testing.TB, rate, mode string) ddsperfResult {
 // /clock rate), and compares the median with ddsperf ping/pong run the
 // same way right after, in waitset mode (how simclock waits) and listener
 // mode (ddsperf's default): ratio_* = simclock one-way / ddsperf.
+//
+// The "node" variants receive the echo the way a node with use_sim_time
+// does: a time source on a real-time executor applies it to a ROS clock
+// (waiter → executor wake-up → take → decode → shared cell), with the
+// benchmark goroutine spinning the executor until the clock reads it.
 func BenchmarkClockRoundTrip(b *testing.B) {
-	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "") })
-	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz") })
+	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "", false) })
+	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz", false) })
+	b.Run("back_to_back/node", func(b *testing.B) { benchRoundTrip(b, 0, "", true) })
 }
 
-func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
+func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
 	requireDDS(b)
 	startPeer(b, "pong", domainBenchRTT)
 	tr := open(b, domainBenchRTT)
@@ -191,16 +200,50 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
 	buf := make([]byte, 0, timemsg.ClockSize)
+	var (
+		sub     transport.Subscription
+		e       *executor.Executor
+		clock   *simclock.ROSClock
+		matched func() bool
+	)
+	if node {
+		e = executor.New(executor.Config{})
+		defer e.Close()
+		q := transport.QoS{Depth: 10, Reliability: transport.Reliable}
+		ts := timesource.New(tr, e.Subscribe, timesource.Options{Topic: pongTopic, QoS: &q})
+		defer ts.Close()
+		clock = simclock.NewROSClock()
+		ts.AttachClock(clock)
+		if err := ts.SetUseSimTime(true); err != nil {
+			b.Fatal(err)
+		}
+		matched = func() bool { return len(ts.Publishers()) > 0 }
+	} else {
+		sub, err = tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+		if err != nil {
+			b.Fatal(err)
+		}
+		matched = func() bool { return len(sub.MatchedPublishers()) > 0 }
+	}
+	// Round trip i carries i+2000 s: positive and increasing from the
+	// warm-up (i = -1000) on, as /clock must be for a time source.
 	roundTrip := func(i int) {
-		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i)}})
+		sec := int32(i + 2000)
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			b.Fatal(err)
+		}
+		if node {
+			want := int64(sec) * 1e9
+			wctx, cancel := context.WithTimeout(ctx, time.Second)
+			err := e.SpinUntil(wctx, func() bool { return clock.Now().Nanoseconds() >= want })
+			cancel()
+			if err != nil {
+				b.Fatalf("no pong for ping %d: %v", i, err)
+			}
+			return
 		}
 		for {
 			// Wait in the waitset on this thread, as ddsperf's waitset
@@ -216,14 +259,14 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 				if !ok {
 					break
 				}
-				if int(int32(binary.LittleEndian.Uint32(s.Data[4:8]))) == i {
+				if int32(binary.LittleEndian.Uint32(s.Data[4:8])) == sec {
 					return
 				}
 			}
 		}
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for len(sub.MatchedPublishers()) == 0 || pub.MatchedSubscriptions() == 0 {
+	for !matched() || pub.MatchedSubscriptions() == 0 {
 		if time.Now().After(deadline) {
 			b.Fatal("peer did not match")
 		}

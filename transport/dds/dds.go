@@ -364,6 +364,7 @@ type subscription struct {
 	// only when there may be something to take, so polling an empty
 	// subscription (as the executor does every round) costs no cgo call.
 	pending atomic.Bool
+	wake    atomic.Pointer[func()] // set by SetWake: called instead of signalling notify
 
 	mu      sync.Mutex // mu guards the fields below and serialises use of r
 	closed  bool
@@ -386,6 +387,11 @@ func (s *subscription) wait() {
 		}
 		if res == ddsc.WaitData {
 			s.pending.Store(true)
+			if f := s.wake.Load(); f != nil {
+				(*f)()
+				runtime.Gosched() // as below: let the woken executor run now
+				continue
+			}
 			select {
 			case s.notify <- struct{}{}:
 				// The woken consumer sits in this P's run queue; blocking in
@@ -465,6 +471,17 @@ func (s *subscription) Notify() <-chan struct{} {
 	}
 	s.mu.Unlock()
 	return s.notify
+}
+
+// SetWake makes the waiter goroutine call f instead of signalling Notify
+// (transport.WakeSetter); nil goes back to Notify.
+func (s *subscription) SetWake(f func()) {
+	if f == nil {
+		s.wake.Store(nil)
+		return
+	}
+	s.wake.Store(&f)
+	s.Notify() // starts the waiter goroutine
 }
 
 // Wait blocks until the reader may have data, ctx is done (its error is
