@@ -363,8 +363,8 @@ func BenchmarkClockRate(b *testing.B) {
 }
 
 // ddsperfThroughput runs ddsperf's throughput mode (pub and sub, 12-byte
-// samples, reliable, as fast as it goes; ddsperf's publisher batches its
-// writes) for ddsperfSeconds on the loopback
+// samples, reliable, keep-last 1000 as simclock's writer and reader, as
+// fast as it goes) for ddsperfSeconds on the loopback
 // configuration and returns the median of the subscriber's per-second
 // rates.
 func ddsperfThroughput(t testing.TB) (float64, error) {
@@ -373,14 +373,15 @@ func ddsperfThroughput(t testing.TB) (float64, error) {
 	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
 	dom := strconv.Itoa(domainDDSPerf)
 	secs := ddsperfSeconds(t)
-	sub := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs+1), "-i", dom, "sub")
+	// The same QoS as simclock's: reliable, keep-last 1000 on both sides.
+	sub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs+1), "-i", dom, "sub")
 	sub.Env = env
 	var out strings.Builder
 	sub.Stdout, sub.Stderr = &out, &out
 	if err := sub.Start(); err != nil {
 		return 0, err
 	}
-	pub := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs), "-i", dom, "pub", "size", "12")
+	pub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs), "-i", dom, "pub", "size", "12")
 	pub.Env = env
 	if b, err := pub.CombinedOutput(); err != nil {
 		sub.Process.Kill() //nolint:errcheck // failing anyway
