@@ -207,6 +207,7 @@ func (d *dataflow) solve() {
 				})
 			}
 		}
+		changed = d.propagateArgs() || changed
 		if !changed {
 			break
 		}
@@ -262,6 +263,17 @@ func mentionsStamp(t string) bool {
 func (d *dataflow) setInCtor(c *class, name string) bool {
 	for _, v := range d.memberVals[c][name] {
 		if v.f.ctor || isInitMethod(v.f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stateMember reports whether a method other than a constructor or an
+// initialiser assigns member name: it holds state, not configuration.
+func (d *dataflow) stateMember(c *class, name string) bool {
+	for _, v := range d.memberVals[c][name] {
+		if !v.f.ctor && !isInitMethod(v.f.name) {
 			return true
 		}
 	}
@@ -722,5 +734,81 @@ func (d *dataflow) solveFields() {
 		}
 		d.fields[u] = fm
 		d.fieldVals[u] = vals
+	}
+}
+
+// propagateArgs gives the parameters of a class's methods the facts of the
+// arguments the class's own code passes them (process(now(), stamp)), so a
+// time handed to a helper keeps its clock type. Only times, durations and
+// clocks flow; it reports whether anything changed.
+func (d *dataflow) propagateArgs() bool {
+	changed := false
+	for _, u := range d.units {
+		for _, f := range u.fns {
+			if f.cls == nil {
+				continue
+			}
+			eachStmt(f.body, func(s *stmt) {
+				for _, e := range []*expr{s.e, s.value} {
+					walkExpr(e, func(call *expr) {
+						if call.kind != eCall || call.recv == nil || len(call.args) == 0 {
+							return
+						}
+						name := ""
+						switch r := call.recv; {
+						case r.kind == eName && u.lang == langCPP:
+							name = r.name
+						case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+							name = r.name
+						default:
+							return
+						}
+						for _, g := range f.cls.fns {
+							if g.name != name || g == f {
+								continue
+							}
+							params := g.paramOrder
+							if g.u.lang == langPython && len(params) > 0 && params[0] == "self" {
+								params = params[1:]
+							}
+							if len(params) != len(call.args) {
+								continue // another overload, or defaults in play
+							}
+							for i, a := range call.args {
+								if g.outParams[params[i]] {
+									continue
+								}
+								ft := d.valueFacts(g.params[params[i]], a, f) & (fTime | fDuration | fROSClock | fSysClock)
+								if old := d.locals[g][params[i]]; old|ft != old {
+									d.locals[g][params[i]] = old | ft
+									changed = true
+								}
+							}
+						}
+					})
+				}
+			})
+		}
+	}
+	return changed
+}
+
+// walkExpr calls visit on e and every expression inside it.
+func walkExpr(e *expr, visit func(*expr)) {
+	if e == nil {
+		return
+	}
+	visit(e)
+	walkExpr(e.recv, visit)
+	walkExpr(e.l, visit)
+	walkExpr(e.r, visit)
+	for _, a := range e.args {
+		walkExpr(a, visit)
+	}
+	for _, k := range e.kwargs {
+		walkExpr(k.value, visit)
+	}
+	for _, sub := range e.subs {
+		walkExpr(sub, visit)
 	}
 }
