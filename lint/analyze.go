@@ -32,6 +32,31 @@ type checker struct {
 	ifConds map[*fn][]*expr
 	// pairs caches paired.
 	pairs map[pairKey]map[string]bool
+	// helperDepth bounds helperLevel's descent into helpers.
+	helperDepth int
+	// distro is the ROS 2 distribution findings are worded for.
+	distro string
+	// comparedOnly marks window subtractions whose result is only ever
+	// compared (directly, or through a local read only in comparisons).
+	comparedOnly map[*expr]bool
+	// seen records (function, key) pairs already reported, for rules that
+	// report one finding per baseline and function.
+	seen map[seenKey]bool
+}
+
+type seenKey struct {
+	f   *fn
+	key string
+}
+
+// once reports whether key is new for f, and records it.
+func (c *checker) once(f *fn, key string) bool {
+	k := seenKey{f, key}
+	if c.seen[k] {
+		return false
+	}
+	c.seen[k] = true
+	return true
 }
 
 // visitFn calls visit on every expression of f with the conditions that
@@ -154,13 +179,93 @@ func zeroDuration(e *expr) bool {
 func (c *checker) guardPass(units []*unit) {
 	for _, u := range units {
 		for _, f := range u.fns {
+			var subs []*expr
 			visitFn(f, func(e *expr, conds []cond) {
 				if c.isWindowSub(e, f) {
 					c.d.agoLevel[e] = c.guardLevel(e, f, conds)
+					subs = append(subs, e)
 				}
 			})
+			for _, e := range subs {
+				if c.onlyComparedResult(e, f) {
+					c.comparedOnly[e] = true
+				}
+			}
 		}
 	}
+}
+
+// onlyComparedResult reports whether the value of window subtraction site
+// is only ever an operand of a comparison: directly
+// ("if (stamp < now() - W)"), or through a local that is read only that way
+// ("cutoff = now() - W; while (q.front().stamp < cutoff) ..."). A negative
+// time compares correctly, so on distributions whose rclcpp stores it
+// silently nothing goes wrong.
+func (c *checker) onlyComparedResult(site *expr, f *fn) bool {
+	var local string
+	isSite := func(e *expr) bool { return e == site }
+	isLocal := func(e *expr) bool { return local != "" && e.kind == eName && c.d.path(e, f) == local }
+	found, ok := false, true
+	var scan func(e *expr, target func(*expr) bool)
+	scan = func(e *expr, target func(*expr) bool) {
+		if e == nil || !ok {
+			return
+		}
+		if target(e) {
+			ok = false // used other than as a comparison operand
+			return
+		}
+		if e.kind == eCompare {
+			for _, side := range []*expr{e.l, e.r} {
+				if target(side) {
+					found = true
+				} else {
+					scan(side, target)
+				}
+			}
+			return
+		}
+		scan(e.recv, target)
+		scan(e.l, target)
+		scan(e.r, target)
+		for _, a := range e.args {
+			scan(a, target)
+		}
+		for _, k := range e.kwargs {
+			scan(k.value, target)
+		}
+		for _, sub := range e.subs {
+			scan(sub, target)
+		}
+	}
+	var defs []*stmt
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.value == site {
+			if p := c.d.path(s.target, f); p != "" && !strings.HasPrefix(p, "self.") {
+				local = p
+				defs = append(defs, s)
+				return
+			}
+			ok = false // stored in a member
+		}
+	})
+	eachStmt(f.body, func(s *stmt) {
+		for _, d := range defs {
+			if s == d {
+				return
+			}
+		}
+		for _, e := range []*expr{s.e, s.value} {
+			scan(e, isSite)
+			if local != "" {
+				scan(e, isLocal)
+			}
+		}
+		if s.kind == sAssign && local != "" && s.target != nil && c.d.path(s.target, f) == local {
+			ok = false // reassigned: keep it simple
+		}
+	})
+	return ok && found
 }
 
 func (c *checker) guardLevel(site *expr, f *fn, conds []cond) int {
@@ -254,6 +359,13 @@ func (c *checker) condLevel(e *expr, neg bool, now map[string]bool, f *fn) int {
 		if !ok {
 			return guardNone
 		}
+		// now.nanoseconds - W.nanoseconds <= 0 reads as now <= W.
+		if e.l.kind == eBinary && e.l.op == "-" && isZero(e.r) {
+			return c.condLevel(&expr{kind: eCompare, n: e.n, op: e.op, l: e.l.l, r: e.l.r, u: e.u}, neg, now, f)
+		}
+		if e.r.kind == eBinary && e.r.op == "-" && isZero(e.l) {
+			return c.condLevel(&expr{kind: eCompare, n: e.n, op: e.op, l: e.r.r, r: e.r.l, u: e.u}, neg, now, f)
+		}
 		if !neg {
 			op = e.op
 		}
@@ -285,6 +397,11 @@ func (c *checker) condLevel(e *expr, neg bool, now map[string]bool, f *fn) int {
 		}
 		return guardNone
 	case eName, eAttr, eCall:
+		if e.kind == eCall {
+			if lvl, ok := c.helperLevel(e, neg, now, f); ok {
+				return lvl
+			}
+		}
 		if !neg && c.mentions(e, now, f, true) {
 			return guardZeroOnly // truthiness: now.nanoseconds != 0
 		}
@@ -313,8 +430,9 @@ func (c *checker) allIfConds(f *fn) []*expr {
 func (c *checker) check(u *unit) {
 	var exprHooks []func(*checker, *expr, *fn, []cond)
 	var strHooks []func(*checker, *expr)
+	wallTest := wallTimeTest(u)
 	for _, r := range Rules {
-		if !c.enabled[r.ID] {
+		if !c.enabled[r.ID] || r.SimTimeOnly && wallTest {
 			continue
 		}
 		if r.expr != nil {
@@ -409,7 +527,7 @@ func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
 	found := false
 	eachStmt(f.body, func(s *stmt) {
 		if s.kind == sAssign && s.value != nil && s.n != nil && s.n.start < site.n.start &&
-			c.d.path(s.target, f) == p && c.d.facts(s.value, f)&ros != 0 {
+			c.d.path(s.target, f) == p && c.d.assignFacts(s, p, f)&ros != 0 {
 			found = true
 		}
 	})
@@ -473,4 +591,63 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 type pairKey struct {
 	cls *class
 	m   string
+}
+
+// helperLevel is the guard level of a call to a helper that returns a
+// condition on the time it is given ("if not clock_started(now, W)",
+// "if (too_early(now)) return;"): the helper's returned expression, read
+// with its parameters bound to the call's arguments. ok is false when the
+// callee is not such a helper of the same file or class.
+func (c *checker) helperLevel(call *expr, neg bool, now map[string]bool, f *fn) (int, bool) {
+	name, method := "", false
+	switch r := call.recv; {
+	case r == nil:
+		return guardNone, false
+	case r.kind == eName:
+		name = r.name
+	case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+		name, method = r.name, true
+	default:
+		return guardNone, false
+	}
+	var h *fn
+	for _, g := range f.u.fns {
+		if g.name == name && g != f && (g.cls == f.cls || !method && g.cls == nil) {
+			h = g
+			break
+		}
+	}
+	if h == nil && f.cls != nil {
+		for _, g := range f.cls.fns {
+			if g.name == name && g != f {
+				h = g
+				break
+			}
+		}
+	}
+	if h == nil || len(h.body) == 0 || c.helperDepth >= 3 {
+		return guardNone, false // none, or helpers calling helpers (recursion)
+	}
+	last := h.body[len(h.body)-1]
+	if last.kind != sExit || last.e == nil {
+		return guardNone, false
+	}
+	params := h.paramOrder
+	if h.u.lang == langPython && h.cls != nil && len(params) > 0 && params[0] == "self" {
+		params = params[1:]
+	}
+	bound := map[string]bool{}
+	for i, a := range call.args {
+		if i < len(params) && c.mentions(a, now, f, true) {
+			bound[params[i]] = true
+		}
+	}
+	for _, kw := range call.kwargs {
+		if c.mentions(kw.value, now, f, true) {
+			bound[kw.name] = true
+		}
+	}
+	c.helperDepth++
+	defer func() { c.helperDepth-- }()
+	return c.condLevel(last.e, neg, bound, h), true
 }

@@ -168,6 +168,7 @@ func (c *cppFront) function(n *node, cls *class) {
 			}
 			if id := c.declName(prm.child("declarator")); id != nil {
 				f.params[u.text(id)] = normType(u.text(prm.child("type")))
+				f.paramOrder = append(f.paramOrder, u.text(id))
 			}
 		}
 	}
@@ -256,6 +257,24 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 				} else if len(d.children) > 1 {
 					s.value = c.construct(typ, d.children[len(d.children)-1], f)
 				}
+			case "function_declarator":
+				// rclcpp::Clock clock(RCL_ROS_TIME); inside a body is a
+				// variable with constructor arguments, whatever the
+				// grammar's most vexing parse says.
+				id := c.declName(d)
+				if id == nil {
+					continue
+				}
+				s.target = &expr{kind: eName, n: id, name: u.text(id)}
+				if ps := d.child("parameters"); ps != nil && len(ps.children) > 0 {
+					call := &expr{kind: eCall, n: ps, recv: &expr{kind: eName, n: ps, name: typ}, argList: ps}
+					for _, p := range ps.children {
+						if p.kind != "comment" {
+							call.args = append(call.args, &expr{kind: eName, n: p, name: u.text(p)})
+						}
+					}
+					s.value = call
+				}
 			default:
 				id := c.declName(d)
 				if id == nil {
@@ -272,9 +291,18 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 			if ch.kind == "comment" {
 				continue
 			}
-			if ch.kind == "assignment_expression" && u.text(ch.child("operator")) == "=" {
-				out = append(out, &stmt{kind: sAssign, n: ch, target: c.expr(ch.child("left"), f), value: c.expr(ch.child("right"), f)})
-				continue
+			if ch.kind == "assignment_expression" {
+				switch op := u.text(ch.child("operator")); op {
+				case "=":
+					out = append(out, &stmt{kind: sAssign, n: ch, target: c.expr(ch.child("left"), f), value: c.expr(ch.child("right"), f)})
+					continue
+				case "-=", "+=":
+					// t -= W stores t - W: lowered so, the window checks see it.
+					left := c.expr(ch.child("left"), f)
+					value := &expr{kind: eBinary, n: ch, op: op[:1], l: left, r: c.expr(ch.child("right"), f)}
+					out = append(out, &stmt{kind: sAssign, n: ch, target: left, value: value})
+					continue
+				}
 			}
 			out = append(out, &stmt{kind: sExpr, n: ch, e: c.expr(ch, f)})
 		}

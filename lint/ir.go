@@ -154,9 +154,12 @@ type fn struct {
 	ctor   bool
 	outer  *fn // enclosing function of a lambda or nested def
 	params map[string]string
-	body   []*stmt
-	n      *node
-	u      *unit
+	// paramOrder lists the parameter names in order (Python's self
+	// included), to map a call's arguments to them.
+	paramOrder []string
+	body       []*stmt
+	n          *node
+	u          *unit
 }
 
 // unit is one parsed source file.

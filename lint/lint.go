@@ -22,6 +22,10 @@ type Config struct {
 	Rules []rules.ID
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int
+	// RosDistro is the ROS 2 distribution the code targets (see Distros):
+	// what a negative time does in rclcpp depends on it. "" means
+	// DefaultDistro.
+	RosDistro string
 }
 
 // Result is the outcome of a run.
@@ -127,6 +131,10 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
 	}
+	distro, err := ParseDistro(cfg.RosDistro)
+	if err != nil {
+		return nil, err
+	}
 	enabled := map[rules.ID]bool{}
 	ids := cfg.Rules
 	if len(ids) == 0 {
@@ -231,7 +239,8 @@ feed:
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{}}
+	c := &checker{d: d, enabled: enabled, distro: distro, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
+		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()
 	for _, u := range units {

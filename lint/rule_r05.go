@@ -34,12 +34,14 @@ func detectR5(c *checker, e *expr, f *fn, conds []cond) {
 // with (R6) a ROS_TIME one (R3, R30). R5 and R6 share it.
 func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
+	const sysLike = fSystem | fUnset
 	var sys, ros *expr
+	var sysFacts fact
 	switch {
-	case l&fSystem != 0 && r&(fNow|fROS) != 0:
-		sys, ros = e.l, e.r
-	case r&fSystem != 0 && l&(fNow|fROS) != 0:
-		sys, ros = e.r, e.l
+	case l&sysLike != 0 && r&(fNow|fROS) != 0:
+		sys, ros, sysFacts = e.l, e.r, l
+	case r&sysLike != 0 && l&(fNow|fROS) != 0:
+		sys, ros, sysFacts = e.r, e.l, r
 	default:
 		return
 	}
@@ -60,6 +62,9 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 			return
 		}
 	}
+	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
+		return
+	}
 	u := f.u
 	rule, verb := rules.R5, "subtracted from"
 	if e.kind == eCompare {
@@ -71,6 +76,10 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	msg := fmt.Sprintf("SYSTEM_TIME value %s is %s %s: raises on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
 	if rule == rules.R5 && sys == e.l {
 		msg = fmt.Sprintf("%s subtracts ROS_TIME %s from SYSTEM_TIME %s: raises on clock-type mismatch", shorten(e.text()), shorten(ros.text()), shorten(sys.text()))
+	}
+	if sysFacts&fSystem == 0 { // fUnset only
+		msg = fmt.Sprintf("rclcpp::Time member %s is default-constructed (SYSTEM_TIME 0) and set only outside the constructor: "+
+			"until its first assignment it is %s %s, which throws on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
 	}
 	why := "Time() and Time(seconds=...) default to SYSTEM_TIME in rclpy, as do rclcpp::Time() and its integer constructors, while get_clock().now() " +
 		"and Time.from_msg() are ROS_TIME (R3). Subtracting (R5) or comparing (R6) times of different clock types fails ('Can't subtract/compare times " +
@@ -117,7 +126,7 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 		if v.u != f.u || v.kind != eCall {
 			continue // fixes stay within the file being linted
 		}
-		if c.d.callFacts(v, f) != fSystem {
+		if c.d.callFacts(v, f)&^fZero != fSystem {
 			continue
 		}
 		q := canon(c.d.qual(v.recv, f), f.u.lang)
@@ -153,4 +162,70 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 		}
 	}
 	return edits
+}
+
+// unsetRead decides whether a read of a default-constructed rclcpp::Time
+// member that only methods set (fUnset) is reported: ordering between
+// callbacks is invisible to the analysis, so it takes the shapes of the
+// real bugs (mavros#1734, message_filters#175): a baseline named last_* or
+// prev_*, or one the same function assigns after reading it, with no
+// condition on the object's state holding at the read.
+func (c *checker) unsetRead(site, sys *expr, f *fn, conds []cond) bool {
+	p := c.d.path(sys, f)
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f.cls == nil {
+		return false
+	}
+	for _, cd := range conds {
+		if c.readsMember(cd.e, f) {
+			return false // if (!joy_) return; if (count_ > 0) ...: a state guard
+		}
+	}
+	if baselineName(m) {
+		return true
+	}
+	after := false
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.n != nil && s.n.start > site.n.end && c.d.path(s.target, f) == p {
+			after = true
+		}
+	})
+	return after
+}
+
+// readsMember reports whether e reads a member of f's class.
+func (c *checker) readsMember(e *expr, f *fn) bool {
+	if e == nil {
+		return false
+	}
+	if e.kind == eName || e.kind == eAttr {
+		if strings.HasPrefix(c.d.path(e, f), "self.") {
+			return true
+		}
+	}
+	if e.kind == eCall && e.recv != nil && e.recv.kind == eName && f.u.lang == langCPP {
+		return true // a method call such as isDataReady()
+	}
+	if c.readsMember(e.recv, f) || c.readsMember(e.l, f) || c.readsMember(e.r, f) {
+		return true
+	}
+	for _, a := range e.args {
+		if c.readsMember(a, f) {
+			return true
+		}
+	}
+	for _, s := range e.subs {
+		if c.readsMember(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// baselineName reports whether a member path's last name says it holds the
+// last value seen (last_time_, prev_stamp, m_lastUpdate, latest_stamp_).
+func baselineName(p string) bool {
+	name := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
+	name = strings.TrimLeft(strings.TrimPrefix(name, "m_"), "_")
+	return strings.HasPrefix(name, "last") || strings.HasPrefix(name, "prev") || strings.HasPrefix(name, "latest")
 }

@@ -30,6 +30,9 @@ type Rule struct {
 	// Help is a paragraph saying why the pattern is wrong and how to fix it,
 	// printed once per rule in human output and used as SARIF rule help.
 	Help string
+	// SimTimeOnly rules are hazards of a clock that starts at 0: they are
+	// not reported in test code that runs on wall time (see context.go).
+	SimTimeOnly bool
 
 	// The detectors. A rule sets the hooks it needs; check calls them.
 	detector

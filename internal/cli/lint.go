@@ -19,6 +19,7 @@ type lintOptions struct {
 	format string
 	fix    bool
 	rules  string
+	distro string
 	paths  []string
 }
 
@@ -50,6 +51,13 @@ Silence a finding with a comment on its line or alone on the line before:
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
+--ros-distro (default jazzy) words what now() - W below 0 does: rclpy
+raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
+negative Time on Humble and Jazzy, where a window that is only compared is
+therefore harmless and not reported. Test code (gtest, pytest,
+launch_testing) runs on wall time unless it mentions use_sim_time, so the
+sim-time startup rules (R26, R27, R29) skip it.
+
 Exit status: 0 when clean (notes alone do not fail), 1 when warnings or
 errors remain, 2 on usage errors.
 
@@ -66,6 +74,8 @@ Examples:
 	addFormatFlag(flags, &opts.format, "sarif")
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
+	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -80,12 +90,15 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if err != nil {
 		return flagErrorf("--rules: %v", err)
 	}
+	if _, err := lint.ParseDistro(opts.distro); err != nil {
+		return flagErrorf("--ros-distro: %v", err)
+	}
 	for _, p := range opts.paths {
 		if _, err := os.Stat(p); err != nil {
 			return flagErrorf("lint: %v", err)
 		}
 	}
-	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: ids})
+	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: ids, RosDistro: opts.distro})
 	if err != nil {
 		if errors.Is(err, lint.ErrNoParser) {
 			return err
