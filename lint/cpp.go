@@ -194,9 +194,11 @@ func (c *cppFront) function(n *node, cls *class) {
 			tname := normType(u.text(target))
 			if isNodeType(tname) && cls != nil {
 				cls.isNode = true
-				continue
 			}
-			if target.kind != "field_identifier" {
+			if target.kind != "field_identifier" || isNodeType(tname) {
+				// A base class's arguments run in the constructor too:
+				// Node("name", NodeOptions().parameter_overrides(...)).
+				f.body = append(f.body, &stmt{kind: sExpr, n: fi, e: c.expr(args, f)})
 				continue
 			}
 			var value *expr

@@ -9,8 +9,9 @@
 // rclcpp::Time() mixed with ROS time (R3, R5, R6, R30), baselines taken from
 // now() in a constructor and later used as now() - prev (R29), tf2 lookups at
 // a time that may be 0 (R28), rclpy Time/Duration with positional arguments
-// (R2, R7) and misspellings of use_sim_time (R16) in code, YAML parameter
-// files and XML launch files.
+// (R2, R7) and misspellings of use_sim_time (R16), found by similarity, in
+// code, YAML parameter and launch files, XML launch files and the
+// name:=value arguments of launch files and shell scripts.
 //
 // Findings can be silenced with a comment on the same line, or alone on the
 // line before: "# simclock: ignore[R27]", "// simclock: ignore[R27,R28]", or

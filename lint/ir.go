@@ -40,8 +40,22 @@ type expr struct {
 	content *node
 	// argList is the argument list node of an eCall, for fixes.
 	argList *node
-	u       *unit
+	// role says what an eString is; the front ends of YAML, XML and shell
+	// files set it, Python and C++ literals are roleCode.
+	role strRole
+	u    *unit
 }
+
+// strRole is what a string expression stands for.
+type strRole uint8
+
+const (
+	roleCode      strRole = iota // a Python or C++ string literal: its context is in the syntax tree
+	roleParamName                // a parameter name: a YAML parameter file key, <param name=...>
+	roleDupName                  // a parameter name in a mapping that also has use_sim_time
+	roleLaunchArg                // a launch argument's name: <arg name=...>, launch.yaml arg
+	roleText                     // a value or command line that may hold name:=value arguments
+)
 
 // bindUnit points every expression of u at u, so expr.text works.
 func bindUnit(u *unit) {

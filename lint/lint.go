@@ -58,8 +58,8 @@ type source struct {
 // skipDirs are directories a walk never enters: colcon output and VCS data.
 var skipDirs = map[string]bool{"build": true, "install": true, "log": true, "node_modules": true, "__pycache__": true}
 
-// Files lists the Python and C++ sources, YAML parameter files and XML
-// launch files under paths, sorted. A path that names a file is taken
+// Files lists the Python and C++ sources, YAML parameter and launch files,
+// XML launch files and shell scripts under paths, sorted. A path that names a file is taken
 // whatever its extension (unknown extensions are read as Python).
 func Files(paths []string) ([]string, error) {
 	var out []string
@@ -122,7 +122,7 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 // and is used in findings.
 func Source(name string, src []byte, cfg Config) (*Result, error) {
 	if langOf(name) == langNone {
-		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML or XML launch file", name)
+		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML, XML launch or shell file", name)
 	}
 	return analyze(context.Background(), []source{{name, src}}, cfg)
 }
@@ -165,7 +165,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 				if l == langNone {
 					l = langPython
 				}
-				if l == langYAML || l == langXML {
+				if l == langYAML || l == langXML || l == langShell {
 					units[i] = &unit{path: s.path, lang: l, src: s.src}
 					continue
 				}
@@ -213,7 +213,7 @@ feed:
 			collectComments(u)
 			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
-		case langYAML, langXML:
+		case langYAML, langXML, langShell:
 			if err := lowerConfig(u); err != nil {
 				// A file that is not valid YAML/XML is reported like a C++
 				// file tree-sitter could only partly parse.

@@ -34,9 +34,9 @@ func newLintCmd(env *Env) *cobra.Command {
 		Short: "Find ROS 2 time pitfalls in rclpy and rclcpp source code",
 		Long: `simclock lint [--format text|json|sarif] [--fix] [--rules R27,R29] PATH...
 
-Scans the Python and C++ files under each PATH (and YAML parameter files and
-XML launch files, for a misspelt use_sim_time) for the time pitfalls of the
-ROS 2 time specification and reports each as
+Scans the Python and C++ files under each PATH (and YAML parameter and launch
+files, XML launch files and shell scripts, for a misspelt use_sim_time) for
+the time pitfalls of the ROS 2 time specification and reports each as
   file:line:col: RULE: message
 followed by why it is wrong and how to fix it. Directories named build,
 install, log and hidden ones are skipped. Give a package's headers and

@@ -1,6 +1,8 @@
+// Stand-in for rclcpp, for syntax checks of lint test sources (see README.md).
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <string>
@@ -69,22 +71,52 @@ public:
   rcl_clock_type_t get_clock_type() const;
 };
 
+class ParameterValue
+{
+public:
+  ParameterValue() = default;
+  template<class T>
+  explicit ParameterValue(const T &) {}
+};
+
 class Parameter
 {
 public:
-  double as_double() const;
-  int64_t as_int() const;
+  Parameter() = default;
+  template<class T>
+  Parameter(const std::string & name, const T &) : name_(name) {}
+  bool as_bool() const {return false;}
+  double as_double() const {return 0.0;}
+  int64_t as_int() const {return 0;}
+  const std::string & get_name() const {return name_;}
+
+private:
+  std::string name_;
 };
+
+class NodeOptions
+{
+public:
+  NodeOptions & parameter_overrides(const std::vector<Parameter> &) {return *this;}
+  NodeOptions & arguments(const std::vector<std::string> &) {return *this;}
+};
+
+struct Logger {};
 
 class Node
 {
 public:
   using SharedPtr = std::shared_ptr<Node>;
-  explicit Node(const std::string & name);
-  virtual ~Node();
+  explicit Node(const std::string &, const NodeOptions & = NodeOptions()) {}
+  virtual ~Node() = default;
+  template<class T>
+  T declare_parameter(const std::string &, const T & value) {return value;}
+  Parameter get_parameter(const std::string & name) const {return Parameter(name, 0);}
+  void set_parameter(const Parameter &) {}
+  Logger get_logger() const {return Logger{};}
   Time now() const;
   Clock::SharedPtr get_clock();
-  double declare_parameter(const std::string & name, double default_value);
-  Parameter get_parameter(const std::string & name) const;
 };
 }  // namespace rclcpp
+
+#define RCLCPP_INFO(logger, ...) ((void)(logger), std::printf(__VA_ARGS__))
