@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds/internal/ddsc"
@@ -239,7 +240,9 @@ func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transp
 		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
 	}
 	s := &subscription{t: t, topic: tp, r: r, ws: ws, guard: guard,
-		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID)}
+		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID),
+		batch: new(ddsc.Batch), depth: int(ddsQoS(qos).Depth)}
+	s.pending.Store(true)
 	s.wg.Go(s.wait)
 	t.subs = append(t.subs, s)
 	return s, nil
@@ -357,10 +360,19 @@ type subscription struct {
 
 	notify chan struct{} // capacity 1: a pending wake-up coalesces later ones
 	wg     sync.WaitGroup
+	// pending is set by the waiter when the reader signalled data, and
+	// cleared by Take just before it takes: Take calls into C only when
+	// there may be something to take, so polling an empty subscription
+	// (as the executor does every round) costs no cgo call.
+	pending atomic.Bool
 
 	mu     sync.Mutex // mu guards the fields below and serialises use of r
 	closed bool
 	ids    map[uint64]transport.PublisherID // writer instance handle → GUID
+	batch  *ddsc.Batch
+	depth  int          // the reader's KEEP_LAST depth
+	taken  []ddsc.Taken // taken from the reader, not yet returned
+	next   int          // taken[next] is the oldest not yet returned
 }
 
 // wait runs on its own goroutine until Close triggers the guard.
@@ -371,6 +383,7 @@ func (s *subscription) wait() {
 			return
 		}
 		if res == ddsc.WaitData {
+			s.pending.Store(true)
 			select {
 			case s.notify <- struct{}{}:
 				// The woken consumer sits in this P's run queue; blocking in
@@ -386,7 +399,10 @@ func (s *subscription) wait() {
 const waitForever = math.MaxInt64
 
 // Take takes the oldest sample from the reader's history, skipping
-// samples that carry only a state change.
+// samples that carry only a state change. It takes up to the reader's
+// depth (at most 16) at once, in one cgo call, and returns them one by
+// one: a reader holds at most depth samples, so one take empties it and
+// the queue here never holds more than depth either.
 func (s *subscription) Take() (transport.Sample, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -394,15 +410,28 @@ func (s *subscription) Take() (transport.Sample, bool) {
 		return transport.Sample{}, false
 	}
 	for {
-		tk, ok, err := ddsc.Take(s.r)
-		if err != nil || !ok {
+		for s.next < len(s.taken) {
+			tk := s.taken[s.next]
+			s.taken[s.next] = ddsc.Taken{}
+			s.next++
+			if !tk.Valid {
+				continue // a state change (writer gone), not data
+			}
+			return transport.Sample{Data: tk.Data, Publisher: s.idLocked(tk.PubHandle),
+				SourceTimestamp: tk.SourceTimestamp}, true
+		}
+		// Cleared before taking: data arriving from now on sets it again.
+		if !s.pending.Swap(false) {
 			return transport.Sample{}, false
 		}
-		if !tk.Valid {
-			continue // a state change (writer gone), not data
+		taken, full, err := ddsc.TakeBatch(s.r, s.batch, s.depth, s.taken[:0])
+		s.taken, s.next = taken, 0
+		if err != nil || len(taken) == 0 {
+			return transport.Sample{}, false
 		}
-		return transport.Sample{Data: tk.Data, Publisher: s.idLocked(tk.PubHandle),
-			SourceTimestamp: tk.SourceTimestamp}, true
+		if full && s.depth > ddsc.BatchMax {
+			s.pending.Store(true) // a deeper reader may hold more
+		}
 	}
 }
 
