@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds/internal/ddsc"
 )
@@ -129,10 +130,17 @@ type Transport struct {
 	domain uint32
 	pp     ddsc.Entity
 
+	// The ros_discovery_info writer announcing this participant's nodes.
+	info   ddsc.Entity // the writer
+	infoTp ddsc.Entity // its topic
+	infoSt ddsc.Sertype
+	gid    graph.GUID // the participant's GUID, its ROS GID
+
 	mu     sync.Mutex // mu guards the fields below
 	closed bool
 	pubs   []*publisher
 	subs   []*subscription
+	nodes  []*nodeView
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -159,7 +167,13 @@ func Open(ctx context.Context, cfg Config) (*Transport, error) {
 		releaseDomain(cfg.Domain)
 		return nil, fmt.Errorf("dds: domain %d: %w", cfg.Domain, err)
 	}
-	return &Transport{domain: cfg.Domain, pp: pp}, nil
+	t := &Transport{domain: cfg.Domain, pp: pp}
+	if err := t.openDiscoveryWriter(); err != nil {
+		ddsc.Delete(pp) //nolint:errcheck // best effort cleanup
+		releaseDomain(cfg.Domain)
+		return nil, fmt.Errorf("dds: domain %d: ros_discovery_info: %w", cfg.Domain, err)
+	}
+	return t, nil
 }
 
 // Domain returns the domain id t joined.
@@ -174,9 +188,14 @@ func (t *Transport) topic(rosTopic, rosType string) (ddsc.Entity, ddsc.Sertype, 
 	if err != nil {
 		return 0, 0, err
 	}
+	return t.ddsTopic(rosTopic, name, typ)
+}
+
+// ddsTopic creates the DDS topic name of type typ; label names it in errors.
+func (t *Transport) ddsTopic(label, name, typ string) (ddsc.Entity, ddsc.Sertype, error) {
 	tp, st, err := ddsc.CreateTopic(t.pp, name, typ)
 	if err != nil {
-		return 0, 0, fmt.Errorf("dds: topic %s: %w", rosTopic, err)
+		return 0, 0, fmt.Errorf("dds: topic %s: %w", label, err)
 	}
 	return tp, st, nil
 }
@@ -228,7 +247,37 @@ func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transp
 	if err != nil {
 		return nil, err
 	}
-	r, err := ddsc.CreateReader(t.pp, tp, ddsQoS(qos), endpointUserData(typeName))
+	s, err := t.subscribeLocked(topic, tp, ddsQoS(qos), endpointUserData(typeName))
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SubscribeRaw creates a reader on the DDS topic ddsTopic of DDS type
+// ddsType, names taken as they are on the wire ("rt/scan",
+// "sensor_msgs::msg::dds_::LaserScan_"), so that any topic can be sampled
+// as raw CDR whatever its type.
+func (t *Transport) SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, _, err := t.ddsTopic(ddsTopic, ddsTopic, ddsType)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.subscribeLocked(ddsTopic, tp, ddsQoS(qos), "")
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// subscribeLocked creates a reader on tp. The caller holds t.mu.
+func (t *Transport) subscribeLocked(topic string, tp ddsc.Entity, q ddsc.QoS, userData string) (*subscription, error) {
+	r, err := ddsc.CreateReader(t.pp, tp, q, userData)
 	if err != nil {
 		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
 		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
@@ -258,7 +307,7 @@ func (t *Transport) Close() error {
 	}
 	t.closed = true
 	pubs, subs := t.pubs, t.subs
-	t.pubs, t.subs = nil, nil
+	t.pubs, t.subs, t.nodes = nil, nil, nil
 	t.mu.Unlock()
 	for _, p := range pubs {
 		p.Close() //nolint:errcheck // Close of a child never fails

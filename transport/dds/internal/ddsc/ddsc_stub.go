@@ -62,3 +62,16 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) { return Wait
 
 // Trigger reports ErrNoCgo.
 func Trigger(guard Entity) error { return ErrNoCgo }
+
+// CreateBuiltinReader reports ErrNoCgo.
+func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) { return 0, ErrNoCgo }
+
+// TakeEndpoint reports ErrNoCgo.
+func TakeEndpoint(r Entity, writers bool) (EndpointSample, bool, error) {
+	return EndpointSample{}, false, ErrNoCgo
+}
+
+// TakeParticipant reports ErrNoCgo.
+func TakeParticipant(r Entity) (ParticipantSample, bool, error) {
+	return ParticipantSample{}, false, ErrNoCgo
+}
