@@ -290,7 +290,7 @@ func (t *Transport) subscribeLocked(topic string, tp ddsc.Entity, q ddsc.QoS, us
 	}
 	s := &subscription{t: t, topic: tp, r: r, ws: ws, guard: guard,
 		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID),
-		batch: new(ddsc.Batch), depth: int(ddsQoS(qos).Depth)}
+		batch: new(ddsc.Batch), depth: int(q.Depth)}
 	s.pending.Store(true)
 	s.wg.Go(s.wait)
 	t.subs = append(t.subs, s)
