@@ -251,10 +251,12 @@ func (d *dataflow) assignFacts(s *stmt, p string, f *fn) fact {
 	return d.valueFacts(typ, s.value, f)
 }
 
-// mentionsStamp reports whether source text reads a message stamp.
+// mentionsStamp reports whether source text reads a message header's
+// stamp (msg->header.stamp, header.stamp): a builtin_interfaces Time,
+// which rclcpp::Time converts with RCL_ROS_TIME. A bare .stamp may be an
+// rclcpp::Time of any clock type already.
 func mentionsStamp(t string) bool {
-	t = strings.ToLower(t)
-	return strings.Contains(t, "stamp") || strings.Contains(t, "header")
+	return strings.Contains(strings.ToLower(t), "header")
 }
 
 // setInCtor reports whether a constructor of c, or a method that

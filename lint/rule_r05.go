@@ -79,6 +79,11 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 		if c.stateGuarded(e, p, f, conds) {
 			return
 		}
+		for _, cd := range conds {
+			if c.mentions(cd.e, set, f, false) {
+				return // prev.seconds() > 0.0 && now - prev < W
+			}
+		}
 	}
 	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
 		return
