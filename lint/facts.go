@@ -153,6 +153,7 @@ func (d *dataflow) solve() {
 		}
 	}
 	d.solveFields()
+	flows := d.collectArgFlows()
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
@@ -207,7 +208,7 @@ func (d *dataflow) solve() {
 				})
 			}
 		}
-		changed = d.propagateArgs() || changed
+		changed = d.propagateArgs(flows) || changed
 		if !changed {
 			break
 		}
@@ -739,12 +740,20 @@ func (d *dataflow) solveFields() {
 	}
 }
 
-// propagateArgs gives the parameters of a class's methods the facts of the
-// arguments the class's own code passes them (process(now(), stamp)), so a
-// time handed to a helper keeps its clock type. Only times, durations and
-// clocks flow; it reports whether anything changed.
-func (d *dataflow) propagateArgs() bool {
-	changed := false
+// argFlow is a call from one method of a class to another: the facts of
+// args flow into the callee's params.
+type argFlow struct {
+	from   *fn
+	to     *fn
+	args   []*expr
+	params []string
+}
+
+// collectArgFlows lists the calls through which propagateArgs moves facts:
+// a class's methods calling each other with as many arguments as the
+// callee has parameters.
+func (d *dataflow) collectArgFlows() []argFlow {
+	var out []argFlow
 	for _, u := range d.units {
 		for _, f := range u.fns {
 			if f.cls == nil {
@@ -776,20 +785,34 @@ func (d *dataflow) propagateArgs() bool {
 							if len(params) != len(call.args) {
 								continue // another overload, or defaults in play
 							}
-							for i, a := range call.args {
-								if g.outParams[params[i]] {
-									continue
-								}
-								ft := d.valueFacts(g.params[params[i]], a, f) & (fTime | fDuration | fROSClock | fSysClock)
-								if old := d.locals[g][params[i]]; old|ft != old {
-									d.locals[g][params[i]] = old | ft
-									changed = true
-								}
-							}
+							out = append(out, argFlow{from: f, to: g, args: call.args, params: params})
 						}
 					})
 				}
 			})
+		}
+	}
+	return out
+}
+
+// propagateArgs gives the parameters of a class's methods the facts of the
+// arguments the class's own code passes them (process(now(), stamp)), so a
+// time handed to a helper keeps its clock type. Only times, durations and
+// clocks flow, never into a non-const reference (an out-parameter). It
+// reports whether anything changed.
+func (d *dataflow) propagateArgs(flows []argFlow) bool {
+	changed := false
+	for _, fl := range flows {
+		for i, a := range fl.args {
+			p := fl.params[i]
+			if fl.to.outParams[p] {
+				continue
+			}
+			ft := d.valueFacts(fl.to.params[p], a, fl.from) & (fTime | fDuration | fROSClock | fSysClock)
+			if old := d.locals[fl.to][p]; old|ft != old {
+				d.locals[fl.to][p] = old | ft
+				changed = true
+			}
 		}
 	}
 	return changed
