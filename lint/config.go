@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -153,7 +155,7 @@ func (u *unit) lowerXML() error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrParse, err)
+			return fmt.Errorf("%w: %w", ErrParse, err)
 		}
 		end := int(dec.InputOffset())
 		switch t := tok.(type) {
@@ -281,3 +283,21 @@ func (u *unit) offsetOf(line, col int) int {
 	}
 	return off
 }
+
+// configParseError describes a YAML, XML or shell file that lowerConfig
+// could not read to the end, with the line of the error when the parser
+// gives one.
+func configParseError(u *unit, err error) ParseError {
+	pe := ParseError{File: u.path, Message: err.Error()}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		pe.Line = se.Line
+	} else if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		pe.Line, _ = strconv.Atoi(m[1])
+	}
+	pe.Message = strings.TrimPrefix(pe.Message, ErrParse.Error()+": ")
+	return pe
+}
+
+// yamlLine finds the line in yaml.v3's error messages ("yaml: line 3: ...").
+var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -179,7 +179,6 @@ type unit struct {
 	lastImportEnd int
 	comments      []*node
 	strings       []*expr
-	hasErr        bool
 	// lines holds the byte offset of each line's start, built on demand.
 	lines []int
 }

@@ -136,11 +136,11 @@ func checkParses(t *testing.T, dir string) {
 		}
 		switch langOf(f) {
 		case langPython:
-			run(t, "python3", "-m", "py_compile", f)
+			runTool(t, "python3", "-m", "py_compile", f)
 		case langCPP:
-			run(t, "g++", "-std=c++17", "-fsyntax-only", "-I", stubs, f)
+			runTool(t, "g++", "-std=c++17", "-fsyntax-only", "-I", stubs, f)
 		case langShell:
-			run(t, "bash", "-n", f)
+			runTool(t, "bash", "-n", f)
 		case langYAML:
 			dec := yaml.NewDecoder(bytes.NewReader(src))
 			for {
@@ -166,9 +166,9 @@ func checkParses(t *testing.T, dir string) {
 	}
 }
 
-// run runs a compiler or interpreter, skipping the test when it is not
+// runTool runs a compiler or interpreter, skipping the test when it is not
 // installed.
-func run(t *testing.T, name string, args ...string) {
+func runTool(t *testing.T, name string, args ...string) {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
 		t.Skipf("%s not installed", name)
