@@ -824,16 +824,21 @@ func walkExpr(e *expr, visit func(*expr)) {
 		return
 	}
 	visit(e)
-	walkExpr(e.recv, visit)
-	walkExpr(e.l, visit)
-	walkExpr(e.r, visit)
+	eachChild(e, func(c *expr) { walkExpr(c, visit) })
+}
+
+// eachChild calls f on each direct subexpression of e (nil ones included).
+func eachChild(e *expr, f func(*expr)) {
+	f(e.recv)
+	f(e.l)
+	f(e.r)
 	for _, a := range e.args {
-		walkExpr(a, visit)
+		f(a)
 	}
 	for _, k := range e.kwargs {
-		walkExpr(k.value, visit)
+		f(k.value)
 	}
 	for _, sub := range e.subs {
-		walkExpr(sub, visit)
+		f(sub)
 	}
 }
