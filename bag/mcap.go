@@ -370,11 +370,11 @@ type chunkSlot struct {
 type chunkResult struct {
 	data []byte // aliases the slot's buffers
 	comp string
-	big  bool  // too big for memory: read as a stream on the analysis goroutine
+	big  bool // too big for memory: read as a stream on the analysis goroutine
 	// checked: the chunk's CRC matched
 	checked bool
-	err  error // a *ReadError: stop
-	bad  error // damage: skip the chunk
+	err     error // a *ReadError: stop
+	bad     error // damage: skip the chunk
 }
 
 // readParallel reads and decompresses up to workers+1 chunks ahead on
