@@ -1,0 +1,531 @@
+package fastpeer_test
+
+// Interoperability between simclock (Cyclone DDS) and the Fast DDS peer,
+// over loopback only, one DDS domain per test (130-139). Every test that
+// starts a peer checks that it is loopback-only.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/dds"
+)
+
+const (
+	domainPeerToMonitor = 130
+	domainPubToPeer     = 131
+	domainStamped       = 132
+	domainXTypes        = 133
+	domainPeerGraph     = 134
+)
+
+var simclockBuild struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+type mainRun struct{ m *testing.M }
+
+func (r mainRun) Run() int {
+	code := r.m.Run()
+	if simclockBuild.dir != "" {
+		os.RemoveAll(simclockBuild.dir)
+	}
+	return code
+}
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(mainRun{m}) }
+
+// simclock builds cmd/simclock once per test binary.
+func simclock(t *testing.T) string {
+	t.Helper()
+	simclockBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "simclock-fastpeer-test-")
+		if err != nil {
+			simclockBuild.err = err
+			return
+		}
+		simclockBuild.dir = dir
+		simclockBuild.path = filepath.Join(dir, "simclock")
+		out, err := exec.Command("go", "build", "-o", simclockBuild.path, "github.com/simclock/simclock/cmd/simclock").CombinedOutput()
+		if err != nil {
+			simclockBuild.err = errors.New(err.Error() + "\n" + string(out))
+		}
+	})
+	if simclockBuild.err != nil {
+		t.Fatalf("go build simclock: %v", simclockBuild.err)
+	}
+	return simclockBuild.path
+}
+
+func loopbackURI(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../../config/cyclonedds-loopback.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + p
+}
+
+// requireCyclone skips without libddsc unless CI is set.
+func requireCyclone(t *testing.T) {
+	t.Helper()
+	if err := dds.Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and Cyclone DDS is missing: %v", err)
+		}
+		t.Skipf("Cyclone DDS is not installed (apt-get install cyclonedds-dev): %v", err)
+	}
+}
+
+// simclockEnv is the environment of a simclock child: loopback Cyclone in
+// domain, no other ROS or DDS settings.
+func simclockEnv(t *testing.T, domain int) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "CYCLONEDDS_URI="+loopbackURI(t), "ROS_DOMAIN_ID="+strconv.Itoa(domain))
+}
+
+// cycloneGUID turns a peer GID (32 hex digits) into the publisher id
+// simclock prints ("010f78fd.146bac52.00000000.00000303").
+func cycloneGUID(gid string) string {
+	if len(gid) != 32 {
+		return "bad gid " + gid
+	}
+	return gid[0:8] + "." + gid[8:16] + "." + gid[16:24] + "." + gid[24:32]
+}
+
+func endpoint(t *testing.T, p *fastpeer.Peer, kind, node, topic string) fastpeer.Event {
+	t.Helper()
+	es := p.Select(func(e fastpeer.Event) bool {
+		return e.Kind == "endpoint" && e.Get("kind") == kind && e.Get("node") == node && e.Get("topic") == topic
+	})
+	if len(es) != 1 {
+		t.Fatalf("peer has %d %s endpoints of %s on %s, want 1", len(es), kind, node, topic)
+	}
+	return es[0]
+}
+
+func checkLoopback(t *testing.T, peers ...*fastpeer.Peer) {
+	t.Helper()
+	for _, p := range peers {
+		if err := p.CheckLoopback(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// monitorReport is the part of simclock monitor's JSON report used here.
+type monitorReport struct {
+	Kind         string   `json:"kind"`
+	HaveClock    bool     `json:"have_clock"`
+	SimNS        int64    `json:"sim_ns"`
+	Msgs         int      `json:"msgs"`
+	PublisherIDs []string `json:"publisher_ids"`
+	Totals       struct {
+		Msgs      int `json:"msgs"`
+		Malformed int `json:"malformed"`
+	} `json:"totals"`
+}
+
+// runMonitor runs simclock monitor --format json for d and returns its
+// reports and stderr.
+func runMonitor(ctx context.Context, t *testing.T, domain int, d time.Duration) ([]monitorReport, string) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, simclock(t), "monitor", "--format", "json", "--interval", "500ms", "--duration", d.String())
+	cmd.Env = simclockEnv(t, domain)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("simclock monitor: %v\n%s", err, stderr.String())
+	}
+	var reports []monitorReport
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		var r monitorReport
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("monitor line %q: %v", sc.Text(), err)
+		}
+		if r.Kind == "report" {
+			reports = append(reports, r)
+		}
+	}
+	return reports, stderr.String()
+}
+
+// TestPeerClockReachesSimclockMonitor: a Fast DDS node publishing /clock
+// as ros_gz_bridge does (reliable, keep last 10) is heard by simclock
+// monitor over Cyclone, which names the peer's writer GID as publisher.
+func TestPeerClockReachesSimclockMonitor(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, domainPeerToMonitor, fastpeer.WithNodes(fastpeer.Node{
+		Name:  "/sim/gazebo",
+		Clock: &fastpeer.ClockPublisher{Start: 1000 * time.Second, Step: 10 * time.Millisecond, Rate: 50},
+	}))
+	writer := endpoint(t, peer, "writer", "/sim/gazebo", "rt/clock")
+	if writer.Get("type") != "rosgraph_msgs::msg::dds_::Clock_" || writer.Get("reliability") != "reliable" {
+		t.Errorf("peer /clock writer: %s", writer.Line)
+	}
+
+	reports, stderr := runMonitor(ctx, t, domainPeerToMonitor, 3*time.Second)
+	got := 0
+	for _, r := range reports {
+		got += r.Msgs
+		if r.Totals.Malformed != 0 {
+			t.Errorf("monitor counts %d malformed /clock messages from the peer", r.Totals.Malformed)
+		}
+		if !r.HaveClock {
+			continue
+		}
+		if _, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool {
+			ns, err := e.Time()
+			return e.Kind == "published" && e.Get("topic") == "rt/clock" && err == nil && ns == r.SimNS
+		}); err != nil {
+			t.Errorf("monitor reports sim time %d ns, which the peer never published: %v", r.SimNS, err)
+		}
+		if len(r.PublisherIDs) != 1 || r.PublisherIDs[0] != cycloneGUID(writer.Get("gid")) {
+			t.Errorf("monitor publisher ids %v, want the peer's writer %s", r.PublisherIDs, cycloneGUID(writer.Get("gid")))
+		}
+	}
+	if got == 0 {
+		t.Fatalf("simclock monitor received no /clock from the Fast DDS peer\nmonitor stderr:\n%s\npeer stderr:\n%s",
+			stderr, peer.Stderr())
+	}
+	t.Logf("simclock monitor received %d /clock messages from the Fast DDS peer", got)
+	checkLoopback(t, peer)
+}
+
+// TestSimclockPubReachesPeer: simclock pub's /clock (Cyclone) reaches a
+// Fast DDS node that follows sim time with rclcpp's ClockQoS; a node whose
+// /clock reader asks for reliable delivery matches a reliable simclock pub
+// but not `simclock pub --best-effort` (as with ros2 bag play), and Fast
+// DDS reports the incompatible RELIABILITY policy.
+func TestSimclockPubReachesPeer(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, domainPubToPeer, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/listener", UseSimTime: true},
+		fastpeer.Node{Name: "/strict_listener", UseSimTime: true, ClockReader: fastpeer.QoS{Reliability: "reliable"}},
+	))
+	if r := endpoint(t, peer, "reader", "/listener", "rt/clock"); r.Get("reliability") != "best_effort" ||
+		r.Get("durability") != "volatile" || r.Get("depth") != "1" {
+		t.Errorf("rclcpp ClockQoS is best_effort, volatile, keep_last 1; peer reader: %s", r.Line)
+	}
+	clockAtLeast := func(node string, sec int64) func(fastpeer.Event) bool {
+		return func(e fastpeer.Event) bool {
+			s, err := e.Int("sec")
+			return e.Kind == "clock" && e.Get("node") == node && err == nil && s >= sec
+		}
+	}
+
+	pub := func(args ...string) (stop func()) {
+		cmd := exec.Command(simclock(t), append([]string{"pub", "--period", "20ms", "--duration", "60s"}, args...)...)
+		cmd.Env = simclockEnv(t, domainPubToPeer)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return func() {
+			cmd.Process.Signal(os.Interrupt) //nolint:errcheck // may have exited
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("simclock pub %v: %v\n%s", args, err, stderr.String())
+			}
+		}
+	}
+
+	t.Run("reliable", func(t *testing.T) {
+		stop := pub("--start", "2000")
+		defer stop()
+		for _, node := range []string{"/listener", "/strict_listener"} {
+			got, err := peer.WaitCount(ctx, 5, clockAtLeast(node, 2000))
+			if err != nil {
+				t.Fatalf("%s received %d clocks from simclock pub: %v\npeer stderr:\n%s", node, len(got), err, peer.Stderr())
+			}
+			for _, e := range got {
+				ns, err := e.Time()
+				if err != nil || ns < 2000e9 || ns > 2100e9 {
+					t.Errorf("%s: clock %q (simclock pub starts at 2000 s)", node, e.Line)
+				}
+				if len(e.Get("publisher")) != 32 {
+					t.Errorf("%s: clock without a publisher GID: %q", node, e.Line)
+				}
+			}
+		}
+	})
+
+	t.Run("best_effort_vs_reliable_reader", func(t *testing.T) {
+		stop := pub("--start", "3000", "--best-effort")
+		defer stop()
+		if _, err := peer.WaitCount(ctx, 5, clockAtLeast("/listener", 3000)); err != nil {
+			t.Fatalf("/listener (best effort) received no best-effort clock: %v", err)
+		}
+		inc, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool {
+			return e.Kind == "incompatible" && e.Get("node") == "/strict_listener" && e.Get("topic") == "rt/clock"
+		})
+		if err != nil {
+			t.Fatalf("no incompatible-QoS report for the reliable /clock reader: %v", err)
+		}
+		if inc.Get("policy") != "RELIABILITY" {
+			t.Errorf("incompatible policy %q, want RELIABILITY: %s", inc.Get("policy"), inc.Line)
+		}
+		if got := peer.Select(clockAtLeast("/strict_listener", 3000)); len(got) != 0 {
+			t.Errorf("the reliable reader received %d best-effort clocks: %q", len(got), got[0].Line)
+		}
+	})
+	checkLoopback(t, peer)
+}
+
+// imuSample is what the test reads back from a sensor_msgs/msg/Imu.
+type imuSample struct {
+	stamp        int64
+	frameID      string
+	orientationW float64
+	accelZ       float64
+}
+
+// decodeImu reads a little-endian XCDR1 sensor_msgs/msg/Imu, checking its
+// exact size.
+func decodeImu(b []byte) (imuSample, error) {
+	var s imuSample
+	if len(b) < 16 || !bytes.Equal(b[:4], []byte{0, 1, 0, 0}) {
+		return s, errors.New("not CDR_LE with options 0")
+	}
+	body := b[4:]
+	sec := int32(binary.LittleEndian.Uint32(body[0:]))
+	nsec := binary.LittleEndian.Uint32(body[4:])
+	n := int(binary.LittleEndian.Uint32(body[8:]))
+	if n == 0 || 12+n > len(body) || body[12+n-1] != 0 {
+		return s, errors.New("bad frame_id")
+	}
+	s.stamp, s.frameID = int64(sec)*1e9+int64(nsec), string(body[12:12+n-1])
+	off := (12 + n + 7) &^ 7 // doubles are 8-aligned from the start of the body
+	// orientation(4) cov(9) angular_velocity(3) cov(9) linear_acceleration(3) cov(9)
+	const doubles = 4 + 9 + 3 + 9 + 3 + 9
+	if want := 4 + off + 8*doubles; len(b) != want {
+		return s, errors.New("size " + strconv.Itoa(len(b)) + ", want " + strconv.Itoa(want))
+	}
+	f := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(body[off+8*i:])) }
+	s.orientationW, s.accelZ = f(3), f(4+9+3+9+2)
+	return s, nil
+}
+
+// TestPeerStampedTopicsReachCyclone: Fast DDS nodes publish
+// sensor_msgs/msg/Imu stamped from sim time, the wall clock and zero; a
+// Cyclone raw reader receives exactly the stamps the peer published.
+func TestPeerStampedTopicsReachCyclone(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tr, err := dds.Open(ctx, dds.Config{Domain: domainStamped, URI: loopbackURI(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close() //nolint:errcheck // test cleanup
+	topics := map[string]fastpeer.Stamp{"/robot/imu": fastpeer.StampSim, "/robot/imu_wall": fastpeer.StampWall,
+		"/robot/imu_zero": fastpeer.StampZero}
+	subs := map[string]transport.Subscription{}
+	for topic := range topics {
+		sub, err := tr.Subscribe(topic, "sensor_msgs/msg/Imu", transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close() //nolint:errcheck // test cleanup
+		subs[topic] = sub
+	}
+	peer := fastpeer.Start(ctx, t, domainStamped, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/sim/gazebo", Clock: &fastpeer.ClockPublisher{Start: 500 * time.Second, Step: 10 * time.Millisecond, Rate: 50}},
+		fastpeer.Node{Name: "/robot/imu_driver", UseSimTime: true, Imu: &fastpeer.ImuPublisher{Topic: "imu", Stamp: fastpeer.StampSim, Rate: 20}},
+		fastpeer.Node{Name: "/robot/wall_driver", Imu: &fastpeer.ImuPublisher{Topic: "imu_wall", Stamp: fastpeer.StampWall, Rate: 20}},
+		fastpeer.Node{Name: "/robot/zero_driver", Imu: &fastpeer.ImuPublisher{Topic: "/robot/imu_zero", Stamp: fastpeer.StampZero, Rate: 20}},
+	))
+	for topic, base := range topics {
+		t.Run(string(base), func(t *testing.T) {
+			var got []imuSample
+			rctx, stop := context.WithTimeout(ctx, 30*time.Second)
+			defer stop()
+			transport.Receive(rctx, subs[topic], func(s transport.Sample) { //nolint:errcheck // ends by stop
+				imu, err := decodeImu(s.Data)
+				if err != nil {
+					t.Errorf("%s: sample % x: %v", topic, s.Data, err)
+					stop()
+					return
+				}
+				got = append(got, imu)
+				if len(got) >= 5 {
+					stop()
+				}
+			})
+			if len(got) < 5 {
+				t.Fatalf("Cyclone received %d Imu on %s from the Fast DDS peer", len(got), topic)
+			}
+			for _, s := range got {
+				// The peer prints what it published after writing it.
+				e, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool {
+					ns, err := e.Time()
+					return e.Kind == "published" && e.Get("topic") == "rt"+topic && err == nil && ns == s.stamp
+				})
+				if err != nil {
+					t.Errorf("%s: received stamp %d ns, which the peer never published: %v", topic, s.stamp, err)
+				} else if e.Get("base") != string(base) {
+					t.Errorf("published with base %s, want %s: %s", e.Get("base"), base, e.Line)
+				}
+				if s.frameID != "imu_link" || s.orientationW != 1 || s.accelZ != 9.81 {
+					t.Errorf("%s: frame_id %q, orientation.w %v, linear_acceleration.z %v", topic, s.frameID, s.orientationW, s.accelZ)
+				}
+				switch base {
+				case fastpeer.StampZero:
+					if s.stamp != 0 {
+						t.Errorf("zero stamp is %d", s.stamp)
+					}
+				case fastpeer.StampSim: // 0 before the node's first /clock, then sim time from 500 s
+					if s.stamp != 0 && (s.stamp < 500e9 || s.stamp > 1000e9) {
+						t.Errorf("sim stamp %d ns outside the published sim time", s.stamp)
+					}
+				case fastpeer.StampWall:
+					if d := time.Since(time.Unix(0, s.stamp)); d < -time.Hour || d > time.Hour {
+						t.Errorf("wall stamp %v is %v from now", time.Unix(0, s.stamp), d)
+					}
+				}
+			}
+		})
+	}
+	checkLoopback(t, peer)
+}
+
+// TestXTypesTypeInformationRejectedByCyclone: a Fast DDS writer that
+// announces XTypes TypeInformation (Fast DDS's default for types with a
+// registered TypeObject, which rmw_fastrtps turns off) is rejected by
+// Cyclone DDS 0.10.2's discovery, while the same writer without it is
+// heard. Fast DDS itself still counts the Cyclone reader as matched.
+func TestXTypesTypeInformationRejectedByCyclone(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plain := fastpeer.Start(ctx, t, domainXTypes, fastpeer.WithNodes(fastpeer.Node{
+		Name: "/plain_sim", Clock: &fastpeer.ClockPublisher{Start: 100 * time.Second, Step: 10 * time.Millisecond, Rate: 50}}))
+	xtypes := fastpeer.Start(ctx, t, domainXTypes, fastpeer.WithXTypes(), fastpeer.WithNodes(fastpeer.Node{
+		Name: "/xtypes_sim", Clock: &fastpeer.ClockPublisher{Start: 900 * time.Second, Step: 10 * time.Millisecond, Rate: 50}}))
+	plainW := endpoint(t, plain, "writer", "/plain_sim", "rt/clock").Get("gid")
+	xtypesW := endpoint(t, xtypes, "writer", "/xtypes_sim", "rt/clock").Get("gid")
+
+	reports, stderr := runMonitor(ctx, t, domainXTypes, 3*time.Second)
+	heard := map[string]bool{}
+	for _, r := range reports {
+		for _, id := range r.PublisherIDs {
+			heard[id] = true
+		}
+		if r.HaveClock && r.SimNS >= 900e9 {
+			t.Errorf("monitor got sim time %d ns from the XTypes writer", r.SimNS)
+		}
+	}
+	if !heard[cycloneGUID(plainW)] {
+		t.Errorf("monitor did not hear the rmw_fastrtps-like writer %s (heard %v)", plainW, heard)
+	}
+	if heard[cycloneGUID(xtypesW)] {
+		t.Errorf("monitor heard the writer announcing TypeInformation %s; Cyclone 0.10.2 should reject it", xtypesW)
+	}
+	// Cyclone says why on stderr: "invalid parameter list ... pid 75
+	// (TYPE_INFORMATION) invalid" then "Invalid PublicationBuiltinTopicData".
+	if !strings.Contains(stderr, "(TYPE_INFORMATION) invalid") {
+		t.Errorf("Cyclone did not report the TypeInformation it rejects; monitor stderr:\n%s", stderr)
+	}
+	// The Fast DDS side believes the Cyclone reader matched: nothing on
+	// that side shows the samples go nowhere.
+	if _, err := xtypes.WaitFor(ctx, func(e fastpeer.Event) bool {
+		return e.Kind == "matched" && e.Get("node") == "/xtypes_sim" && e.Get("topic") == "rt/clock"
+	}); err != nil {
+		t.Errorf("XTypes writer never matched: %v", err)
+	}
+	for _, p := range []*fastpeer.Peer{plain, xtypes} {
+		cfg := p.Select(func(e fastpeer.Event) bool { return e.Kind == "config" })
+		want := strconv.FormatBool(p == xtypes)
+		if len(cfg) != 1 || cfg[0].Get("xtypes") != want {
+			t.Errorf("peer config %v, want xtypes=%s", cfg, want)
+		}
+	}
+	checkLoopback(t, plain, xtypes)
+}
+
+// TestPeerGraph: two Fast DDS peers read each other's ros_discovery_info
+// (rmw_dds_common ParticipantEntitiesInfo): node names, and reader and
+// writer GIDs that are the GUIDs samples arrive from.
+func TestPeerGraph(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sim := fastpeer.Start(ctx, t, domainPeerGraph, fastpeer.WithNodes(fastpeer.Node{
+		Name: "/sim/gazebo", Clock: &fastpeer.ClockPublisher{Start: 7 * time.Second, Rate: 20}}))
+	robot := fastpeer.Start(ctx, t, domainPeerGraph, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/robot/follower", UseSimTime: true},
+		fastpeer.Node{Name: "/robot/wall_node"}))
+	simWriter := endpoint(t, sim, "writer", "/sim/gazebo", "rt/clock").Get("gid")
+	ready := func(p *fastpeer.Peer) string {
+		es := p.Select(func(e fastpeer.Event) bool { return e.Kind == "ready" })
+		return es[0].Get("participant")
+	}
+
+	node, err := robot.WaitFor(ctx, func(e fastpeer.Event) bool {
+		return e.Kind == "graph_node" && e.Get("name") == "gazebo" && e.Get("writers") != "none"
+	})
+	if err != nil {
+		t.Fatalf("robot never saw /sim/gazebo in ros_discovery_info: %v", err)
+	}
+	if node.Get("namespace") != "/sim" || node.Get("participant") != ready(sim) || node.Get("writers") != simWriter ||
+		node.Get("readers") != "none" {
+		t.Errorf("robot's view of /sim/gazebo: %s; want namespace /sim, participant %s, writers %s, no readers",
+			node.Line, ready(sim), simWriter)
+	}
+	c, err := robot.WaitFor(ctx, func(e fastpeer.Event) bool { return e.Kind == "clock" && e.Get("node") == "/robot/follower" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Get("publisher") != simWriter {
+		t.Errorf("clock from %s, but ros_discovery_info lists writer %s", c.Get("publisher"), simWriter)
+	}
+	followerReader := endpoint(t, robot, "reader", "/robot/follower", "rt/clock").Get("gid")
+	for _, name := range []string{"follower", "wall_node"} {
+		n, err := sim.WaitFor(ctx, func(e fastpeer.Event) bool {
+			return e.Kind == "graph_node" && e.Get("name") == name && (name != "follower" || e.Get("readers") != "none")
+		})
+		if err != nil {
+			t.Fatalf("sim never saw /robot/%s: %v", name, err)
+		}
+		wantReaders := "none"
+		if name == "follower" {
+			wantReaders = followerReader
+		}
+		if n.Get("namespace") != "/robot" || n.Get("readers") != wantReaders || n.Get("writers") != "none" {
+			t.Errorf("sim's view of /robot/%s: %s; want readers %s, no writers", name, n.Line, wantReaders)
+		}
+	}
+	checkLoopback(t, sim, robot)
+}
