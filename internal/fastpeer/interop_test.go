@@ -34,6 +34,7 @@ const (
 	domainStamped       = 132
 	domainXTypes        = 133
 	domainPeerGraph     = 134
+	domainRclcpp        = 135
 )
 
 var simclockBuild struct {
@@ -528,4 +529,113 @@ func TestPeerGraph(t *testing.T) {
 		}
 	}
 	checkLoopback(t, sim, robot)
+}
+
+// logSample is what the test reads back from an rcl_interfaces/msg/Log.
+type logSample struct {
+	stamp                     int64
+	level                     uint8
+	name, msg, file, function string
+}
+
+// decodeLog reads a little-endian XCDR1 rcl_interfaces/msg/Log.
+func decodeLog(b []byte) (logSample, error) {
+	var l logSample
+	if len(b) < 13 || !bytes.Equal(b[:4], []byte{0, 1, 0, 0}) {
+		return l, errors.New("not CDR_LE with options 0")
+	}
+	body, off := b[4:], 8
+	l.stamp = int64(int32(binary.LittleEndian.Uint32(body)))*1e9 + int64(binary.LittleEndian.Uint32(body[4:]))
+	l.level = body[off]
+	off++
+	str := func() (string, error) {
+		off = (off + 3) &^ 3
+		if off+4 > len(body) {
+			return "", errors.New("truncated")
+		}
+		n := int(binary.LittleEndian.Uint32(body[off:]))
+		off += 4
+		if n == 0 || off+n > len(body) || body[off+n-1] != 0 {
+			return "", errors.New("bad string")
+		}
+		s := string(body[off : off+n-1])
+		off += n
+		return s, nil
+	}
+	for _, dst := range []*string{&l.name, &l.msg, &l.file, &l.function} {
+		s, err := str()
+		if err != nil {
+			return l, err
+		}
+		*dst = s
+	}
+	off = (off + 3) &^ 3
+	if len(body) != off+4 {
+		return l, errors.New("size " + strconv.Itoa(len(b)) + " does not end after line")
+	}
+	return l, nil
+}
+
+// TestRclcppEndpoints: with RclcppEndpoints a peer node has the endpoints
+// every rclcpp node has, and its /rosout line, stamped with the wall clock
+// although the node follows sim time, reaches a late Cyclone reader
+// through TRANSIENT_LOCAL durability.
+func TestRclcppEndpoints(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, domainRclcpp, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/robot/sim_node", UseSimTime: true, RclcppEndpoints: true}))
+	for _, want := range []struct{ kind, topic, typ, qos string }{
+		{"writer", "rt/rosout", "rcl_interfaces::msg::dds_::Log_", "reliable transient_local 1000"},
+		{"writer", "rt/parameter_events", "rcl_interfaces::msg::dds_::ParameterEvent_", "reliable volatile 1000"},
+		{"reader", "rt/parameter_events", "rcl_interfaces::msg::dds_::ParameterEvent_", "reliable volatile 1000"},
+		{"reader", "rt/clock", "rosgraph_msgs::msg::dds_::Clock_", "best_effort volatile 1"},
+	} {
+		e := endpoint(t, peer, want.kind, "/robot/sim_node", want.topic)
+		if got := e.Get("reliability") + " " + e.Get("durability") + " " + e.Get("depth"); e.Get("type") != want.typ || got != want.qos {
+			t.Errorf("%s on %s: %s; want type %s, QoS %s", want.kind, want.topic, e.Line, want.typ, want.qos)
+		}
+	}
+	if e := endpoint(t, peer, "writer", "/robot/sim_node", "rt/rosout"); e.Get("lifespan_s") != "10" {
+		t.Errorf("/rosout writer lifespan %q s, want 10 (rcl_qos_profile_rosout_default)", e.Get("lifespan_s"))
+	}
+
+	tr, err := dds.Open(ctx, dds.Config{Domain: domainRclcpp, URI: loopbackURI(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close() //nolint:errcheck // test cleanup
+	sub, err := tr.Subscribe("/rosout", "rcl_interfaces/msg/Log",
+		transport.QoS{Depth: 1000, Reliability: transport.Reliable, Durability: transport.TransientLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close() //nolint:errcheck // test cleanup
+	var got []logSample
+	rctx, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	transport.Receive(rctx, sub, func(s transport.Sample) { //nolint:errcheck // ends by stop
+		l, err := decodeLog(s.Data)
+		if err != nil {
+			t.Errorf("/rosout sample % x: %v", s.Data, err)
+		}
+		got = append(got, l)
+		stop()
+	})
+	if len(got) != 1 {
+		t.Fatalf("the late Cyclone reader got %d /rosout messages, want the 1 kept by TRANSIENT_LOCAL", len(got))
+	}
+	l := got[0]
+	pub := peer.Select(func(e fastpeer.Event) bool { return e.Kind == "published" && e.Get("topic") == "rt/rosout" })
+	if len(pub) != 1 {
+		t.Fatalf("peer published %d /rosout lines", len(pub))
+	}
+	if ns, _ := pub[0].Time(); l.stamp != ns || pub[0].Get("base") != "wall" {
+		t.Errorf("/rosout stamp %d ns; the peer published %s", l.stamp, pub[0].Line)
+	}
+	if l.level != 20 || l.name != "robot.sim_node" || l.msg != "fastpeer node started" {
+		t.Errorf("/rosout: level %d, logger %q, msg %q; want 20, robot.sim_node, fastpeer node started", l.level, l.name, l.msg)
+	}
+	checkLoopback(t, peer)
 }
