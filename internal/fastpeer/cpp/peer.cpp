@@ -118,10 +118,11 @@ Gid gid_of(const frtps::GUID_t& g) {
 
 std::string gid_hex(const Gid& g) { return hex(g.b, 16); }
 
-// word makes s one key=value token: spaces become underscores.
+// word makes s one printable token for a key=value field: spaces,
+// control and non-ASCII bytes become underscores.
 std::string word(std::string s) {
   for (auto& c : s) {
-    if (c == ' ' || c == '=') c = '_';
+    if (c <= ' ' || c > '~') c = '_';
   }
   return s;
 }
@@ -649,6 +650,12 @@ class Peer;
 // a test can see every one of them is on loopback.
 class ParticipantListener : public fdds::DomainParticipantListener {
  public:
+  // set_self names this participant, whose own endpoints are not reported.
+  void set_self(const frtps::GuidPrefix_t& p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    self_ = p;
+  }
+
   void on_participant_discovery(fdds::DomainParticipant*, frtps::ParticipantDiscoveryInfo&& info) override {
     const char* status = nullptr;
     switch (info.status) {
@@ -667,7 +674,7 @@ class ParticipantListener : public fdds::DomainParticipantListener {
     std::ostringstream s;
     s << "participant status=" << status << " gid=" << gid_hex(gid_of(info.info.m_guid));
     std::string ud(info.info.m_userData.begin(), info.info.m_userData.end());
-    if (!ud.empty()) s << " user_data=" << ud;
+    if (!ud.empty()) s << " user_data=" << word(ud);
     std::string locs;
     auto add = [&](const frtps::Locator_t& l) {
       if (!locs.empty()) locs += ",";
@@ -680,6 +687,41 @@ class ParticipantListener : public fdds::DomainParticipantListener {
     if (!locs.empty()) s << " locators=" << locs;
     emit(s.str());
   }
+
+  // Remote readers and writers: what a graph cache learns from discovery,
+  // to compare with what ros_discovery_info says.
+  void on_subscriber_discovery(fdds::DomainParticipant*, frtps::ReaderDiscoveryInfo&& info) override {
+    if (info.status == frtps::ReaderDiscoveryInfo::CHANGED_QOS_READER) return;
+    const auto& d = info.info;
+    endpoint("reader", info.status == frtps::ReaderDiscoveryInfo::DISCOVERED_READER, d.guid(), d.topicName().c_str(),
+             d.typeName().c_str(), d.m_qos.m_reliability.kind == fdds::RELIABLE_RELIABILITY_QOS,
+             d.m_qos.m_durability.kind == fdds::TRANSIENT_LOCAL_DURABILITY_QOS, d.m_qos.m_userData);
+  }
+  void on_publisher_discovery(fdds::DomainParticipant*, frtps::WriterDiscoveryInfo&& info) override {
+    if (info.status == frtps::WriterDiscoveryInfo::CHANGED_QOS_WRITER) return;
+    const auto& d = info.info;
+    endpoint("writer", info.status == frtps::WriterDiscoveryInfo::DISCOVERED_WRITER, d.guid(), d.topicName().c_str(),
+             d.typeName().c_str(), d.m_qos.m_reliability.kind == fdds::RELIABLE_RELIABILITY_QOS,
+             d.m_qos.m_durability.kind == fdds::TRANSIENT_LOCAL_DURABILITY_QOS, d.m_qos.m_userData);
+  }
+
+ private:
+  void endpoint(const char* kind, bool discovered, const frtps::GUID_t& guid, const std::string& topic,
+                const std::string& type, bool reliable, bool transient_local, const fdds::UserDataQosPolicy& ud) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (guid.guidPrefix == self_) return;
+    }
+    std::string user_data(ud.begin(), ud.end());
+    emit(std::string("remote kind=") + kind + " status=" + (discovered ? "discovered" : "removed") +
+         " gid=" + gid_hex(gid_of(guid)) + " topic=" + word(topic) + " type=" + word(type) +
+         " reliability=" + (reliable ? "reliable" : "best_effort") +
+         " durability=" + (transient_local ? "transient_local" : "volatile") +
+         " user_data=" + (user_data.empty() ? "none" : word(user_data)));
+  }
+
+  std::mutex mu_;  // guards self_
+  frtps::GuidPrefix_t self_;
 };
 
 const char* policy_name(fdds::QosPolicyId_t id) {
@@ -761,6 +803,7 @@ class Peer {
     state_.resize(o_.nodes.size());
     create_participant();
     graph_.participant = gid_of(p_->guid());  // before any reader exists
+    plistener_.set_self(p_->guid().guidPrefix);
     // ros_discovery_info first, as rmw_fastrtps's init_context_impl does.
     Qos dq{Rel::reliable, Dur::transient_local, Hist::keep_last, 1};
     discovery_writer_ = writer("", "ros_discovery_info", kDiscovery, dq);
