@@ -102,7 +102,7 @@ func (q *Queue) rearmLocked() {
 	}
 	at, want := int64(math.MinInt64), true
 	if !q.staleEpoch {
-		want = len(q.heap) > 0 && !q.heap[0].t.canceled
+		want = len(q.heap) > 0 && !q.heap[0].t.canceled && q.heap[0].t.nextCall != never
 		if want {
 			at = q.heap[0].t.nextCall
 		}
@@ -130,7 +130,7 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 	}
 	now := q.now()
 	q.mu.Lock()
-	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: now + int64(period),
+	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: deadline(now, int64(period)),
 		canceled: !autostart, callback: callback}
 	q.heap.push(t)
 	q.rearmLocked()
@@ -158,11 +158,12 @@ func (q *Queue) Len() int {
 }
 
 // Next returns the earliest next call time of a non-canceled timer, in
-// nanoseconds on the queue's clock. ok is false when no timer is armed.
+// nanoseconds on the queue's clock. ok is false when no timer is armed,
+// or when every armed timer's deadline is never (an infinite period).
 func (q *Queue) Next() (deadline int64, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.heap) == 0 || q.heap[0].t.canceled {
+	if len(q.heap) == 0 || q.heap[0].t.canceled || q.heap[0].t.nextCall == never {
 		return 0, false
 	}
 	return q.heap[0].t.nextCall, true
@@ -187,7 +188,9 @@ func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
 		return dst
 	}
 	e := q.heap[i]
-	if e.key > now { // a canceled timer's key is MaxInt64
+	if e.key > now || e.key == never {
+		// The heap orders by deadline, canceled last (key never): nothing
+		// below is ready either.
 		return dst
 	}
 	dst = append(dst, e.t)
@@ -254,9 +257,9 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 			t := e.t
 			credit := t.credit
 			t.credit = 0
-			if credit != 0 {
+			if credit != 0 && t.nextCall != never {
 				// Net effect: time until next call = period - remaining.
-				t.nextCall = now - credit + t.period
+				t.nextCall = deadline(now-credit, t.period)
 				t.lastCall = now - credit
 			}
 			stale = stale || now < t.lastCall
@@ -290,7 +293,7 @@ func (q *Queue) forwardJump() {
 	} else {
 		// Same epoch: no last call can be in the future, so only a
 		// passed deadline matters, and only the heap's minimum can tell.
-		wake = len(q.heap) > 0 && !q.heap[0].t.canceled && q.heap[0].t.nextCall <= now
+		wake = len(q.heap) > 0 && q.heap[0].t.readyAt(now)
 	}
 	q.rearmLocked()
 	f := q.wakeFn
@@ -311,13 +314,13 @@ func (q *Queue) checkAllLocked(now int64) (wake bool) {
 	changed, stale := false, false
 	for _, e := range q.heap {
 		t := e.t
-		if t.nextCall <= now {
+		if t.nextCall <= now && t.nextCall != never {
 			wake = wake || !t.canceled
 			// rcl leaves such a timer alone, even with a last call
 			// still in the future; keep checking until it is gone.
 			stale = stale || now < t.lastCall
 		} else if now < t.lastCall {
-			t.nextCall = now + t.period
+			t.nextCall = deadline(now, t.period)
 			t.lastCall = now
 			changed = true
 		}

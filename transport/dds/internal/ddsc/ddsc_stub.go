@@ -65,3 +65,16 @@ func Trigger(guard Entity) error { return ErrNoCgo }
 
 // Untrigger reports ErrNoCgo.
 func Untrigger(guard Entity) error { return ErrNoCgo }
+
+// CreateBuiltinReader reports ErrNoCgo.
+func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) { return 0, ErrNoCgo }
+
+// TakeEndpoint reports ErrNoCgo.
+func TakeEndpoint(r Entity, writers bool) (EndpointSample, bool, error) {
+	return EndpointSample{}, false, ErrNoCgo
+}
+
+// TakeParticipant reports ErrNoCgo.
+func TakeParticipant(r Entity) (ParticipantSample, bool, error) {
+	return ParticipantSample{}, false, ErrNoCgo
+}
