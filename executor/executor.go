@@ -232,10 +232,16 @@ func (e *Executor) SpinOnce() bool {
 	e.mu.Unlock()
 
 	ready := e.ready[:0]
+	contributed := 0 // each queue's timers come sorted: one queue needs no merge
 	for _, q := range queues {
-		ready = q.AppendReady(ready)
+		n := len(ready)
+		if ready = q.AppendReady(ready); len(ready) > n {
+			contributed++
+		}
 	}
-	timer.SortByCreation(ready)
+	if contributed > 1 {
+		timer.SortByCreation(ready)
+	}
 	if e.workers > 1 {
 		worked := e.dispatchParallel(ready, subs)
 		clear(ready)

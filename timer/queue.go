@@ -20,8 +20,9 @@ type Queue struct {
 	removeCB  func()
 	alarm     *simclock.Alarm // ROS clocks: fires when a forward jump passes the earliest deadline
 
-	mu   sync.Mutex // mu guards the fields below and every timer's state
-	heap timerHeap
+	mu    sync.Mutex // mu guards the fields below and every timer's state
+	heap  timerHeap
+	ready []entry // AppendReady's scratch
 	// staleEpoch is set while some timer's last call may be after the
 	// clock's now: after sim time was enabled while the ROS value was 0
 	// (deadlines are still system times), or after a clock change whose
@@ -175,15 +176,21 @@ func (q *Queue) AppendReady(dst []*Timer) []*Timer {
 	now := q.now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	start := len(dst)
-	dst = q.appendReadyLocked(dst, 0, now)
-	sortBySeq(dst[start:])
+	// Collect and sort the heap's entries, whose creation order is
+	// inline, rather than the timers they point to.
+	ready := q.appendReadyLocked(q.ready[:0], 0, now)
+	slices.SortFunc(ready, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
+	for _, e := range ready {
+		dst = append(dst, e.t)
+	}
+	clear(ready)
+	q.ready = ready[:0]
 	return dst
 }
 
 // appendReadyLocked walks the heap from index i, visiting only the
 // subtrees whose root is due. The caller must hold q.mu.
-func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
+func (q *Queue) appendReadyLocked(dst []entry, i int, now int64) []entry {
 	if i >= len(q.heap) {
 		return dst
 	}
@@ -193,7 +200,7 @@ func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
 		// below is ready either.
 		return dst
 	}
-	dst = append(dst, e.t)
+	dst = append(dst, e)
 	dst = q.appendReadyLocked(dst, 2*i+1, now)
 	return q.appendReadyLocked(dst, 2*i+2, now)
 }
