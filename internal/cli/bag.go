@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,8 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
-	"github.com/simclock/simclock/transport"
 )
 
 func newBagCmd(env *Env) *cobra.Command {
@@ -90,10 +93,11 @@ Examples:
 	}
 	f := cmd.Flags()
 	addFormatFlag(f, &o.format)
-	f.DurationVar(&o.window, "window", 0, "window W: report stamps where stamp − W ≤ 0 (0: off)")
+	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)"+secondsHelp)
 	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap, stall or jump is longer than this many nominal periods")
-	f.DurationVar(&o.baseTol, "base-tolerance", time.Minute, "stamps farther than this from the bag's clock are on another time base")
-	f.DurationVar(&o.futureTol, "future-tolerance", 100*time.Millisecond, "stamps ahead of the bag's clock by more than this are in the future")
+	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
+	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base"+secondsHelp)
+	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future"+secondsHelp)
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
 	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
@@ -109,6 +113,9 @@ func (o *bagInspectOptions) validate() error {
 	}
 	if len(o.files) == 0 {
 		return flagErrorf("bag inspect: no FILE given")
+	}
+	if err := checkFiles(o.files); err != nil {
+		return err
 	}
 	switch o.failOn {
 	case "error", "warning", "info", "never":
@@ -222,13 +229,7 @@ func rel(rep *bag.Report, ns int64) string {
 }
 
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
-func secs(ns int64) string {
-	sign := ""
-	if ns < 0 {
-		sign, ns = "-", -ns
-	}
-	return fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
-}
+func secs(ns int64) string { return value(ns) }
 
 func writeBagText(w io.Writer, rep *bag.Report) error {
 	ew := &errWriter{w: w}
@@ -363,6 +364,8 @@ type bagClockOptions struct {
 	hz        float64
 	loop      bool
 	transport string
+	format    string
+	duration  time.Duration
 	files     []string
 }
 
@@ -375,9 +378,11 @@ func newBagClockCmd(env *Env, runF func(context.Context, *bagClockOptions) error
 
 Publishes rosgraph_msgs/Clock on /clock the way "ros2 bag play --clock" does:
 at HZ per second of wall time, the bag's first log time plus R times the wall
-time elapsed, up to its last log time. With --loop it starts again, so /clock
-jumps back to the start (R14, R22). The bag's own recorded /clock is not
-replayed. Stops at the end of the bag or on interrupt.
+time elapsed, ending on its last log time. With --loop it starts again, so
+/clock jumps back to the start (R14, R22). The bag's own recorded /clock is
+not replayed. It stops at the end of the bag, after --duration of wall-clock
+time, or on SIGINT or SIGTERM, and prints what it published as simclock pub
+does (--format json: env, progress, summary lines).
 
 Examples:
   simclock bag clock --transport dds run_0.mcap
@@ -387,7 +392,16 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag clock: no FILE given")
 			}
-			if !(o.rate > 0) {
+			if err := checkFiles(o.files); err != nil {
+				return err
+			}
+			if err := checkFormat(o.format); err != nil {
+				return err
+			}
+			if err := checkTransport(o.transport); err != nil {
+				return err
+			}
+			if !(o.rate > 0) || math.IsInf(o.rate, 0) {
 				return flagErrorf("--rate %v: must be positive", o.rate)
 			}
 			if !(o.hz > 0) || o.hz > 1e6 {
@@ -403,8 +417,20 @@ Examples:
 	f.Float64Var(&o.rate, "rate", 1, "playback rate")
 	f.Float64Var(&o.hz, "hz", 40, "/clock messages per second of wall time")
 	f.BoolVar(&o.loop, "loop", false, "start again at the end")
-	f.StringVar(&o.transport, "transport", transportInproc, "transport: inproc or dds")
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
+	addTransportFlag(f, &o.transport, transportInproc)
+	addFormatFlag(f, &o.format)
 	return cmd
+}
+
+// bagTimeline is the schedule of "ros2 bag play --clock" over [start, end]
+// (ns of log time): hz messages per second of wall time, each rate × the
+// period further, the last on end.
+func bagTimeline(start, end int64, rate, hz float64, loop bool) (*clockstream.Schedule, error) {
+	period := time.Duration(float64(time.Second) / hz)
+	return clockstream.NewSchedule(clockstream.ScheduleConfig{Start: time.Duration(start), Period: period,
+		Step: time.Duration(rate * float64(period)), HasUntil: true, Until: time.Duration(end), EndAtUntil: true,
+		Loop: loop && end > start})
 }
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
@@ -412,22 +438,11 @@ func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	if err != nil {
 		return err
 	}
-	tr, err := openTransport(ctx, env, o.transport)
-	if err != nil {
-		return err
-	}
-	defer tr.Close()
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	sch, err := bagTimeline(start, end, o.rate, o.hz, o.loop)
 	if err != nil {
 		return fmt.Errorf("bag clock: %w", err)
 	}
-	defer pub.Close()
-	fmt.Fprintf(env.Stderr, "publishing /clock from %s to %s s at rate %g, %g Hz on %s (publisher %s)\n",
-		secs(start), secs(end), o.rate, o.hz, o.transport, pub.ID())
-	var n int64
-	var last int64
-	err = bag.PlayClock(ctx, pub, start, end, bag.PlayOptions{Rate: o.rate, Hz: o.hz, Loop: o.loop,
-		OnPublish: func(ns int64) { n++; last = ns }})
-	fmt.Fprintf(env.Stdout, "published %d /clock messages, last %s s\n", n, secs(last))
-	return err
+	return play(ctx, env, playSpec{command: "bag clock", topic: timemsg.ClockTopic, transport: o.transport,
+		format: o.format, duration: o.duration, about: fmt.Sprintf("bag timeline %s → %s s, played at rate %s",
+			value(start), value(end), strconv.FormatFloat(o.rate, 'f', -1, 64))}, sch)
 }

@@ -14,6 +14,10 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // Version is the simclock version printed by --version and in JSON env lines.
@@ -29,6 +33,26 @@ type Env struct {
 	StderrIsTTY bool
 	// Getenv reads the environment; defaults to os.Getenv.
 	Getenv func(string) string
+
+	// Virtual, when set, runs the live commands (pub, monitor) in virtual
+	// time on this fake clock: tests run them without waiting.
+	Virtual *virtualclock.Clock
+	// Bus is the in-process bus of --transport inproc; nil gives each
+	// command a bus of its own.
+	Bus *inproc.Bus
+	// OnExecutor, when set, is called with the executor a live command is
+	// about to spin, so a test can run peers (a simulator) beside it.
+	OnExecutor func(*executor.Executor)
+}
+
+// newExecutor returns the executor of a live command: in virtual time
+// when env.Virtual is set.
+func (env *Env) newExecutor() *executor.Executor {
+	exec := executor.New(executor.Config{Virtual: env.Virtual})
+	if env.OnExecutor != nil {
+		env.OnExecutor(exec)
+	}
+	return exec
 }
 
 // Exit codes.
@@ -107,4 +131,14 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	}
 	fmt.Fprintf(env.Stderr, "simclock: %v\n", err)
 	return ExitFailure
+}
+
+// noArgs refuses positional arguments, as a usage error.
+func noArgs(command string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return flagErrorf("%s takes no arguments, got %q", command, args)
+		}
+		return nil
+	}
 }

@@ -33,27 +33,3 @@ func parseSimTime(s string) (time.Duration, error) {
 	}
 	return time.Duration(sec)*time.Second + time.Duration(nsec), nil
 }
-
-// simTimeFlag is a pflag.Value holding a sim time and whether it was set.
-type simTimeFlag struct {
-	v   time.Duration
-	set bool
-}
-
-func (f *simTimeFlag) String() string {
-	if !f.set && f.v == 0 {
-		return ""
-	}
-	return strconv.FormatFloat(f.v.Seconds(), 'f', -1, 64)
-}
-
-func (f *simTimeFlag) Set(s string) error {
-	v, err := parseSimTime(s)
-	if err != nil {
-		return err
-	}
-	f.v, f.set = v, true
-	return nil
-}
-
-func (f *simTimeFlag) Type() string { return "seconds" }

@@ -1,11 +1,11 @@
-package clockmon_test
+package clockstream_test
 
 import (
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -26,27 +26,27 @@ func FuzzObserve(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m := clockmon.New(clockmon.Config{}, 0)
-		m.Observe(0, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1}}), "p")
-		m.Observe(10*time.Millisecond, data, "p")
+		m := clockstream.NewAnalyzer(clockstream.Config{}, 0)
+		observe(m, 0, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1}}), "p")
+		observe(m, 10*time.Millisecond, data, "p")
 		r := m.Report(20*time.Millisecond, nil)
 		c, err := timemsg.UnmarshalClock(data)
 		switch {
 		case err == nil:
-			if r.Malformed != 0 || r.NotNormalized != 0 || r.SimNs != c.Clock.Nanoseconds() {
-				t.Fatalf("valid % x: malformed %d, not normalized %d, sim %d (want %d)", data, r.Malformed, r.NotNormalized, r.SimNs, c.Clock.Nanoseconds())
+			if r.Malformed != 0 || r.NotNormalized != 0 || r.Value != c.Clock.Nanoseconds() {
+				t.Fatalf("valid % x: malformed %d, not normalized %d, sim %d (want %d)", data, r.Malformed, r.NotNormalized, r.Value, c.Clock.Nanoseconds())
 			}
 		case errors.Is(err, timemsg.ErrNotNormalized):
-			if r.NotNormalized != 1 || r.SimNs != int64(time.Second) {
-				t.Fatalf("not normalized % x: counted %d, sim %d", data, r.NotNormalized, r.SimNs)
+			if r.NotNormalized != 1 || r.Value != int64(time.Second) {
+				t.Fatalf("not normalized % x: counted %d, sim %d", data, r.NotNormalized, r.Value)
 			}
 		default:
-			if r.Malformed != 1 || r.SimNs != int64(time.Second) {
-				t.Fatalf("malformed % x (%v): counted %d, sim %d", data, err, r.Malformed, r.SimNs)
+			if r.Malformed != 1 || r.Value != int64(time.Second) {
+				t.Fatalf("malformed % x (%v): counted %d, sim %d", data, err, r.Malformed, r.Value)
 			}
 		}
-		if r.Msgs != 2 || r.Totals.Msgs != 2 {
-			t.Fatalf("msgs %d/%d, want 2", r.Msgs, r.Totals.Msgs)
+		if r.Messages != 2 || m.Totals(20*time.Millisecond).Messages != 2 {
+			t.Fatalf("messages %d, want 2", r.Messages)
 		}
 	})
 }
