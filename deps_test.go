@@ -57,6 +57,14 @@ func TestArchitecture(t *testing.T) {
 				}
 			}
 		}
+		if p.ImportPath == "github.com/simclock/simclock/graph" {
+			// The graph view is values and rules: a transport feeds it.
+			for _, imp := range p.Deps {
+				if !isStd(imp) && imp != "github.com/simclock/simclock/cdr" {
+					t.Errorf("graph depends on %s; it may use only the standard library and cdr", imp)
+				}
+			}
+		}
 		for _, imp := range p.Imports {
 			if imp == "github.com/simclock/simclock/transport/dds" && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/internal/cli") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/transport/dds") {
 				t.Errorf("%s imports the dds transport; only the CLI wires it in", p.ImportPath)

@@ -26,14 +26,20 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rep, err := inspect(context.Background(), []string{"fuzz.mcap"}, int64(len(data)), Options{DecodeAll: true, Window: 1},
-			func(rd *reader, p string, fi *FileInfo) error {
-				return rd.read(context.Background(), p, bytes.NewReader(data), int64(len(data)), fi)
+		set := &bagSet{files: []bagFile{{path: "fuzz.mcap", storage: "mcap"}}}
+		rep, err := inspect(context.Background(), set, int64(len(data)), Options{DecodeAll: true, Window: 1},
+			func(ctx context.Context, st storage, _ bagFile, fi *FileInfo, s *sink) error {
+				return st.(*mcapReader).readFrom(ctx, bytes.NewReader(data), int64(len(data)), fi, s)
 			})
 		if rep == nil {
 			t.Fatal("nil report")
 		}
-		if err == nil {
+		for _, d := range rep.Files[0].Damaged {
+			if d.Offset < 0 || d.Offset > int64(len(data)) {
+				t.Fatalf("damaged chunk at %d outside the %d-byte input", d.Offset, len(data))
+			}
+		}
+		if err == nil || errors.Is(err, ErrDamaged) {
 			return
 		}
 		re, ok := errors.AsType[*ReadError](err)

@@ -13,12 +13,15 @@ import (
 )
 
 // Parameter files and XML launch files set use_sim_time as often as code
-// does, so R16 also reads them: YAML through a YAML parser (keys of
-// mappings), XML launch files through encoding/xml (attribute values, as in
-// <param name="use_sim_time" value="true"/>). They need no cgo.
+// does, so the string detectors (R16) also read them: YAML through a YAML
+// parser (keys of mappings), XML launch files through encoding/xml
+// (attribute values, as in <param name="use_sim_time" value="true"/>).
+// They need no cgo.
 
-// configFindings checks a YAML or XML launch file for R16.
-func configFindings(u *unit) (out []Finding, err error) {
+// lowerConfig records the mapping keys of a YAML file, or the attribute
+// values of an XML launch file, as string expressions of u, and their
+// comments for suppression. On a parse error what was read so far is kept.
+func lowerConfig(u *unit) (err error) {
 	defer func() {
 		// yaml.v3 has panicked on malformed input in the past; a bad file
 		// must not take the run down.
@@ -26,22 +29,19 @@ func configFindings(u *unit) (out []Finding, err error) {
 			err = fmt.Errorf("%w: %v", ErrParse, p)
 		}
 	}()
-	r, _ := RuleByID("R16")
-	report := func(off int, name string) {
-		var edits []Edit
+	// add records the string name at byte offset off (-1 when unknown: the
+	// string is then placed at the start of the file and has no content
+	// node, so no fix).
+	add := func(off int, name string) {
+		e := &expr{kind: eString, name: name, n: &node{kind: "string"}}
 		if off >= 0 && off+len(name) <= len(u.src) && string(u.src[off:off+len(name)]) == name {
-			edits = []Edit{{Start: off, End: off + len(name), New: "use_sim_time"}}
+			e.n.start, e.n.end = off, off+len(name)
+			e.content = e.n
+		} else {
+			off = max(off, 0)
+			e.n.start, e.n.end = off, min(off+len(name), len(u.src))
 		}
-		f := Finding{File: u.path, Rule: r.ID, Level: r.Level,
-			Message: fmt.Sprintf("parameter name %q is not use_sim_time: the node silently keeps wall time", name),
-			Why:     "Only the use_sim_time parameter switches a node to /clock (R16); any other spelling declares or sets an unrelated parameter and is ignored.",
-			Fix:     "write use_sim_time", Edits: edits}
-		if off < 0 {
-			off = 0
-		}
-		f.Line, f.Col = u.position(off)
-		f.EndLine, f.EndCol = u.position(off + len(name))
-		out = append(out, f)
+		u.strings = append(u.strings, e)
 	}
 	switch u.lang {
 	case langYAML:
@@ -53,17 +53,15 @@ func configFindings(u *unit) (out []Finding, err error) {
 				break
 			}
 			if err != nil {
-				return out, fmt.Errorf("%w: %v", ErrParse, err)
+				return fmt.Errorf("%w: %v", ErrParse, err)
 			}
 			u.yamlComments(&doc)
 			walkYAML(&doc, func(key *yaml.Node) {
-				if simTimeMisspellings[key.Value] {
-					off := u.offsetOf(key.Line, key.Column)
-					if off >= 0 && off < len(u.src) && (u.src[off] == '"' || u.src[off] == '\'') {
-						off++
-					}
-					report(off, key.Value)
+				off := u.offsetOf(key.Line, key.Column)
+				if off >= 0 && off < len(u.src) && (u.src[off] == '"' || u.src[off] == '\'') {
+					off++
 				}
+				add(off, key.Value)
 			})
 		}
 	case langXML:
@@ -76,28 +74,26 @@ func configFindings(u *unit) (out []Finding, err error) {
 				break
 			}
 			if err != nil {
-				return out, fmt.Errorf("%w: %v", ErrParse, err)
+				return fmt.Errorf("%w: %v", ErrParse, err)
 			}
 			end := int(dec.InputOffset())
 			switch t := tok.(type) {
 			case xml.StartElement:
 				for _, a := range t.Attr {
-					if simTimeMisspellings[a.Value] {
-						// The value's position inside this tag's bytes.
-						rel := bytes.Index(u.src[start:end], []byte(a.Value))
-						off := -1
-						if rel >= 0 {
-							off = start + rel
-						}
-						report(off, a.Value)
+					// The value's position inside this tag's bytes.
+					rel := bytes.Index(u.src[start:end], []byte(a.Value))
+					off := -1
+					if rel >= 0 {
+						off = start + rel
 					}
+					add(off, a.Value)
 				}
 			case xml.Comment:
 				u.comments = append(u.comments, &node{kind: "comment", start: start, end: end})
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // walkYAML calls f on every mapping key under n.
@@ -143,14 +139,18 @@ func (u *unit) yamlComments(n *yaml.Node) {
 // offsetOf converts a 1-based line and code-point column to a byte offset,
 // -1 when out of range.
 func (u *unit) offsetOf(line, col int) int {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(u.src[off:], '\n')
-		if i < 0 {
-			return -1
+	if u.lines == nil {
+		u.lines = append(u.lines, 0)
+		for i, b := range u.src {
+			if b == '\n' {
+				u.lines = append(u.lines, i+1)
+			}
 		}
-		off += i + 1
 	}
+	if line < 1 || line > len(u.lines) {
+		return -1
+	}
+	off := u.lines[line-1]
 	for c := 1; c < col; c++ {
 		if off >= len(u.src) || u.src[off] == '\n' {
 			return -1

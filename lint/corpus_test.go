@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // archive is a parsed txtar file: a comment, then "-- name --" sections.
@@ -73,8 +75,10 @@ func wants(t *testing.T, a archive) []string {
 				t.Fatalf("%s:%d: corrected file has a want annotation", f.name, i+1)
 			}
 			for _, r := range strings.Fields(w) {
-				if _, ok := RuleByID(r); ok {
-					out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+				if id, err := rules.Parse(r); err == nil {
+					if _, ok := RuleByID(id); ok {
+						out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+					}
 				}
 			}
 		}

@@ -160,6 +160,8 @@ type unit struct {
 	comments      []*node
 	strings       []*expr
 	hasErr        bool
+	// lines holds the byte offset of each line's start, built on demand.
+	lines []int
 }
 
 func (u *unit) text(n *node) string {

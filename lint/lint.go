@@ -12,14 +12,20 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // Config selects what a run checks.
 type Config struct {
-	// Rules lists the rule IDs to report; empty means every rule.
-	Rules []string
+	// Rules lists the rules to report; empty means every rule.
+	Rules []rules.ID
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int
+	// RosDistro is the ROS 2 distribution the code targets (see Distros):
+	// what a negative time does in rclcpp depends on it. "" means
+	// DefaultDistro.
+	RosDistro string
 }
 
 // Result is the outcome of a run.
@@ -33,10 +39,10 @@ type Result struct {
 }
 
 // Failed reports whether any finding is a warning or an error that has not
-// been fixed. Notes alone do not fail a run.
+// been fixed. Info findings alone do not fail a run.
 func (r *Result) Failed() bool {
 	for _, f := range r.Findings {
-		if f.Level != LevelNote && !f.Fixed {
+		if f.Severity.Fails() && !f.Fixed {
 			return true
 		}
 	}
@@ -125,7 +131,11 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
 	}
-	enabled := map[string]bool{}
+	distro, err := ParseDistro(cfg.RosDistro)
+	if err != nil {
+		return nil, err
+	}
+	enabled := map[rules.ID]bool{}
 	ids := cfg.Rules
 	if len(ids) == 0 {
 		for _, r := range Rules {
@@ -135,7 +145,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	for _, id := range ids {
 		r, ok := RuleByID(id)
 		if !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id)
+			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id.String())
 		}
 		enabled[r.ID] = true
 	}
@@ -203,6 +213,12 @@ feed:
 			collectComments(u)
 			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
+		case langYAML, langXML:
+			if err := lowerConfig(u); err != nil {
+				// A file that is not valid YAML/XML is reported like a C++
+				// file tree-sitter could only partly parse.
+				res.ParseErrors = append(res.ParseErrors, u.path)
+			}
 		}
 		bindUnit(u)
 		u.root = nil // the tree is no longer needed; let it go
@@ -223,24 +239,13 @@ feed:
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{}}
+	c := &checker{d: d, enabled: enabled, distro: distro, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
+		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()
 	for _, u := range units {
 		before := len(c.findings)
-		if u.lang == langYAML || u.lang == langXML {
-			fs, err := configFindings(u)
-			if err != nil {
-				// A file that is not valid YAML/XML is reported like a C++
-				// file tree-sitter could only partly parse.
-				res.ParseErrors = append(res.ParseErrors, u.path)
-			}
-			if enabled["R16"] {
-				c.findings = append(c.findings, fs...)
-			}
-		} else {
-			c.check(u)
-		}
+		c.check(u)
 		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
 	}
 	res.Findings = c.findings
@@ -352,7 +357,7 @@ func Fix(res *Result) (int, error) {
 
 // finding builds a Finding at node n.
 func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
-	f := Finding{File: u.path, Rule: r.ID, Level: r.Level, Message: msg, Why: why, Fix: fix, Edits: edits}
+	f := Finding{File: u.path, Rule: r.ID, Severity: r.Severity, Message: msg, Why: why, Fix: fix, Edits: edits}
 	if n != nil {
 		f.Line, f.Col = u.position(n.start)
 		f.EndLine, f.EndCol = u.position(n.end)
@@ -376,7 +381,7 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 	}
 	type sup struct {
 		all   bool
-		rules map[string]bool
+		rules map[rules.ID]bool
 	}
 	byLine := map[int]*sup{}
 	for _, c := range u.comments {
@@ -390,12 +395,12 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 		if !ok {
 			continue
 		}
-		s := &sup{rules: map[string]bool{}}
+		s := &sup{rules: map[rules.ID]bool{}}
 		if inner, ok := strings.CutPrefix(rest, "["); ok {
 			if j := strings.IndexByte(inner, ']'); j >= 0 {
 				for id := range strings.SplitSeq(inner[:j], ",") {
-					if r, ok := RuleByID(strings.TrimSpace(id)); ok {
-						s.rules[r.ID] = true
+					if id, err := rules.Parse(id); err == nil {
+						s.rules[id] = true
 					}
 				}
 			}

@@ -13,7 +13,19 @@
 // name in the same package, and the Header shorthand for std_msgs/Header.
 // Types a schema uses but does not define are taken from a small built-in
 // set (builtin_interfaces/Time and Duration, std_msgs/Header,
-// rosgraph_msgs/Clock, service_msgs/ServiceEventInfo). Service event
+// rosgraph_msgs/Clock, service_msgs/ServiceEventInfo), then from the
+// shipped definitions.
+//
+// # Shipped definitions
+//
+// The package embeds the Jazzy .msg files of the common interface packages
+// (std_msgs, sensor_msgs, geometry_msgs, nav_msgs, tf2_msgs,
+// visualization_msgs, diagnostic_msgs and a few more; interfaces/README.md
+// lists them with their sources and licences). ParseShipped parses one of
+// them for a recording or a graph that names a type without defining it:
+// rosbag2 sqlite3 bags before Iron, and DDS discovery, which carries only a
+// type name and hash. A recorded definition always wins, and a type that
+// is neither recorded nor shipped is ErrUnknownType: never a guessed layout. Service event
 // schemas written as .srv text, as Iron-era rosbag2 does, are expanded to
 // the Event type rosidl generates.
 //

@@ -180,7 +180,8 @@ const (
 
 // wellKnown holds definitions used when a schema refers to a type it does
 // not define (rosbag2 omits nothing in practice, but hand-written schemas
-// and service events do).
+// and service events do). The shipped interface files (shipped.go) are
+// the next fallback.
 var wellKnown = map[string]string{
 	"builtin_interfaces/Time":     "int32 sec\nuint32 nanosec\n",
 	"builtin_interfaces/Duration": "int32 sec\nuint32 nanosec\n",
@@ -243,7 +244,7 @@ func Parse(name string, data []byte) (*Schema, error) {
 	}
 	// A well-known type stored without its text (rosbag2 writes an empty
 	// definition when it finds none) takes the built-in definition.
-	if _, ok := wellKnown[root]; ok && blank(p.lines[root].lines) {
+	if _, ok := knownDefinition(root); ok && blank(p.lines[root].lines) {
 		delete(p.lines, root)
 	}
 	// Service events: the root text is a .srv (request, "---", response).
@@ -365,7 +366,7 @@ func (p *parser) resolve(name string, depth int) (*Type, error) {
 	}
 	s := p.lines[name]
 	if s == nil {
-		def, ok := wellKnown[name]
+		def, ok := knownDefinition(name)
 		if !ok {
 			return nil, nil // the caller reports where it is used
 		}

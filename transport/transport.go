@@ -194,3 +194,14 @@ func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
 		}
 	}
 }
+
+// A NodeScoper is a Transport that can attribute endpoints to named ROS
+// nodes, so that the graph sees them as ROS 2 does (transport/dds
+// announces them on ros_discovery_info). node.New uses it when the
+// transport offers it.
+type NodeScoper interface {
+	// ForNode returns a view whose endpoints belong to the node
+	// namespace/name. Closing the view closes them and withdraws the node,
+	// leaving the underlying transport open.
+	ForNode(name, namespace string) (Transport, error)
+}

@@ -42,6 +42,7 @@ type bagInspectOptions struct {
 	futureTol  time.Duration
 	svg, html  string
 	decodeAll  bool
+	noCRC      bool
 	failOn     string
 	examples   int
 	files      []string
@@ -102,6 +103,7 @@ Examples:
 	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
+	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	return cmd
@@ -113,9 +115,6 @@ func (o *bagInspectOptions) validate() error {
 	}
 	if len(o.files) == 0 {
 		return flagErrorf("bag inspect: no FILE given")
-	}
-	if err := checkFiles(o.files); err != nil {
-		return err
 	}
 	switch o.failOn {
 	case "error", "warning", "info", "never":
@@ -139,7 +138,7 @@ func (o *bagInspectOptions) validate() error {
 
 func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	opts := bag.Options{Window: o.window, GapPeriods: o.gapPeriods, BaseTolerance: o.baseTol,
-		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples}
+		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}
 	var bar *progressBar
 	if env.StderrIsTTY {
 		bar = &progressBar{w: env.Stderr}
@@ -148,6 +147,12 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	rep, readErr := bag.Inspect(ctx, o.files, opts)
 	if bar != nil {
 		bar.clear()
+	}
+	if errors.Is(readErr, bag.ErrUsage) {
+		return flagErrorf("%v", readErr)
+	}
+	if rep == nil {
+		return readErr
 	}
 	if errors.Is(readErr, context.Canceled) {
 		return readErr
@@ -234,17 +239,39 @@ func secs(ns int64) string { return value(ns) }
 func writeBagText(w io.Writer, rep *bag.Report) error {
 	ew := &errWriter{w: w}
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format, args...) }
+	if b := rep.Bag; b != nil {
+		if m := b.Metadata; m != nil {
+			comp := "no compression"
+			if m.CompressionMode != "" {
+				comp = m.CompressionFormat + " " + m.CompressionMode + " compression"
+			}
+			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", b.Dir, m.Version, m.StorageIdentifier,
+				len(m.RelativeFilePaths), m.MessageCount, comp)
+		} else {
+			p("bag %s: no metadata.yaml, %d storage files found\n", b.Dir, len(rep.Files))
+		}
+	}
 	for _, f := range rep.Files {
-		mode := "linear"
-		if f.Indexed {
-			mode = "indexed"
+		if f.Storage == "sqlite3" {
+			p("file %s: %d bytes, sqlite3, %d messages, %s\n", f.Path, f.Bytes, f.Messages, f.Profile)
+		} else {
+			mode := "linear"
+			if f.Indexed {
+				mode = "indexed"
+			}
+			chunks := fmt.Sprintf("%d chunks", f.Chunks)
+			if len(f.Compression) > 0 {
+				chunks += " (" + strings.Join(f.Compression, ",") + ")"
+			}
+			p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
+				f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
 		}
-		chunks := fmt.Sprintf("%d chunks", f.Chunks)
-		if len(f.Compression) > 0 {
-			chunks += " (" + strings.Join(f.Compression, ",") + ")"
+		if f.FileCompression != "" {
+			p("        compressed whole with %s\n", f.FileCompression)
 		}
-		p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
-			f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
+		if len(f.Damaged) > 0 {
+			p("        %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
+		}
 	}
 	if rep.Messages > 0 {
 		p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
@@ -292,6 +319,10 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
 		for _, e := range f.Examples {
 			if f.Code == bag.CodeReadError || f.Code == bag.CodeNoClock {
+				continue
+			}
+			if f.Code == bag.CodeDamagedChunk || f.Code == bag.CodeMetadata {
+				p("          %s\n", e.Detail)
 				continue
 			}
 			line := fmt.Sprintf("          at log %s (message %d", rel(rep, e.LogNS), e.Index)
@@ -392,9 +423,6 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag clock: no FILE given")
 			}
-			if err := checkFiles(o.files); err != nil {
-				return err
-			}
 			if err := checkFormat(o.format); err != nil {
 				return err
 			}
@@ -435,6 +463,9 @@ func bagTimeline(start, end int64, rate, hz float64, loop bool) (*clockstream.Sc
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	start, end, err := bag.Span(ctx, o.files)
+	if errors.Is(err, bag.ErrUsage) {
+		return &usageError{err} // the same file twice, a directory beside its files
+	}
 	if err != nil {
 		return err
 	}

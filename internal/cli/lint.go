@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 // lintOptions holds the flag values of simclock lint.
@@ -18,6 +19,7 @@ type lintOptions struct {
 	format string
 	fix    bool
 	rules  string
+	distro string
 	paths  []string
 }
 
@@ -25,7 +27,7 @@ func newLintCmd(env *Env) *cobra.Command {
 	opts := &lintOptions{}
 	var ids []string
 	for _, r := range lint.Rules {
-		ids = append(ids, r.ID)
+		ids = append(ids, r.ID.String())
 	}
 	cmd := &cobra.Command{
 		Use:   "lint [flags] PATH...",
@@ -49,6 +51,13 @@ Silence a finding with a comment on its line or alone on the line before:
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
+--ros-distro (default jazzy) words what now() - W below 0 does: rclpy
+raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
+negative Time on Humble and Jazzy, where a window that is only compared is
+therefore harmless and not reported. Test code (gtest, pytest,
+launch_testing) runs on wall time unless it mentions use_sim_time, so the
+sim-time startup rules (R26, R27, R29) skip it.
+
 Exit status: 0 when clean (notes alone do not fail), 1 when warnings or
 errors remain, 2 on usage errors.
 
@@ -65,6 +74,8 @@ Examples:
 	addFormatFlag(flags, &opts.format, "sarif")
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
+	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -75,16 +86,19 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}
-	rules, err := lint.ParseRules(opts.rules)
+	ids, err := lint.ParseRules(opts.rules)
 	if err != nil {
 		return flagErrorf("--rules: %v", err)
+	}
+	if _, err := lint.ParseDistro(opts.distro); err != nil {
+		return flagErrorf("--ros-distro: %v", err)
 	}
 	for _, p := range opts.paths {
 		if _, err := os.Stat(p); err != nil {
 			return flagErrorf("lint: %v", err)
 		}
 	}
-	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: rules})
+	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: ids, RosDistro: opts.distro})
 	if err != nil {
 		if errors.Is(err, lint.ErrNoParser) {
 			return err
@@ -99,7 +113,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	}
 	switch opts.format {
 	case formatJSON:
-		err = writeLintJSON(env.Stdout, res, rules, opts.fix, fixed)
+		err = writeLintJSON(env.Stdout, res, ids, opts.fix, fixed)
 	case "sarif":
 		err = writeLintSARIF(env.Stdout, res)
 	default:
@@ -117,8 +131,8 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
 	for _, f := range res.Findings {
 		mark := ""
-		if f.Level == lint.LevelNote {
-			mark = " (note)"
+		if f.Severity == rules.Info {
+			mark = " (info)"
 		}
 		if f.Fixed {
 			mark += " (fixed)"
@@ -146,28 +160,32 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
 //
 //	{"kind":"env","schema":1,"tool":"simclock lint","version":"...","rules":["R2",...],"fix":false}
 //	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
-//	 "level":"warning","message":"...","why":"...","fix":"...","fixed":false,"fixable":false}
+//	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":0}
 //
-// Columns count Unicode code points from 1. "fixed" is omitted unless --fix
-// applied the finding's edits; "failed" is the exit status's view (notes
-// alone do not fail). Fields may be added, never renamed.
+// Columns count Unicode code points from 1. "severity" is info, warning or
+// error; "level" is the same in SARIF's words (info is "note"). "fixed" is
+// omitted unless --fix applied the finding's edits; "failed" is the exit
+// status's view (info alone does not fail). Fields may be added, never renamed.
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
 	Kind string `json:"kind"`
 	lint.Finding
-	Fixable bool `json:"fixable"`
+	// Level is the severity in SARIF's words (info is "note"), kept for
+	// readers of schema 1 from before "severity".
+	Level   string `json:"level"`
+	Fixable bool   `json:"fixable"`
 }
 
 // lintEnv and lintSummary are the first and last JSON lines.
 type lintEnv struct {
-	Kind    string   `json:"kind"`
-	Schema  int      `json:"schema"`
-	Tool    string   `json:"tool"`
-	Version string   `json:"version"`
-	Rules   []string `json:"rules"`
-	Fix     bool     `json:"fix"`
+	Kind    string     `json:"kind"`
+	Schema  int        `json:"schema"`
+	Tool    string     `json:"tool"`
+	Version string     `json:"version"`
+	Rules   []rules.ID `json:"rules"`
+	Fix     bool       `json:"fix"`
 }
 
 type lintSummary struct {
@@ -179,18 +197,18 @@ type lintSummary struct {
 	ParseErrors int    `json:"parse_errors"`
 }
 
-func writeLintJSON(out io.Writer, res *lint.Result, rules []string, fix bool, fixed int) error {
+func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fixed int) error {
 	jl := newJSONLines(out)
-	if len(rules) == 0 {
+	if len(ids) == 0 {
 		for _, r := range lint.Rules {
-			rules = append(rules, r.ID)
+			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{Kind: "env", Schema: 1, Tool: "simclock lint", Version: Version, Rules: rules, Fix: fix}); err != nil {
+	if err := jl.Write(lintEnv{Kind: "env", Schema: 1, Tool: "simclock lint", Version: Version, Rules: ids, Fix: fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		lf := lintFinding{Kind: "finding", Finding: f, Fixable: len(f.Edits) > 0}
+		lf := lintFinding{Kind: "finding", Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
 		lf.Edits = nil
 		if err := jl.Write(lf); err != nil {
 			return err
@@ -303,12 +321,12 @@ func writeLintSARIF(out io.Writer, res *lint.Result) error {
 		ColumnKind: "unicodeCodePoints",
 		Results:    []sarifResult{},
 	}
-	index := map[string]int{}
+	index := map[rules.ID]int{}
 	for i, r := range lint.Rules {
 		index[r.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: r.ID, Name: r.Name, ShortDescription: sarifText{r.Summary},
-			DefaultConfiguration: sarifDefault{string(r.Level)},
+			ID: r.ID.String(), Name: r.Name, ShortDescription: sarifText{r.Summary},
+			DefaultConfiguration: sarifDefault{r.Severity.SARIFLevel()},
 		})
 	}
 	for _, f := range res.Findings {
@@ -317,7 +335,7 @@ func writeLintSARIF(out io.Writer, res *lint.Result) error {
 		}
 		uri := sarifURI(f.File)
 		sr := sarifResult{
-			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Level),
+			RuleID: f.Rule.String(), RuleIndex: index[f.Rule], Level: f.Severity.SARIFLevel(),
 			Message: sarifText{f.Message + ". Why: " + f.Why + " Fix: " + f.Fix},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{uri},

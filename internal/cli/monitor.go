@@ -30,6 +30,7 @@ type monitorOptions struct {
 	allowNoClock   bool
 	transport      string
 	format         string
+	node           nodeFlags
 
 	rtfWant, rtfTol float64 // parsed --expect-rtf
 }
@@ -84,6 +85,7 @@ Examples:
 	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if the value ever jumps backwards")
 	f.BoolVar(&o.allowNoClock, "allow-no-clock", false, "exit 0 even when no /clock message arrived")
 	addTransportFlag(f, &o.transport, transportDDS)
+	o.node.add(f, "simclock_monitor")
 	addFormatFlag(f, &o.format)
 	return cmd
 }
@@ -162,6 +164,11 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
+	tr, closeNode, err := asNode(tr, o.env, &o.node)
+	if err != nil {
+		return err
+	}
+	defer closeNode()
 	// A node's /clock QoS (best effort, volatile) so the monitor matches
 	// exactly the publishers a node matches; a deeper queue than a node's
 	// depth 1 so that counting the rate never drops samples.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 
@@ -120,23 +119,3 @@ const durationHelp = "stop after this much wall-clock time, in seconds (1.5, 1.5
 
 // secondsHelp completes the help of every time flag.
 const secondsHelp = " (seconds: 1.5, 1.5s or 1500ms)"
-
-// checkFiles refuses the same file named twice (also through another
-// path or a link): a usage error, since it would count everything twice.
-func checkFiles(paths []string) error {
-	seen := make([]os.FileInfo, 0, len(paths))
-	names := make([]string, 0, len(paths))
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue // the command reports files it cannot open
-		}
-		for i, prev := range seen {
-			if os.SameFile(prev, fi) {
-				return flagErrorf("%s and %s are the same file: give each file once", names[i], p)
-			}
-		}
-		seen, names = append(seen, fi), append(names, p)
-	}
-	return nil
-}

@@ -28,6 +28,7 @@ type pubOptions struct {
 	loop, bestEffort              bool
 	topic, transport, format      string
 	seed                          uint64
+	node                          nodeFlags
 }
 
 func newPubCmd(env *Env) *cobra.Command {
@@ -80,6 +81,7 @@ Examples:
 	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (the value still advances)")
 	f.Var(units.Duration(&o.jitter, units.NonNegative), "jitter", "move each send time by a random offset within ±this"+secondsHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "seed for --drop and --jitter: one seed, one run")
+	o.node.add(f, "simclock_pub")
 	addFormatFlag(f, &o.format)
 	return cmd
 }
@@ -154,14 +156,15 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) 
 		return flagErrorf("%v", err)
 	}
 	return play(ctx, o.env, playSpec{command: "pub", topic: o.topic, transport: o.transport, bestEffort: o.bestEffort,
-		format: o.format, duration: o.duration}, sch)
+		format: o.format, duration: o.duration, node: &o.node}, sch)
 }
 
 // playSpec is what simclock pub and simclock bag clock share: where to
 // publish, how long, in which format.
 type playSpec struct {
 	command, topic, transport, format string
-	about                             string // a line printed first in text, if set
+	about                             string     // a line printed first in text, if set
+	node                              *nodeFlags // the ROS node to run as, if any
 	bestEffort                        bool
 	duration                          time.Duration
 }
@@ -174,6 +177,13 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
+	if spec.node != nil {
+		var closeNode func()
+		if tr, closeNode, err = asNode(tr, env, spec.node); err != nil {
+			return err
+		}
+		defer closeNode()
+	}
 	qos := transport.ClockPublisherQoS
 	if spec.bestEffort {
 		qos.Reliability = transport.BestEffort

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/transport/inproc"
 	"github.com/simclock/simclock/virtualclock"
 )
@@ -33,6 +34,9 @@ type Env struct {
 	StderrIsTTY bool
 	// Getenv reads the environment; defaults to os.Getenv.
 	Getenv func(string) string
+	// ROSArgs are the "--ros-args ... [--]" arguments Main took out of the
+	// command line (node name and namespace remappings).
+	ROSArgs node.ROSArgs
 
 	// Virtual, when set, runs the live commands (pub, monitor) in virtual
 	// time on this fake clock: tests run them without waiting.
@@ -104,6 +108,7 @@ ROS 2 users meet in simulation.`,
 		newPredictCmd(env),    // ... and predict them
 		newPubCmd(env),        // a fake simulator on /clock
 		newMonitorCmd(env),    // /clock as a node sees it
+		newDoctorCmd(env),     // the time of a live graph
 		newBagCmd(env),        // hazards in recordings
 		newLintCmd(env),       // hazards in source code
 	)
@@ -113,8 +118,14 @@ ROS 2 users meet in simulation.`,
 // Main runs simclock with args and returns the process exit code.
 func Main(ctx context.Context, args []string, env *Env) int {
 	root := NewRoot(env)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	rosArgs, args, err := node.ParseROSArgs(args)
+	if err == nil {
+		env.ROSArgs = rosArgs
+		root.SetArgs(args)
+		err = root.ExecuteContext(ctx)
+	} else {
+		err = &usageError{err}
+	}
 	switch {
 	case err == nil:
 		return ExitOK

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -43,4 +44,14 @@ func checkTransport(kind string) error {
 		return nil
 	}
 	return flagErrorf("--transport %q: want dds or inproc", kind)
+}
+
+// withDuration returns ctx bounded by d of wall-clock time when d > 0, or
+// ctx itself (doctor's --duration; pub and monitor time their runs on
+// their executor's clock instead, so they run in virtual time in tests).
+func withDuration(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
 }
