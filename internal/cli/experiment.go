@@ -16,6 +16,7 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/units"
 )
 
 func newExperimentCmd(env *Env) *cobra.Command {
@@ -75,16 +76,16 @@ Examples:
 	}
 	f := cmd.Flags()
 	c := &opts.cfg
-	f.Var(secondsList{&c.Starts}, "start", "simulator start times S (seconds or durations, comma-separated)")
-	f.Var(secondsList{&c.Windows}, "windows", "windows W replayed on every recorded now()")
+	f.Var(units.List(&c.Starts, units.NonNegative), "start", "simulator start times S, comma-separated"+secondsHelp)
+	f.Var(units.List(&c.Windows, units.NonNegative), "windows", "windows W replayed on every recorded now(), comma-separated"+secondsHelp)
 	f.Float64SliceVar(&opts.timerHz, "timer-hz", []float64{10, 20}, "rates of the subject's sim-clock timers")
 	f.Float64Var(&c.WallTimerHz, "wall-timer-hz", c.WallTimerHz, "rate of the subject's steady timer computing now() - 1 s")
-	f.Var(secondsValue{&c.ClockStep}, "clock-step", "sim time per /clock message")
-	f.Var(secondsValue{&c.ClockPeriod}, "clock-period", "wall time between /clock messages")
+	f.Var(units.Duration(&c.ClockStep, units.Positive), "clock-step", "sim time per /clock message"+secondsHelp)
+	f.Var(units.Duration(&c.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages"+secondsHelp)
 	f.IntVar(&c.ClockEvery, "clock-every", c.ClockEvery, "publish one /clock message in N (sparser than the timers)")
-	f.Var(secondsValue{&c.PreClock}, "pre-clock", "wall time the simulator waits after the subscription matched")
-	f.Var(secondsValue{&c.MatchDelay}, "match-delay", "wall time from subject creation to the subscription matching")
-	f.Var(secondsValue{&c.Duration}, "duration", "sim time after S at which the run ends")
+	f.Var(units.Duration(&c.PreClock, units.NonNegative), "pre-clock", "wall time the simulator waits after the subscription matched"+secondsHelp)
+	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching"+secondsHelp)
+	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
 	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
 	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
@@ -363,10 +364,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(secondsValue{&cfg.FirstClock}, "first-clock", "first /clock value")
-	f.Var(secondsValue{&cfg.Period}, "period", "control loop period (sim time)")
+	f.Var(units.Duration(&cfg.FirstClock, units.NonNegative), "first-clock", "first /clock value"+secondsHelp)
+	f.Var(units.Duration(&cfg.Period, units.Positive), "period", "control loop period (sim time)"+secondsHelp)
 	f.Float64Var(&cfg.Speed, "speed", cfg.Speed, "robot speed in m/s")
-	f.Var(secondsValue{&cfg.Timeout}, "timeout", "watchdog timeout")
+	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout"+secondsHelp)
 	f.IntVar(&cfg.Ticks, "ticks", cfg.Ticks, "loop iterations to show")
 	addFormatFlag(f, &format)
 	return cmd

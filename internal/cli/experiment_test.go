@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // scrub removes what legitimately differs between runs: wall-clock
@@ -153,20 +152,3 @@ func TestExperimentPlot(t *testing.T) {
 	}
 }
 
-// Seconds given on the command line are read exactly: 1.001 s is
-// 1001000000 ns, where the float product would truncate to 1000999999.
-func TestParseSecondsExact(t *testing.T) {
-	for in, want := range map[string]time.Duration{
-		"1.001": 1001 * time.Millisecond, "0.29": 290 * time.Millisecond, "100": 100 * time.Second,
-		".5": 500 * time.Millisecond, "250ms": 250 * time.Millisecond, "1e-3": time.Millisecond,
-	} {
-		if got, err := parseSeconds(in); err != nil || got != want {
-			t.Errorf("parseSeconds(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "1.2.3", "abc", "1.0000000001"} {
-		if _, err := parseSeconds(bad); err == nil {
-			t.Errorf("parseSeconds(%q) accepted", bad)
-		}
-	}
-}

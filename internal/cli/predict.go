@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/units"
 )
 
 type predictOptions struct {
@@ -74,12 +75,12 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.Var(secondsValue{&opts.in.Start}, "start", "first /clock value S")
-	f.Var(secondsValue{&opts.in.Window}, "window", "window W of now() - W")
+	f.Var(units.Duration(&opts.in.Start, units.NonNegative), "start", "first /clock value S"+secondsHelp)
+	f.Var(units.Duration(&opts.in.Window, units.NonNegative), "window", "window W of now() - W"+secondsHelp)
 	f.Float64Var(&opts.in.Hz, "hz", opts.in.Hz, "rate f of the sim-clock timer")
-	f.Var(secondsValue{&opts.in.ClockStep}, "clock-step", "sim time between /clock messages")
+	f.Var(units.Duration(&opts.in.ClockStep, units.Positive), "clock-step", "sim time between /clock messages"+secondsHelp)
 	f.IntVar(&opts.clockEvery, "clock-every", 1, "publish one /clock message in N (multiplies --clock-step)")
-	f.Var(secondsValue{&opts.in.Duration}, "duration", "sim time after S at which the run ends")
+	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
 	addFormatFlag(f, &opts.format)
 	return cmd
 }
