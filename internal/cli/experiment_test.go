@@ -151,4 +151,3 @@ func TestExperimentPlot(t *testing.T) {
 		t.Errorf("plot lacks panels, window lines or failing ticks:\n%.500s", s)
 	}
 }
-
