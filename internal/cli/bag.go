@@ -215,9 +215,14 @@ func failing(rep *bag.Report, failOn string) bool {
 
 func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 	jl := newJSONLines(w)
-	if err := jl.Write(map[string]any{"kind": "env", "schema": 1, "command": "bag inspect", "version": Version,
-		"files": o.files, "window_ns": o.window.Nanoseconds(), "gap_periods": o.gapPeriods,
-		"base_tolerance_ns": o.baseTol.Nanoseconds(), "future_tolerance_ns": o.futureTol.Nanoseconds()}); err != nil {
+	if err := jl.Write(struct {
+		envHeader
+		Files           []string      `json:"files"`
+		Window          time.Duration `json:"window_ns"`
+		GapPeriods      float64       `json:"gap_periods"`
+		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
+		FutureTolerance time.Duration `json:"future_tolerance_ns"`
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol}); err != nil {
 		return err
 	}
 	for _, l := range rep.JSONLines() {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -152,8 +151,12 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	elapsed := time.Since(began).Seconds()
 	if opts.format == formatJSON {
 		out := newJSONLines(env.Stdout)
-		out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment startup", "version": Version,
-			"mode": opts.cfg.Mode, "transport": opts.transport, "go": runtime.Version(), "runs": opts.runs})
+		out.Write(struct { //nolint:errcheck // stdout
+			envHeader
+			Mode      experiment.Mode `json:"mode"`
+			Transport string          `json:"transport"`
+			Runs      int             `json:"runs"`
+		}{newEnvHeader("experiment startup"), opts.cfg.Mode, opts.transport, opts.runs})
 		for _, r := range results {
 			out.Write(r)
 		}
@@ -284,7 +287,7 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment clocktypes", "version": Version, "go": runtime.Version()})
+				out.Write(newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
 				for _, o := range objects {
 					out.Write(o)
 				}
@@ -338,8 +341,13 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment dtspike", "version": Version, "go": runtime.Version(),
-					"first_clock_s": cfg.FirstClock.Seconds(), "period_s": cfg.Period.Seconds(), "speed_mps": cfg.Speed, "timeout_s": cfg.Timeout.Seconds()})
+				out.Write(struct { //nolint:errcheck // stdout
+					envHeader
+					FirstClock time.Duration `json:"first_clock_ns"`
+					Period     time.Duration `json:"period_ns"`
+					Speed      float64       `json:"speed_mps"`
+					Timeout    time.Duration `json:"timeout_ns"`
+				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
 				for _, r := range rows {
 					out.Write(r)
 				}

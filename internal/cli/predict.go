@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,21 +51,15 @@ Examples:
 			p := experiment.Predict(in)
 			if opts.format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "predict", "version": Version, "go": runtime.Version()})
-				var first *float64
-				if p.FirstPositiveNow != nil {
-					v := float64(*p.FirstPositiveNow) / 1e9
-					first = &v
-				}
-				return out.Write(map[string]any{
-					"kind": "prediction", "S_s": in.Start.Seconds(), "W_s": in.Window.Seconds(), "hz": in.Hz,
-					"period_ns": int64(p.Period), "clock_step_s": in.ClockStep.Seconds(), "duration_s": in.Duration.Seconds(),
-					"ticks": len(p.Ticks), "exceptions": p.Exceptions, "zeros": p.Zeros, "positives": p.Positives,
-					"first_positive_now_s": first, "closed_form": p.ClosedForm, "reasoning": p.Reasoning,
-				})
+				out.Write(newEnvHeader("predict")) //nolint:errcheck // stdout
+				return out.Write(predictionLine{Kind: "prediction", S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
+					ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
+					Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
+					Reasoning: p.Reasoning})
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "S = %s, W = %v, f = %g Hz, /clock every %v of sim time, run of %v:\n\n", experiment.FormatSeconds(int64(in.Start)), in.Window, in.Hz, in.ClockStep, in.Duration)
+			fmt.Fprintf(w, "S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:\n\n",
+				value(int64(in.Start)), value(int64(in.Window)), in.Hz, value(int64(in.ClockStep)), value(int64(in.Duration)))
 			for _, line := range p.Reasoning {
 				fmt.Fprintf(w, "  - %s\n", line)
 			}
@@ -83,4 +76,22 @@ Examples:
 	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
 	addFormatFlag(f, &opts.format)
 	return cmd
+}
+
+// predictionLine is the "prediction" JSON line of simclock predict.
+type predictionLine struct {
+	Kind             string        `json:"kind"`
+	S                time.Duration `json:"S_ns"`
+	W                time.Duration `json:"W_ns"`
+	Hz               float64       `json:"hz"`
+	Period           time.Duration `json:"period_ns"`
+	ClockStep        time.Duration `json:"clock_step_ns"`
+	Duration         time.Duration `json:"duration_ns"`
+	Ticks            int           `json:"ticks"`
+	Exceptions       int           `json:"exceptions"`
+	Zeros            int           `json:"zeros"`
+	Positives        int           `json:"positives"`
+	FirstPositiveNow *int64        `json:"first_positive_now_ns"`
+	ClosedForm       bool          `json:"closed_form"`
+	Reasoning        []string      `json:"reasoning"`
 }
