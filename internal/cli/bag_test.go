@@ -175,3 +175,11 @@ func TestBagClockLoopInterrupted(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
+
+// An unwritable --svg path loses nothing: the report is printed first.
+func TestBagInspectPlotUnwritable(t *testing.T) {
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--svg", filepath.Join(t.TempDir(), "no", "dir", "t.svg"), hazardsBag)
+	if code != ExitFailure || !strings.Contains(out, "findings:") || !strings.Contains(errOut, "t.svg") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -134,20 +133,6 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			matched = matched && w.Matched()
 		}
 	}
-	if opts.plot != "" {
-		f, err := os.Create(opts.plot)
-		if err != nil {
-			return err
-		}
-		mark := opts.cfg.CtorWindow
-		if err := experiment.PlotStartupSVG(f, opts.cfg, results, mark); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
 	elapsed := time.Since(began).Seconds()
 	if opts.format == formatJSON {
 		out := newJSONLines(env.Stdout)
@@ -181,6 +166,13 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 		fmt.Fprintf(env.Stdout, "\nVerdict: %s (%d scenarios, %s mode, %s, %.2fs).\n", verdict, len(results), opts.cfg.Mode, opts.transport, elapsed)
 		if opts.runs > 1 {
 			fmt.Fprintf(env.Stdout, "Runs: %d, counts identical across runs: %v (wall-clock measurements excluded).\n", opts.runs, identical)
+		}
+	}
+	// The plot comes after the results, so an unwritable path loses
+	// nothing: the table is printed and the error says what failed.
+	if opts.plot != "" {
+		if err := writeFileWith(opts.plot, func(w io.Writer) error { return experiment.PlotStartupSVG(w, opts.cfg, results) }); err != nil {
+			return fmt.Errorf("--plot: %w (the results above are complete)", err)
 		}
 	}
 	if !matched || !identical {
