@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,6 +39,7 @@ type startupOptions struct {
 	plot      string
 	runs      int
 	transport string
+	wide      bool
 }
 
 func newStartupCmd(env *Env) *cobra.Command {
@@ -89,6 +90,7 @@ Examples:
 	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")
+	f.BoolVar(&opts.wide, "wide", false, "print every table column, even past 100 columns")
 	addFormatFlag(f, &opts.format)
 	return cmd
 }
@@ -200,21 +202,22 @@ func sameCounts(a, b []experiment.ScenarioResult) bool {
 
 func printStartupText(w io.Writer, opts *startupOptions, results []experiment.ScenarioResult, h experiment.HistoryResult) {
 	cfg := opts.cfg
-	fmt.Fprintf(w, "Startup experiment: /clock from S, %v of sim time every %v of wall time (one message in %d published), first message %v after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.\n",
-		cfg.ClockStep, cfg.ClockPeriod, cfg.ClockEvery, cfg.PreClock, cfg.TimerHz, cfg.WallTimerHz)
+	paragraph(w, fmt.Sprintf("Startup experiment: /clock from S, %s s of sim time every %s s of wall time (one message in %d published), first message %s s after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.",
+		span(cfg.ClockStep), span(cfg.ClockPeriod), cfg.ClockEvery, span(cfg.PreClock), cfg.TimerHz, cfg.WallTimerHz))
 
 	fmt.Fprintf(w, "\nBefore the first /clock (R26: now() is 0 whatever S is)\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tfirst /clock after\tctor now()\tctor now()-1s\twall timer calls at now()=0 (predicted)\traised\tafter first /clock\traised\tRTF\t/clock received (lost)")
+	t := newTable("S", "1st /clock", "ctor now()?", "ctor now()-1s", "wall @0 (pred)", "raised", "wall after", "raised",
+		"RTF", "/clock (lost)")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%.3fs\t%d\t%s\t%d (%d)\t%d\t%d\t%d\t%.3g\t%d (%d)\n", fsecs(r.S), r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
-			r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0, r.WallTimer.ExcNow0, r.WallTimer.CallsAfterClock, r.WallTimer.ExcAfterClock, r.MeasuredRTF, r.Published, r.Lost)
+		t.row(fsecs(r.S), fmt.Sprintf("%.3fs", r.PreClockWall), fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
+			fmt.Sprintf("%d (%d)", r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0), fmt.Sprint(r.WallTimer.ExcNow0),
+			fmt.Sprint(r.WallTimer.CallsAfterClock), fmt.Sprint(r.WallTimer.ExcAfterClock), fmt.Sprintf("%.3g", r.MeasuredRTF),
+			fmt.Sprintf("%d (%d)", r.Published, r.Lost))
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nSim-clock timers: now() - W per tick, measured (predicted) (R25)\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tW\ttimer\tcalls\terrors\tzeros\tpositive\tfirst positive now\tmatch")
+	t = newTable("S", "W", "timer", "calls", "errors", "zeros", "positive", "first positive now", "match")
 	for _, r := range results {
 		for _, wr := range r.Windows {
 			calls := 0
@@ -231,25 +234,26 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 			if !wr.Matched() {
 				mark = "✗"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d\t%d (%d)\t%d (%d)\t%d\t%s\t%s\n", fsecs(r.S), fsecs(wr.W), wr.Hz, calls,
-				wr.Exceptions, wr.PredictedExceptions, wr.Zeros, wr.PredictedZeros, wr.Positives, first, mark)
+			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprint(calls),
+				fmt.Sprintf("%d (%d)", wr.Exceptions, wr.PredictedExceptions), fmt.Sprintf("%d (%d)", wr.Zeros, wr.PredictedZeros),
+				fmt.Sprint(wr.Positives), first, mark)
 		}
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nGuards: what gets past (R27)\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tW\ttimer\tno guard: errors/zeros\t'skip if now <= W'\t'skip if now == 0 or now < W'")
+	t = newTable("S", "W", "timer", "no guard: errors/zeros", "'skip if now <= W'", "'skip if now == 0 or now < W'")
 	for _, r := range results {
 		for _, wr := range r.Windows {
-			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d/%d\t%d/%d\t%d/%d\n", fsecs(r.S), fsecs(wr.W), wr.Hz, wr.Exceptions, wr.Zeros,
-				wr.GuardLE.Exceptions, wr.GuardLE.Zeros, wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros)
+			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprintf("%d/%d", wr.Exceptions, wr.Zeros),
+				fmt.Sprintf("%d/%d", wr.GuardLE.Exceptions, wr.GuardLE.Zeros), fmt.Sprintf("%d/%d", wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros))
 		}
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
-	fmt.Fprintf(w, "\nHistory lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s\n",
-		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr)
+	fmt.Fprintln(w)
+	paragraph(w, fmt.Sprintf("History lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s",
+		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr))
 }
 
 // fsecs formats seconds for the text tables: the shortest decimal that
@@ -259,6 +263,7 @@ func fsecs(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + "s" 
 
 func newClockTypesCmd(env *Env) *cobra.Command {
 	var format string
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "clocktypes",
 		Short: "The clock-type pitfall table: which rclpy operations between times raise (R3, R5, R6, R30)",
@@ -290,18 +295,18 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			t := newTable("name", "rclpy", "value")
 			for _, o := range objects {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", o.Name, o.Python, o.Time)
+				t.row(o.Name, o.Python, o.Time)
 			}
-			tw.Flush()
-			fmt.Fprintln(w, "\nOperations (simclock's dynamic API; the typed API does not even compile the mismatches):")
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "rule\trclpy expression\tsimclock\trclpy")
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "Operations (simclock's dynamic API; the typed API does not even compile the mismatches):")
+			t = newTable("rule", "rclpy expression", "simclock", "rclpy")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Rule, r.Python, r.Result, r.RclpyDoes)
+				t.row(r.Rule, r.Python, r.Result, r.RclpyDoes)
 			}
-			tw.Flush()
+			t.write(w, wide)
 			fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
 			if agree != len(rows) {
 				return errFindings
@@ -310,11 +315,13 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 		},
 	}
 	addFormatFlag(cmd.Flags(), &format)
+	cmd.Flags().BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
 }
 
 func newDtSpikeCmd(env *Env) *cobra.Command {
 	var format string
+	var wide bool
 	cfg := experiment.DefaultDtSpike()
 	cmd := &cobra.Command{
 		Use:   "dtspike",
@@ -346,20 +353,23 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "First /clock at %gs, control loop every %gs of sim time, robot at %g m/s, %gs watchdog; the baseline was stored in the constructor, before the first /clock.\n\n",
-				cfg.FirstClock.Seconds(), cfg.Period.Seconds(), cfg.Speed, cfg.Timeout.Seconds())
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "tick\tnow\tnaive dt\tnaive distance\tnaive speed\tnaive timeout\tguarded dt\tguarded distance\tguarded speed\tguarded timeout\ttrue distance")
+			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
+				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
+			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")
 			for _, r := range rows {
 				gdt := fmt.Sprintf("%gs", r.GuardDtS)
 				if r.GuardSkip != "ok" {
-					gdt = "skip (" + r.GuardSkip + ")"
+					gdt = "skip"
 				}
-				fmt.Fprintf(tw, "%d\t%gs\t%gs\t%gm\t%gm/s\t%v\t%s\t%gm\t%gm/s\t%v\t%gm\n", r.Tick, r.NowS, r.NaiveDtS, r.NaiveDistM, r.NaiveSpeedMS, r.NaiveTimeout,
-					gdt, r.GuardDistM, r.GuardSpeedMS, r.GuardTimeout, r.TrueDistanceM)
+				t.row(fmt.Sprint(r.Tick), fmt.Sprintf("%gs", r.NowS), fmt.Sprintf("%gs", r.NaiveDtS), fmt.Sprintf("%gm", r.NaiveDistM),
+					fmt.Sprintf("%gm/s", r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, fmt.Sprintf("%gm", r.GuardDistM),
+					fmt.Sprintf("%gm/s", r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), fmt.Sprintf("%gm", r.TrueDistanceM))
 			}
-			tw.Flush()
-			fmt.Fprintln(w, "\nThe naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip when prev <= 0 or now <= 0, always move the baseline) loses one sample and nothing else (R29).")
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "The naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip: no baseline yet, when prev <= 0 or now <= 0; it always moves the baseline) loses one sample and nothing else (R29).")
 			return nil
 		},
 	}
@@ -370,5 +380,11 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout"+secondsHelp)
 	f.IntVar(&cfg.Ticks, "ticks", cfg.Ticks, "loop iterations to show")
 	addFormatFlag(f, &format)
+	f.BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
+}
+
+// experimentSeconds prints a setting the user gave exactly: "125", "0.5".
+func experimentSeconds(d time.Duration) string {
+	return strings.TrimSuffix(experiment.FormatSeconds(int64(d)), "s")
 }

@@ -85,12 +85,16 @@ func fit(s string, width int) string {
 // wrap breaks text into lines of at most width columns at spaces, the
 // continuation lines indented by indent.
 func wrap(text string, width int, indent string) []string {
+	if len([]rune(text)) <= width {
+		return []string{text} // spacing kept as written
+	}
 	var lines []string
 	line := ""
+	lead := text[:len(text)-len(strings.TrimLeft(text, " "))] // the first line keeps its indent
 	for _, w := range strings.Fields(text) {
 		switch {
 		case line == "":
-			line = w
+			line = lead + w
 		case len([]rune(line))+1+len([]rune(w)) > width:
 			lines = append(lines, line)
 			line = indent + w
@@ -119,3 +123,106 @@ const durationHelp = "stop after this much wall-clock time, in seconds (1.5, 1.5
 
 // secondsHelp completes the help of every time flag.
 const secondsHelp = " (seconds: 1.5, 1.5s or 1500ms)"
+
+// A table is a human table that fits tableWidth columns: when it would
+// not, optional columns are dropped from the right (a note says how many,
+// and --wide shows them all); long cells are never cut.
+type table struct {
+	heads    []string
+	optional []bool
+	rows     [][]string
+}
+
+// newTable starts a table; a head ending in "?" marks an optional column
+// (the "?" is not printed).
+func newTable(heads ...string) *table {
+	t := &table{}
+	for _, h := range heads {
+		opt := strings.HasSuffix(h, "?")
+		t.heads = append(t.heads, strings.TrimSuffix(h, "?"))
+		t.optional = append(t.optional, opt)
+	}
+	return t
+}
+
+// row adds a row of cells, one per head.
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+// write prints the table, two spaces between columns.
+func (t *table) write(w io.Writer, wide bool) {
+	widths := make([]int, len(t.heads))
+	for i, h := range t.heads {
+		widths[i] = len([]rune(h))
+	}
+	for _, r := range t.rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	keep := make([]bool, len(t.heads))
+	total := -2
+	for i := range keep {
+		keep[i] = true
+		total += widths[i] + 2
+	}
+	dropped := 0
+	for i := len(keep) - 1; i >= 0 && total > tableWidth && !wide; i-- {
+		if t.optional[i] {
+			keep[i] = false
+			total -= widths[i] + 2
+			dropped++
+		}
+	}
+	line := func(cells []string) {
+		var b strings.Builder
+		for i, c := range cells {
+			if !keep[i] {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c + strings.Repeat(" ", widths[i]-len([]rune(c))))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	if total > tableWidth && !wide && len(t.heads) > 2 {
+		t.writeRecords(w)
+		return
+	}
+	line(t.heads)
+	for _, r := range t.rows {
+		line(r)
+	}
+	if dropped > 0 {
+		fmt.Fprintf(w, "(%d more column(s) with --wide)\n", dropped)
+	}
+}
+
+// writeRecords prints a table too wide even without its optional
+// columns one row per block: the first two cells on a line, then each
+// other cell on its own indented line, wrapped, after its head.
+func (t *table) writeRecords(w io.Writer) {
+	w0 := len([]rune(t.heads[0]))
+	for _, r := range t.rows {
+		w0 = max(w0, len([]rune(r[0])))
+	}
+	for _, r := range t.rows {
+		first := r[0] + strings.Repeat(" ", w0-len([]rune(r[0]))) + "  " + r[1]
+		for _, l := range wrap(first, tableWidth, strings.Repeat(" ", w0+4)) {
+			fmt.Fprintln(w, l)
+		}
+		for i := 2; i < len(r); i++ {
+			for _, l := range wrap(t.heads[i]+": "+r[i], tableWidth-4, "  ") {
+				fmt.Fprintln(w, "    "+l)
+			}
+		}
+	}
+}
+
+// paragraph prints text wrapped to tableWidth columns.
+func paragraph(w io.Writer, text string) {
+	for _, l := range wrap(text, tableWidth, "") {
+		fmt.Fprintln(w, l)
+	}
+}

@@ -58,10 +58,13 @@ Examples:
 					Reasoning: p.Reasoning})
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:\n\n",
-				value(int64(in.Start)), value(int64(in.Window)), in.Hz, value(int64(in.ClockStep)), value(int64(in.Duration)))
+			paragraph(w, fmt.Sprintf("S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:",
+				experimentSeconds(in.Start), experimentSeconds(in.Window), in.Hz, experimentSeconds(in.ClockStep), experimentSeconds(in.Duration)))
+			fmt.Fprintln(w)
 			for _, line := range p.Reasoning {
-				fmt.Fprintf(w, "  - %s\n", line)
+				for _, l := range wrap("  - "+line, tableWidth, "    ") {
+					fmt.Fprintln(w, l)
+				}
 			}
 			fmt.Fprintf(w, "\nerrors %d, zeros %d, positive %d of %d ticks\n", p.Exceptions, p.Zeros, p.Positives, len(p.Ticks))
 			return nil
