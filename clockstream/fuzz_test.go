@@ -50,3 +50,36 @@ func FuzzObserve(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSchedule: any accepted configuration yields ticks whose wall times
+// never go back and whose values are never negative, and a looping
+// schedule restarts at Start; NewSchedule refuses the rest, never panics.
+func FuzzSchedule(f *testing.F) {
+	f.Add(int64(0), int64(10e6), int64(10e6), int64(0), int64(0), int64(0), false, 0.0, int64(0), uint64(1), 3)
+	f.Add(int64(100e9), int64(10e6), int64(20e6), int64(101e9), int64(50e9), int64(102e9), true, 0.2, int64(3e6), uint64(7), 1)
+	f.Fuzz(func(t *testing.T, start, period, step, pauseAt, jumpTo, until int64, loop bool, drop float64, jitter int64, seed uint64, every int) {
+		cfg := clockstream.ScheduleConfig{Start: time.Duration(start), Period: time.Duration(period), Step: time.Duration(step),
+			Pause: pauseAt > 0, PauseAt: time.Duration(pauseAt), ResumeAfter: time.Duration(period) * 3,
+			Jump: jumpTo > 0, JumpAt: time.Duration(pauseAt), JumpTo: time.Duration(jumpTo),
+			HasUntil: until > 0, Until: time.Duration(until), Loop: loop, EndAtUntil: loop,
+			Drop: drop, Jitter: time.Duration(jitter), Seed: seed, Every: every}
+		s, err := clockstream.NewSchedule(cfg)
+		if err != nil {
+			return
+		}
+		last := time.Duration(-1)
+		for range 200 {
+			tk, ok := s.Next()
+			if !ok {
+				break
+			}
+			if tk.Wall < last && cfg.Jitter == 0 || tk.Wall < 0 || tk.Sim < 0 {
+				t.Fatalf("tick %+v after wall %v (cfg %+v)", tk, last, cfg)
+			}
+			if tk.Event == clockstream.EventLoop && tk.Sim != cfg.Start {
+				t.Fatalf("loop to %v, want start %v", tk.Sim, cfg.Start)
+			}
+			last = tk.Wall
+		}
+	})
+}

@@ -282,3 +282,19 @@ func TestBagClockGolden(t *testing.T) {
 		liveGolden(t, "bag_clock"+ext, out)
 	}
 }
+
+// On a terminal the monitor refreshes one line in place on stderr and
+// prints only its summary on stdout; piped, it prints a row per interval.
+func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
+	var out, errOut bytes.Buffer
+	bus := inproc.NewBus()
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, StderrIsTTY: true,
+		Getenv: func(string) string { return "" }, Virtual: virtualclock.New(), Bus: bus}
+	code := Main(context.Background(), []string{"monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock"}, env)
+	if code != ExitOK || strings.Count(errOut.String(), "\r\033[K") != 2 || !strings.Contains(errOut.String(), "no clock yet") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+	if strings.Contains(out.String(), "no clock yet") || !strings.HasPrefix(out.String(), "summary: no /clock message at all") {
+		t.Errorf("stdout %q: want the summary only", out.String())
+	}
+}
