@@ -33,7 +33,7 @@ func sortFindings(fs []Finding) {
 // unzip decompresses one message of a bag with zstd message compression.
 func (a *analysis) unzip(data []byte) ([]byte, error) {
 	if a.zdec == nil {
-		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
 		if err != nil {
 			return nil, err
 		}

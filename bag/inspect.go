@@ -452,6 +452,7 @@ type analysis struct {
 	// clkBreak: messages were skipped (a damaged chunk) since the last
 	// /clock: the next step is not judged.
 	clkBreak bool
+	skipped  bool // some messages were skipped
 
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
@@ -879,6 +880,7 @@ func (a *analysis) clockStep(p, q clockSample) {
 // skip is told that messages were skipped (a damaged chunk): steps
 // across the hole are not judged, neither for /clock nor for stamps.
 func (a *analysis) skip() {
+	a.skipped = true
 	a.clkBreak = a.clkSeen
 	for _, t := range a.topics {
 		for _, f := range t.fields {
@@ -939,8 +941,11 @@ func (a *analysis) finish(rep *Report) {
 	add := func(f Finding) { addAs(checkOf(f.Code).Severity, f) }
 	// /clock findings.
 	if !a.clkSeen {
-		add(Finding{Code: CodeNoClock, Count: 1,
-			Message: "the bag has no /clock: stamps are compared with the recorder's log time"})
+		msg := "the bag has no /clock: stamps are compared with the recorder's log time"
+		if a.skipped {
+			msg = "no /clock in what could be read (damaged chunks were skipped): stamps are compared with the recorder's log time"
+		}
+		add(Finding{Code: CodeNoClock, Count: 1, Message: msg})
 	}
 	add(Finding{Code: CodeClockBackward, Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
 		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})

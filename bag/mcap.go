@@ -162,7 +162,11 @@ func plausibleSummary(f io.ReaderAt, size int64) bool {
 // whole into memory; larger chunks, up to MCAP's own limit of 2^64 bytes,
 // are decompressed as a stream, record by record, so memory stays at a
 // few of these whatever the chunk size.
-const streamLimit = 64 << 20
+// Tests lower it to stream small chunks.
+var streamLimit uint64 = 64 << 20
+
+// maxDecoderMemory bounds what a zstd decoder may allocate for one chunk.
+const maxDecoderMemory = 64 << 20
 
 func isBig(recordLen, usize uint64) bool { return recordLen > streamLimit || usize > streamLimit }
 
@@ -484,7 +488,7 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 		name := recordName(op)
 		if n > uint64(left-9) {
 			err := fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)
-			if op == mcap.OpChunk && left-9 <= streamLimit {
+			if op == mcap.OpChunk && uint64(left-9) <= streamLimit {
 				// Salvage the complete messages of a chunk cut short.
 				buf := grow(&r.recBuf, int(left-9))
 				if _, rerr := io.ReadFull(br, buf); rerr == nil {
@@ -499,9 +503,9 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 			}
 			return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: err}
 		}
-		if op == mcap.OpChunk && n > streamLimit-64 {
-			// Possibly too big for memory: look at its header.
-			if usize, ok := peekChunkSize(br); n > streamLimit || !ok || usize > streamLimit {
+		if op == mcap.OpChunk {
+			// Too big for memory, compressed or not: stream it.
+			if usize, ok := peekChunkSize(br); n > streamLimit || ok && n >= 24 && usize > streamLimit {
 				if err := r.bigChunk(ctx, f, off, n, nil); err != nil {
 					return err
 				}
@@ -769,7 +773,7 @@ func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string
 		data = records
 	case "zstd":
 		if d.zstd == nil {
-			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxDecoderMemory))
 			if err != nil {
 				return corrupt("zstd: %v", err)
 			}
@@ -840,7 +844,7 @@ func (d *decompressor) decodePartial(buf []byte) (data []byte, comp string, ok b
 	case "":
 		return records, comp, true
 	case "zstd":
-		z, err := zstd.NewReader(bytes.NewReader(records), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+		z, err := zstd.NewReader(bytes.NewReader(records), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxDecoderMemory))
 		if err != nil {
 			return nil, comp, false
 		}
