@@ -45,6 +45,7 @@ type bagInspectOptions struct {
 	noCRC      bool
 	failOn     string
 	examples   int
+	wide       bool
 	files      []string
 }
 
@@ -106,6 +107,7 @@ Examples:
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
+	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
 	return cmd
 }
 
@@ -161,7 +163,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	if o.format == formatJSON {
 		err = writeBagJSON(env.Stdout, rep, o)
 	} else {
-		err = writeBagText(env.Stdout, rep)
+		err = writeBagText(env.Stdout, rep, o.wide)
 	}
 	if err != nil {
 		return err
@@ -241,7 +243,12 @@ func rel(rep *bag.Report, ns int64) string {
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
 func secs(ns int64) string { return value(ns) }
 
-func writeBagText(w io.Writer, rep *bag.Report) error {
+func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
+	if !wide {
+		lw := newLineWrapper(w) // lines fit 100 columns unless --wide
+		defer lw.Flush()        //nolint:errcheck // every line ends in a newline
+		w = lw
+	}
 	ew := &errWriter{w: w}
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format, args...) }
 	if b := rep.Bag; b != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -83,27 +84,33 @@ func fit(s string, width int) string {
 }
 
 // wrap breaks text into lines of at most width columns at spaces, the
-// continuation lines indented by indent.
+// continuation lines indented by indent; spacing within a line is kept.
+// A word longer than a line stays whole.
 func wrap(text string, width int, indent string) []string {
-	if len([]rune(text)) <= width {
-		return []string{text} // spacing kept as written
-	}
 	var lines []string
-	line := ""
-	lead := text[:len(text)-len(strings.TrimLeft(text, " "))] // the first line keeps its indent
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = lead + w
-		case len([]rune(line))+1+len([]rune(w)) > width:
-			lines = append(lines, line)
-			line = indent + w
-		default:
-			line += " " + w
+	line := []rune(text)
+	for len(line) > width {
+		cut := -1
+		for i := width; i > 0; i-- {
+			if line[i] == ' ' && strings.TrimSpace(string(line[:i])) != "" {
+				cut = i
+				break
+			}
 		}
+		if cut < 0 || len(strings.TrimSpace(string(line[cut:]))) == 0 {
+			break
+		}
+		lines = append(lines, strings.TrimRight(string(line[:cut]), " "))
+		rest := []rune(indent + strings.TrimLeft(string(line[cut:]), " "))
+		if len(rest) >= len(line) {
+			line = nil
+			lines = append(lines, string(rest))
+			break
+		}
+		line = rest
 	}
-	if line != "" {
-		lines = append(lines, line)
+	if line != nil {
+		lines = append(lines, string(line))
 	}
 	return lines
 }
@@ -225,4 +232,48 @@ func paragraph(w io.Writer, text string) {
 	for _, l := range wrap(text, tableWidth, "") {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// A lineWrapper wraps every line written through it that is wider than
+// tableWidth at spaces, continuing it indented 4 more than the line.
+// Flush writes a last line without a newline.
+type lineWrapper struct {
+	w   io.Writer
+	buf []byte
+}
+
+func newLineWrapper(w io.Writer) *lineWrapper { return &lineWrapper{w: w} }
+
+func (l *lineWrapper) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if err := l.emit(string(l.buf[:i])); err != nil {
+			return 0, err
+		}
+		l.buf = l.buf[i+1:]
+	}
+}
+
+func (l *lineWrapper) emit(line string) error {
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	for _, part := range wrap(line, tableWidth, indent+"    ") {
+		if _, err := io.WriteString(l.w, part+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Flush writes what is left of a line without a newline.
+func (l *lineWrapper) Flush() error {
+	if len(l.buf) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(l.w, string(l.buf))
+	l.buf = nil
+	return err
 }

@@ -8,11 +8,11 @@ import (
 )
 
 // Human output fits 100 columns: every text golden of experiment,
-// predict, pub, monitor and bag clock (bag inspect's and lint's tables
-// are their own packages' work in progress).
+// predict, pub, monitor, bag clock and bag inspect (lint's text is its
+// own package's work in progress).
 func TestTextGoldensFit100Columns(t *testing.T) {
 	var paths []string
-	for _, glob := range []string{"testdata/experiment/*.golden", "testdata/live/*.txt"} {
+	for _, glob := range []string{"testdata/experiment/*.golden", "testdata/live/*.txt", "testdata/bag/*.golden"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
