@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/simclock/simclock/executor"
@@ -37,9 +38,11 @@ type Progress struct {
 	Dropped int           `json:"dropped"` // lost on purpose (ScheduleConfig.Drop)
 	Errors  int           `json:"errors"`
 	// Value is the last value sent, and HaveValue whether one was.
-	Value     int64    `json:"value_ns"`
-	HaveValue bool     `json:"have_value"`
-	Matched   int      `json:"matched_subscriptions"`
+	Value     int64 `json:"value_ns"`
+	HaveValue bool  `json:"have_value"`
+	Matched   int   `json:"matched_subscriptions"`
+	// Events lists the schedule's events (start, pause, resume, jump,
+	// loop) of the interval; in Totals, each kind once.
 	Events    []string `json:"events"`
 	LastError string   `json:"last_error,omitempty"`
 }
@@ -51,7 +54,13 @@ func (p *Progress) add(q Progress) {
 	if q.HaveValue {
 		p.Value, p.HaveValue = q.Value, true
 	}
-	p.Events = append(p.Events, q.Events...)
+	for _, e := range q.Events {
+		// A long run loops thousands of times: the totals name each kind
+		// of event once, in order of first occurrence.
+		if !slices.Contains(p.Events, e) {
+			p.Events = append(p.Events, e)
+		}
+	}
 	if q.LastError != "" {
 		p.LastError = q.LastError
 	}

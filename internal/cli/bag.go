@@ -286,15 +286,15 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		}
 	}
 	if rep.Messages > 0 {
-		p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
-			time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
+		p("messages: %d (%d bytes) over %s s of log time from %s\n", rep.Messages, rep.Bytes,
+			span(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
 	} else {
 		p("messages: none\n")
 	}
 	c := rep.Clock
 	if c.Present {
-		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s\n",
-			c.Messages, c.RateHz, time.Duration(c.PeriodNS), time.Duration(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
+		p("/clock: %d messages at %.2f Hz (period %s s, step %s s), %s → %s s\n",
+			c.Messages, c.RateHz, span(c.PeriodNS), span(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
 		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
 			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
 	} else {
