@@ -9,16 +9,16 @@
 // payload into a Sample and Encode is the one place a Clock message is
 // built. Samples come from
 //
-//   - a live subscription, DDS or the in-process bus: Watch stamps each
-//     sample with the executor's steady clock, so a virtual-time executor
-//     gives deterministic receive times;
+//   - a live subscription, DDS or the in-process bus: a Watcher stamps
+//     each sample with its executor's steady clock, so a virtual-time
+//     executor gives deterministic receive times;
 //   - a bag: FromMessages adapts any iterator of recorded messages (log
 //     time, publisher, payload) to a Source;
 //   - a simulator: FromSchedule yields what a Schedule would publish,
 //     without a transport.
 //
-// Analyze runs an Analyzer over a whole Source; Watch runs one over a live
-// subscription and reports every interval.
+// Analyze runs an Analyzer over a whole Source; a Watcher runs one over a
+// live subscription and reports every interval (simclock monitor).
 //
 // # Vocabulary
 //
