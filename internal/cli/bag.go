@@ -95,11 +95,11 @@ Examples:
 	}
 	f := cmd.Flags()
 	addFormatFlag(f, &o.format)
-	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)"+secondsHelp)
+	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap, stall or jump is longer than this many nominal periods")
 	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
-	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base"+secondsHelp)
-	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future"+secondsHelp)
+	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
+	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
 	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")

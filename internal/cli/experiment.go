@@ -46,7 +46,7 @@ func newStartupCmd(env *Env) *cobra.Command {
 	opts := startupOptions{cfg: experiment.DefaultStartup()}
 	cmd := &cobra.Command{
 		Use:   "startup",
-		Short: "How many callbacks computing now() - W fail, return 0, or succeed, for each start time S",
+		Short: "How many callbacks computing now() - W fail, return 0 or succeed, per start S",
 		Long: `Run the startup experiment: a fake simulator publishes /clock from S (10 ms of
 sim time every 5 ms of wall time, after a 0.5 s wait once the subscription
 matched); a sim-time subject computes now() - 1 s in its constructor and in a
@@ -75,16 +75,16 @@ Examples:
 	}
 	f := cmd.Flags()
 	c := &opts.cfg
-	f.Var(units.List(&c.Starts, units.NonNegative), "start", "simulator start times S, comma-separated"+secondsHelp)
-	f.Var(units.List(&c.Windows, units.NonNegative), "windows", "windows W replayed on every recorded now(), comma-separated"+secondsHelp)
+	f.Var(units.List(&c.Starts, units.NonNegative), "start", "simulator start times S, comma-separated")
+	f.Var(units.List(&c.Windows, units.NonNegative), "windows", "windows W replayed on every recorded now(), comma-separated")
 	f.Float64SliceVar(&opts.timerHz, "timer-hz", []float64{10, 20}, "rates of the subject's sim-clock timers")
 	f.Float64Var(&c.WallTimerHz, "wall-timer-hz", c.WallTimerHz, "rate of the subject's steady timer computing now() - 1 s")
-	f.Var(units.Duration(&c.ClockStep, units.Positive), "clock-step", "sim time per /clock message"+secondsHelp)
-	f.Var(units.Duration(&c.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages"+secondsHelp)
+	f.Var(units.Duration(&c.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
+	f.Var(units.Duration(&c.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
 	f.IntVar(&c.ClockEvery, "clock-every", c.ClockEvery, "publish one /clock message in N (sparser than the timers)")
-	f.Var(units.Duration(&c.PreClock, units.NonNegative), "pre-clock", "wall time the simulator waits after the subscription matched"+secondsHelp)
-	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching"+secondsHelp)
-	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
+	f.Var(units.Duration(&c.PreClock, units.NonNegative), "pre-clock", "wall time the simulator waits after the subscription matched")
+	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching")
+	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
 	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
 	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
@@ -266,7 +266,7 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 	var wide bool
 	cmd := &cobra.Command{
 		Use:   "clocktypes",
-		Short: "The clock-type pitfall table: which rclpy operations between times raise (R3, R5, R6, R30)",
+		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
@@ -325,7 +325,7 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 	cfg := experiment.DefaultDtSpike()
 	cmd := &cobra.Command{
 		Use:   "dtspike",
-		Short: "R29 worked through: a baseline stored before the first /clock makes the first dt the whole first /clock value",
+		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
@@ -374,10 +374,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(units.Duration(&cfg.FirstClock, units.NonNegative), "first-clock", "first /clock value"+secondsHelp)
-	f.Var(units.Duration(&cfg.Period, units.Positive), "period", "control loop period (sim time)"+secondsHelp)
+	f.Var(units.Duration(&cfg.FirstClock, units.NonNegative), "first-clock", "first /clock value")
+	f.Var(units.Duration(&cfg.Period, units.Positive), "period", "control loop period (sim time)")
 	f.Float64Var(&cfg.Speed, "speed", cfg.Speed, "robot speed in m/s")
-	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout"+secondsHelp)
+	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout")
 	f.IntVar(&cfg.Ticks, "ticks", cfg.Ticks, "loop iterations to show")
 	addFormatFlag(f, &format)
 	f.BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")

@@ -98,11 +98,11 @@ func newStartupSimulatorCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(units.Duration(&start, units.NonNegative), "start", "simulator start time S"+secondsHelp)
-	f.Var(units.Duration(&cfg.ClockStep, units.Positive), "clock-step", "sim time per /clock message"+secondsHelp)
-	f.Var(units.Duration(&cfg.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages"+secondsHelp)
+	f.Var(units.Duration(&start, units.NonNegative), "start", "simulator start time S")
+	f.Var(units.Duration(&cfg.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
+	f.Var(units.Duration(&cfg.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
 	f.IntVar(&cfg.ClockEvery, "clock-every", cfg.ClockEvery, "publish one /clock message in N")
-	f.Var(units.Duration(&cfg.PreClock, units.NonNegative), "pre-clock", "wall time to wait after the subscription matched"+secondsHelp)
-	f.Var(units.Duration(&cfg.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
+	f.Var(units.Duration(&cfg.PreClock, units.NonNegative), "pre-clock", "wall time to wait after the subscription matched")
+	f.Var(units.Duration(&cfg.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	return cmd
 }

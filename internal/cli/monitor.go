@@ -78,9 +78,11 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval"+secondsHelp)
+	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval")
 	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
 	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a gap or pause lasts longer than this many periods")
+	f.IntVar(&o.periods, "stall-periods", clockstream.DefaultConfig().Periods, "old name of --periods")
+	f.MarkDeprecated("stall-periods", "use --periods (a stall is now called a gap)") //nolint:errcheck // the flag exists
 	f.StringVar(&o.expectRTF, "expect-rtf", "", "fail unless the overall real-time factor is X±TOL (e.g. 1±0.05; TOL defaults to 10% of X)")
 	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if the value ever jumps backwards")
 	f.BoolVar(&o.allowNoClock, "allow-no-clock", false, "exit 0 even when no /clock message arrived")

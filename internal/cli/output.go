@@ -126,10 +126,7 @@ func printWarnings(w io.Writer, warnings []string) {
 }
 
 // durationHelp is the help of --duration on commands that run live.
-const durationHelp = "stop after this much wall-clock time, in seconds (1.5, 1.5s, 1500ms); 0 runs until interrupted"
-
-// secondsHelp completes the help of every time flag.
-const secondsHelp = " (seconds: 1.5, 1.5s or 1500ms)"
+const durationHelp = "wall-clock time to run (0: until interrupted)"
 
 // A table is a human table that fits tableWidth columns: when it would
 // not, optional columns are dropped from the right (a note says how many,

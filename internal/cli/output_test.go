@@ -64,3 +64,19 @@ func TestTableDropsOptionalColumnsThenFallsBackToRecords(t *testing.T) {
 		t.Errorf("record layout:\n%s", b.String())
 	}
 }
+
+// Every command's help fits 100 columns too.
+func TestHelpFits100Columns(t *testing.T) {
+	leaves, groups := commandPaths(NewRoot(&Env{}), nil)
+	for _, path := range append(append(leaves, groups...), []string{}) {
+		out, _, code := runSimclock(t, append(path, "--help")...)
+		if code != ExitOK {
+			t.Fatalf("%v --help: exit %d", path, code)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > tableWidth {
+				t.Errorf("simclock %s --help: %d columns: %s", strings.Join(path, " "), n, line)
+			}
+		}
+	}
+}

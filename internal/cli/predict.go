@@ -71,12 +71,12 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.Var(units.Duration(&opts.in.Start, units.NonNegative), "start", "first /clock value S"+secondsHelp)
-	f.Var(units.Duration(&opts.in.Window, units.NonNegative), "window", "window W of now() - W"+secondsHelp)
+	f.Var(units.Duration(&opts.in.Start, units.NonNegative), "start", "first /clock value S")
+	f.Var(units.Duration(&opts.in.Window, units.NonNegative), "window", "window W of now() - W")
 	f.Float64Var(&opts.in.Hz, "hz", opts.in.Hz, "rate f of the sim-clock timer")
-	f.Var(units.Duration(&opts.in.ClockStep, units.Positive), "clock-step", "sim time between /clock messages"+secondsHelp)
+	f.Var(units.Duration(&opts.in.ClockStep, units.Positive), "clock-step", "sim time between /clock messages")
 	f.IntVar(&opts.clockEvery, "clock-every", 1, "publish one /clock message in N (multiplies --clock-step)")
-	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)"+secondsHelp)
+	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	addFormatFlag(f, &opts.format)
 	return cmd
 }

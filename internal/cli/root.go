@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/node"
@@ -99,7 +100,10 @@ func NewRoot(env *Env) *cobra.Command {
 		Long: `simclock implements the ROS 2 time system (Time, Duration, clock types, the ROS
 clock with sim-time override, /clock time source, timers and rates with rcl's
 semantics) and ships tools that reproduce, predict and find the time hazards
-ROS 2 users meet in simulation.`,
+ROS 2 users meet in simulation.
+
+Every time flag takes seconds: 1.5, 1.5s and 1500ms mean the same. Exit
+status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -118,6 +122,12 @@ ROS 2 users meet in simulation.`,
 		newLintCmd(env),       // hazards in source code
 	)
 	refuseUnknownCommands(root)
+	// Help fits 100 columns too: flag descriptions wrap.
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string { return f.FlagUsagesWrapped(tableWidth) })
+	root.SetUsageTemplate(strings.NewReplacer(
+		".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
+		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags",
+	).Replace(root.UsageTemplate()))
 	return root
 }
 

@@ -35,7 +35,7 @@ func openTransport(ctx context.Context, env *Env, kind string) (transport.Transp
 
 // addTransportFlag registers --transport with its default.
 func addTransportFlag(f *pflag.FlagSet, target *string, def string) {
-	f.StringVar(target, "transport", def, "transport: dds (real ROS 2 graph) or inproc (this process only)")
+	f.StringVar(target, "transport", def, "dds (a ROS 2 graph) or inproc (this process)")
 }
 
 // checkTransport validates a --transport value.
