@@ -270,7 +270,7 @@ func (l *lineWrapper) Flush() error {
 	if len(l.buf) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(l.w, string(l.buf))
+	_, err := l.w.Write(l.buf)
 	l.buf = nil
 	return err
 }
