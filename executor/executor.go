@@ -48,8 +48,9 @@ var ErrIdle = errors.New("executor: nothing left to run")
 // Config configures an executor. The zero value runs in real time on the
 // OS clocks.
 type Config struct {
-	// Virtual, when set, runs the executor in virtual time on this fake
-	// clock.
+	// Virtual, when set, runs the executor in virtual time on this
+	// clock (package virtualclock: the deterministic steady and system
+	// clocks the experiments, and the tests of pub and monitor, run on).
 	Virtual *virtualclock.Clock
 	// Workers, when above 1, runs the callbacks of one round on up to
 	// that many goroutines at once, like rclcpp's MultiThreadedExecutor

@@ -32,7 +32,7 @@ func newDoctorCmd(env *Env) *cobra.Command {
 	o := &doctorOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Audit the time of a live ROS 2 graph: who follows /clock, QoS matches, stamp time bases",
+		Short: "Audit the time of a live ROS 2 graph: who follows /clock, QoS matches, stamp bases",
 		Long: `simclock doctor joins the DDS domain (ROS_DOMAIN_ID, CYCLONEDDS_URI,
 ROS_AUTOMATIC_DISCOVERY_RANGE and ROS_STATIC_PEERS, as the other commands),
 watches passively for --duration, and reports:
