@@ -97,6 +97,9 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"bag", "clock", "--rate", "NaN", hazards}, ExitUsage, "--rate"},
 		tc{[]string{"bag", "clock", "--rate", "Inf", hazards}, ExitUsage, "--rate"},
 		tc{[]string{"lint", "--format", "xml", "."}, ExitUsage, "--format"},
+		tc{[]string{"doctor", "--duration", "NaN"}, ExitUsage, "--duration"},
+		tc{[]string{"doctor", "--tolerance", "0"}, ExitUsage, "must be positive"},
+		tc{[]string{"doctor", "--interval", "-1"}, ExitUsage, "must not be negative"},
 		// clean runs and findings
 		tc{[]string{"predict"}, ExitOK, ""},
 		tc{[]string{"bag", "inspect", hazards}, ExitFailure, ""},
