@@ -71,6 +71,9 @@ func TestArchitecture(t *testing.T) {
 			if strings.HasPrefix(imp, "github.com/foxglove/mcap") && p.ImportPath != "github.com/simclock/simclock/bag" && p.ImportPath != "github.com/simclock/simclock/ros2msg" {
 				t.Errorf("%s imports mcap; only bag and ros2msg may", p.ImportPath)
 			}
+			if strings.HasPrefix(imp, "modernc.org/sqlite") && p.ImportPath != "github.com/simclock/simclock/bag" {
+				t.Errorf("%s imports modernc.org/sqlite; only bag (its sqlite3 storage) may", p.ImportPath)
+			}
 			if strings.HasPrefix(imp, "github.com/tree-sitter") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/lint") {
 				t.Errorf("%s imports tree-sitter; only lint may", p.ImportPath)
 			}

@@ -23,7 +23,6 @@ import (
 // cannot make cheaply (one chunk of over 1 GiB).
 type recBuf struct{ bytes.Buffer }
 
-func (b *recBuf) u8(v byte)    { b.WriteByte(v) }
 func (b *recBuf) u16(v uint16) { b.Write(binary.LittleEndian.AppendUint16(nil, v)) }
 func (b *recBuf) u32(v uint32) { b.Write(binary.LittleEndian.AppendUint32(nil, v)) }
 func (b *recBuf) u64(v uint64) { b.Write(binary.LittleEndian.AppendUint64(nil, v)) }

@@ -401,6 +401,7 @@ type topicState struct {
 	parseErr  error
 	isClock   bool
 	fields    map[string]*fieldState
+	byPos     []*fieldState // fields by position in the last message, a cache of fields
 	order     []string
 	decodeEx  []Example
 	firstErr  string
@@ -602,7 +603,7 @@ func (a *analysis) message(ch *channel, m *message) error {
 	ts, err := t.schema.AppendTimes(a.tbuf[:0], m.Data)
 	a.tbuf = ts
 	for i := range ts {
-		a.stamp(t, &ts[i], logNS, idx)
+		a.stamp(t, i, &ts[i], logNS, idx)
 	}
 	if err != nil && !a.opts.DecodeAll {
 		a.decodeError(t, logNS, idx, err)
@@ -653,8 +654,24 @@ func (t *topicState) field(path string, header bool) *fieldState {
 	return f
 }
 
-func (a *analysis) stamp(t *topicState, tf *ros2msg.TimeField, logNS, idx int64) {
+// fieldAt returns the state of the i-th Time field of a message: messages
+// of one type usually list the same fields in the same order.
+func (t *topicState) fieldAt(i int, tf *ros2msg.TimeField) *fieldState {
+	if i < len(t.byPos) {
+		if f := t.byPos[i]; f != nil && f.rep.Field == tf.Path {
+			return f
+		}
+	}
 	f := t.field(tf.Path, tf.Header)
+	for len(t.byPos) <= i {
+		t.byPos = append(t.byPos, nil)
+	}
+	t.byPos[i] = f
+	return f
+}
+
+func (a *analysis) stamp(t *topicState, i int, tf *ros2msg.TimeField, logNS, idx int64) {
+	f := t.fieldAt(i, tf)
 	v := tf.Time.Nanoseconds()
 	r := &f.rep
 	r.Count++
@@ -1059,29 +1076,29 @@ func (a *analysis) finish(rep *Report) {
 type decimator struct {
 	pts    []Point
 	stride int64
-	seen   int64
+	skip   int64 // points to pass over before the next one kept
 }
 
 const maxPoints = 2048
 
 func (d *decimator) add(p Point) {
+	if d.skip > 0 {
+		d.skip--
+		return
+	}
 	if d.stride == 0 {
 		d.stride = 1
 	}
-	if d.seen%d.stride == 0 {
-		if len(d.pts) == maxPoints {
-			half := d.pts[:0]
-			for i := 0; i < len(d.pts); i += 2 {
-				half = append(half, d.pts[i])
-			}
-			d.pts = half
-			d.stride *= 2
+	if len(d.pts) == maxPoints {
+		half := d.pts[:0]
+		for i := 0; i < len(d.pts); i += 2 {
+			half = append(half, d.pts[i])
 		}
-		if d.seen%d.stride == 0 {
-			d.pts = append(d.pts, p)
-		}
+		d.pts = half
+		d.stride *= 2 // p, the (maxPoints × old stride)-th, falls on the new stride
 	}
-	d.seen++
+	d.pts = append(d.pts, p)
+	d.skip = d.stride - 1
 }
 
 func (d *decimator) points() []Point { return d.pts }

@@ -58,28 +58,60 @@ func newParser(l *sitter.Language) *sitter.Parser {
 	return p
 }
 
-// parse parses src and copies the tree into Go memory. hasErr reports
-// whether tree-sitter had to recover from a syntax error somewhere.
-func parse(l lang, src []byte) (root *node, hasErr bool, err error) {
+// parse parses src and copies the tree into Go memory. errAt is the byte
+// offset of the first syntax error tree-sitter had to recover from, -1
+// when there is none.
+func parse(l lang, src []byte) (root *node, errAt int, err error) {
 	pool := parsers[l]
 	if pool == nil {
-		return nil, false, fmt.Errorf("no parser for %v", l)
+		return nil, -1, fmt.Errorf("no parser for %v", l)
 	}
 	p := pool.Get().(*sitter.Parser)
 	defer pool.Put(p)
+	if root, errAt, ok := parseWalk(p, src, names[l]); ok {
+		return root, errAt, nil
+	}
 	tree := p.Parse(src, nil)
 	if tree == nil {
-		return nil, false, fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
+		return nil, -1, fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
 	}
 	defer tree.Close()
 	tsRoot := tree.RootNode()
+	errAt = -1
+	if tsRoot.HasError() {
+		errAt = 0
+	}
 	if root, ok := walkTree(tsRoot, names[l]); ok {
-		return root, tsRoot.HasError(), nil
+		return root, firstError(root, errAt), nil
 	}
 	cur := tree.Walk()
 	defer cur.Close()
 	root = copyTree(cur, names[l])
-	return root, tsRoot.HasError(), nil
+	return root, firstError(root, errAt), nil
+}
+
+// firstError is the start of the first ERROR node under n, or def when
+// there is none (tree-sitter's missing nodes are not copied).
+func firstError(n *node, def int) int {
+	if def < 0 {
+		return def
+	}
+	var find func(n *node) int
+	find = func(n *node) int {
+		if n.kind == "ERROR" {
+			return n.start
+		}
+		for _, c := range n.children {
+			if at := find(c); at >= 0 {
+				return at
+			}
+		}
+		return -1
+	}
+	if at := find(n); at >= 0 {
+		return at
+	}
+	return def
 }
 
 // copyTree copies the subtree under the cursor, iteratively, so deeply

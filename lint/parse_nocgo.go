@@ -6,4 +6,4 @@ package lint
 const haveParser = false
 
 // parse always fails without cgo: see ErrNoParser.
-func parse(lang, []byte) (*node, bool, error) { return nil, false, ErrNoParser }
+func parse(lang, []byte) (*node, int, error) { return nil, -1, ErrNoParser }

@@ -159,10 +159,33 @@ func (n *Node) SetParameter(name string, value any) error {
 	return n.SetUseSimTime(on)
 }
 
+// A TimerOption sets one of rcl's timer options (rcl_timer_init2) on a
+// timer the node creates.
+type TimerOption func(*timerOptions)
+
+type timerOptions struct {
+	autostart bool
+}
+
+// Autostart sets rcl's autostart option (default true). With false the
+// timer is created canceled and first fires one period after Reset, as
+// rclpy's create_timer(..., autostart=False) and rclcpp's create_timer
+// and create_wall_timer with autostart = false do.
+func Autostart(on bool) TimerOption { return func(o *timerOptions) { o.autostart = on } }
+
+func timerConfig(opts []TimerOption) timerOptions {
+	o := timerOptions{autostart: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
 // CreateTimer creates a timer on the node's ROS clock (R19), as
 // create_timer does by default.
-func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	if n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
+func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	o := timerConfig(opts)
+	if o.autostart && n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
 		n.mu.Lock()
 		first := !n.warnedTimers
 		n.warnedTimers = true
@@ -171,18 +194,18 @@ func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*ti
 			n.onWarning(fmt.Errorf("node %s: %w: it first fires when /clock passes %v of sim time (R23)", n.name, ErrUnstartedTimer, period))
 		}
 	}
-	return n.ros.New(period, callback, true)
+	return n.ros.New(period, callback, o.autostart)
 }
 
 // CreateWallTimer creates a timer on the steady clock, as rclcpp's
 // create_wall_timer does.
-func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.steady.New(period, callback, true)
+func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.steady.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateSystemTimer creates a timer on the system clock.
-func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.system.New(period, callback, true)
+func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.system.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateRate returns a rate of hz on the node's ROS clock.

@@ -205,3 +205,13 @@ type NodeScoper interface {
 	// leaving the underlying transport open.
 	ForNode(name, namespace string) (Transport, error)
 }
+
+// A Sampler is a polled reader: no goroutine waits for its data, and its
+// owner takes samples when it chooses (transport/dds's RawReader).
+type Sampler interface {
+	// Take removes and returns the oldest queued sample. ok is false
+	// when there is none.
+	Take() (s Sample, ok bool)
+	// Close stops the reader.
+	Close() error
+}

@@ -20,11 +20,13 @@ import (
 func newBagCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bag",
-		Short: "Find time hazards in rosbag2 MCAP recordings, and play their /clock",
-		Long: `simclock bag inspect FILE...   report the time hazards of a rosbag2 MCAP bag
-simclock bag clock FILE...     publish /clock along the bag's timeline
+		Short: "Find time hazards in rosbag2 recordings, and play their /clock",
+		Long: `simclock bag inspect BAG   report the time hazards of a rosbag2 bag
+simclock bag clock BAG     publish /clock along the bag's timeline
 
-Give every file of a split bag together (bag_0.mcap bag_1.mcap ...).`,
+BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
+.mcap or .db3 files), or the storage files of one bag given one by one
+(bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
 	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
 	return cmd
@@ -48,11 +50,13 @@ type bagInspectOptions struct {
 func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) error) *cobra.Command {
 	o := &bagInspectOptions{}
 	cmd := &cobra.Command{
-		Use:   "inspect [flags] FILE...",
-		Short: "Report the time hazards of a rosbag2 MCAP bag",
-		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] FILE...
+		Use:   "inspect [flags] DIR | FILE...",
+		Short: "Report the time hazards of a rosbag2 bag",
+		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] DIR | FILE...
 
-Reads a rosbag2 bag in MCAP (all files of a split bag together) and reports
+Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
+against each other) or its storage files given one by one (all files of a
+split bag together); MCAP or sqlite3, with or without zstd compression. Reports
 /clock (first and last value, rate, gaps, stalls, backward jumps, real-time
 factor against log time), messages recorded before the first /clock, and for
 every builtin_interfaces/Time field of every topic (std_msgs/Header stamps
@@ -68,12 +72,16 @@ timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
 A truncated or corrupt file is reported with the byte offset of the problem,
-after the report of everything read before it.
+after the report of everything read before it. Chunk CRCs and lz4 checksums
+are checked (--no-crc skips them): a damaged chunk is reported with its byte
+offset, and its messages are skipped and counted, never analysed. The same
+file given twice is a usage error.
 
 Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
 does or a file cannot be read completely, 2 on usage errors.
 
 Examples:
+  simclock bag inspect rosbag2_2024_05_01-10_00_00
   simclock bag inspect run_0.mcap
   simclock bag inspect --window 2s --html report.html run_0.mcap run_1.mcap
   simclock bag inspect --format json run_0.mcap | jq 'select(.kind=="finding")'`,

@@ -150,6 +150,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %v...\n", src.Domain(), o.duration)
 		}
 		<-runCtx.Done()
+		settle(ctx, o.env, w)
 		last = w.Report()
 		print(last)
 	}
@@ -163,6 +164,31 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// maxSettle bounds how long doctor waits past --duration for the
+// ros_discovery_info of participants it has seen, so that their nodes are
+// in the report.
+const maxSettle = 5 * time.Second
+
+// settle waits until every ROS participant seen has announced its nodes,
+// for at most maxSettle.
+func settle(ctx context.Context, env *Env, w *doctor.Watcher) {
+	deadline := time.Now().Add(maxSettle)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	told := false
+	for n := w.Pending(); n > 0 && time.Now().Before(deadline); n = w.Pending() {
+		if !told {
+			fmt.Fprintf(env.Stderr, "simclock doctor: waiting for the nodes of %d participant(s) (ros_discovery_info)\n", n)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // writeDoctorJSON writes a report as JSON lines, each with its kind first.

@@ -140,6 +140,7 @@ type Transport struct {
 	closed bool
 	pubs   []*publisher
 	subs   []*subscription
+	raws   []*RawReader
 	nodes  []*nodeView
 }
 
@@ -306,9 +307,12 @@ func (t *Transport) Close() error {
 		return nil
 	}
 	t.closed = true
-	pubs, subs := t.pubs, t.subs
-	t.pubs, t.subs, t.nodes = nil, nil, nil
+	pubs, subs, raws := t.pubs, t.subs, t.raws
+	t.pubs, t.subs, t.raws, t.nodes = nil, nil, nil, nil
 	t.mu.Unlock()
+	for _, r := range raws {
+		r.Close() //nolint:errcheck // Close of a child never fails
+	}
 	for _, p := range pubs {
 		p.Close() //nolint:errcheck // Close of a child never fails
 	}
@@ -485,16 +489,19 @@ func (s *subscription) Take() (transport.Sample, bool) {
 }
 
 // idLocked maps a writer handle to its GUID. The caller must hold s.mu.
-func (s *subscription) idLocked(h uint64) transport.PublisherID {
-	if id, ok := s.ids[h]; ok {
+func (s *subscription) idLocked(h uint64) transport.PublisherID { return publisherID(s.r, s.ids, h) }
+
+// publisherID maps writer handle h of reader r to its GUID, caching in ids.
+func publisherID(r ddsc.Entity, ids map[uint64]transport.PublisherID, h uint64) transport.PublisherID {
+	if id, ok := ids[h]; ok {
 		return id
 	}
-	g, err := ddsc.PublicationGUID(s.r, h)
+	g, err := ddsc.PublicationGUID(r, h)
 	if err != nil {
 		return transport.PublisherID(fmt.Sprintf("handle-%x", h))
 	}
 	id := guidID(g)
-	s.ids[h] = id
+	ids[h] = id
 	return id
 }
 
@@ -535,5 +542,78 @@ func (s *subscription) Close() error {
 		ddsc.Delete(e) //nolint:errcheck // the participant's deletion would catch it
 	}
 	s.t.forget(nil, s)
+	return nil
+}
+
+// A RawReader is a DDS reader of any topic and type, read as raw CDR by
+// polling Take: no goroutine or thread waits for its data, so sampling
+// many busy topics costs only what is taken.
+type RawReader struct {
+	t     *Transport
+	topic ddsc.Entity
+	r     ddsc.Entity
+
+	mu     sync.Mutex // mu guards the fields below and serialises use of r
+	closed bool
+	ids    map[uint64]transport.PublisherID
+}
+
+// RawReader creates a polled reader on the DDS topic ddsTopic of DDS type
+// ddsType, names as on the wire ("rt/scan",
+// "sensor_msgs::msg::dds_::LaserScan_"). Its history keeps the last
+// qos.Depth samples.
+func (t *Transport) RawReader(ddsTopic, ddsType string, qos transport.QoS) (*RawReader, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, _, err := t.ddsTopic(ddsTopic, ddsTopic, ddsType)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ddsc.CreateReader(t.pp, tp, ddsQoS(qos), "")
+	if err != nil {
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: reader on %s: %w", ddsTopic, err)
+	}
+	rr := &RawReader{t: t, topic: tp, r: r, ids: map[uint64]transport.PublisherID{}}
+	t.raws = append(t.raws, rr)
+	return rr, nil
+}
+
+// Take takes the oldest queued sample, skipping state changes.
+func (r *RawReader) Take() (transport.Sample, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return transport.Sample{}, false
+	}
+	for {
+		tk, ok, err := ddsc.Take(r.r)
+		if err != nil || !ok {
+			return transport.Sample{}, false
+		}
+		if tk.Valid {
+			return transport.Sample{Data: tk.Data, Publisher: publisherID(r.r, r.ids, tk.PubHandle),
+				SourceTimestamp: tk.SourceTimestamp}, true
+		}
+	}
+}
+
+// Close deletes the reader.
+func (r *RawReader) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	ddsc.Delete(r.r)     //nolint:errcheck // the participant's deletion would catch it
+	ddsc.Delete(r.topic) //nolint:errcheck // idem
+	r.mu.Unlock()
+	r.t.mu.Lock()
+	r.t.raws = slices.DeleteFunc(r.t.raws, func(x *RawReader) bool { return x == r })
+	r.t.mu.Unlock()
 	return nil
 }
