@@ -277,40 +277,16 @@ func writeDoctorText(w io.Writer, r doctor.Report) {
 	}
 	fmt.Fprintln(w)
 	for _, f := range r.Findings {
-		fmt.Fprint(w, wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), 100, "  "))
-		fmt.Fprint(w, wrap("  fix: "+f.Fix, 100, "    "))
+		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), tableWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
+		for _, l := range wrap("  fix: "+f.Fix, tableWidth, "    ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	s := r.Summary
 	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
 		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)
-}
-
-// wrap breaks s into lines of at most width runes at spaces (a longer
-// word stays whole), indenting every line after the first.
-func wrap(s string, width int, indent string) string {
-	var b strings.Builder
-	line := 0
-	for i, word := range strings.Fields(s) {
-		n := len([]rune(word))
-		switch {
-		case i == 0:
-			if strings.HasPrefix(s, " ") {
-				lead := len(s) - len(strings.TrimLeft(s, " "))
-				b.WriteString(s[:lead])
-				line = lead
-			}
-		case line+1+n > width:
-			b.WriteString("\n" + indent)
-			line = len(indent)
-		default:
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(word)
-		line += n
-	}
-	b.WriteByte('\n')
-	return b.String()
 }
 
 func dash(s string) string {
