@@ -200,8 +200,10 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	next := make(chan int)
 	for range min(workers, max(len(groups), 1)) {
 		wg.Go(func() {
+			ps := newParserSet()
+			defer ps.close()
 			for i := range next {
-				results[i] = r.group(groups[i])
+				results[i] = r.group(groups[i], ps)
 			}
 		})
 	}
@@ -277,7 +279,7 @@ func groupSources(srcs []source) []group {
 
 // group reads, parses and analyses the files of g. Nothing of it outlives
 // the call but the findings.
-func (r *run) group(g group) (out groupResult) {
+func (r *run) group(g group, ps *parserSet) (out groupResult) {
 	units := make([]*unit, 0, len(g.srcs))
 	for _, s := range g.srcs {
 		src := s.src
@@ -299,7 +301,7 @@ func (r *run) group(g group) (out groupResult) {
 			if l == langCPP {
 				in = blankVisibilityMacros(in)
 			}
-			root, errAt, err := parse(l, in)
+			root, errAt, err := ps.parse(l, in)
 			if err != nil {
 				out.err = fmt.Errorf("lint %s: %w", s.path, err)
 				return out
