@@ -56,12 +56,23 @@ func TestArchitecture(t *testing.T) {
 				}
 			}
 		}
+		if p.ImportPath == "github.com/simclock/simclock/graph" {
+			// The graph view is values and rules: a transport feeds it.
+			for _, imp := range p.Deps {
+				if !isStd(imp) && imp != "github.com/simclock/simclock/cdr" {
+					t.Errorf("graph depends on %s; it may use only the standard library and cdr", imp)
+				}
+			}
+		}
 		for _, imp := range p.Imports {
 			if imp == "github.com/simclock/simclock/transport/dds" && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/internal/cli") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/transport/dds") {
 				t.Errorf("%s imports the dds transport; only the CLI wires it in", p.ImportPath)
 			}
 			if strings.HasPrefix(imp, "github.com/foxglove/mcap") && p.ImportPath != "github.com/simclock/simclock/bag" && p.ImportPath != "github.com/simclock/simclock/ros2msg" {
 				t.Errorf("%s imports mcap; only bag and ros2msg may", p.ImportPath)
+			}
+			if strings.HasPrefix(imp, "modernc.org/sqlite") && p.ImportPath != "github.com/simclock/simclock/bag" {
+				t.Errorf("%s imports modernc.org/sqlite; only bag (its sqlite3 storage) may", p.ImportPath)
 			}
 			if strings.HasPrefix(imp, "github.com/tree-sitter") && !strings.HasPrefix(p.ImportPath, "github.com/simclock/simclock/lint") {
 				t.Errorf("%s imports tree-sitter; only lint may", p.ImportPath)

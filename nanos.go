@@ -3,6 +3,7 @@ package simclock
 import (
 	"math"
 	"math/big"
+	"time"
 )
 
 // two63 is 2^63 as a float64, the first value outside int64.
@@ -52,4 +53,18 @@ func subInt64(a, b int64) (int64, error) {
 		return 0, ErrOverflow
 	}
 	return s, nil
+}
+
+// SaturatingAdd returns a+b clamped to [MinDuration, MaxDuration] instead
+// of wrapping. Deadlines use it: a deadline past the end of representable
+// time (a timer of period InfiniteDuration) stays there, as "never".
+func SaturatingAdd(a, b time.Duration) time.Duration {
+	s, err := addInt64(int64(a), int64(b))
+	if err == nil {
+		return time.Duration(s)
+	}
+	if b > 0 {
+		return MaxDuration
+	}
+	return MinDuration
 }

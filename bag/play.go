@@ -17,23 +17,35 @@ import (
 // ErrEmpty reports a bag with no messages, which has no timeline to play.
 var ErrEmpty = errors.New("bag has no messages")
 
-// Span returns the log times of the first and last message of a bag
-// (all of its files), in nanoseconds: from the summary statistics when
-// every file has them, by reading the files otherwise.
+// Span returns the log times of the first and last message of a bag, in
+// nanoseconds: paths are as for Inspect (a bag directory, or its files).
+// The span comes from metadata.yaml or the MCAP summaries when they give
+// it, from reading the files otherwise.
 func Span(ctx context.Context, paths []string) (start, end int64, err error) {
+	set, err := resolve(paths)
+	if err != nil {
+		return 0, 0, err
+	}
+	if m := set.meta; m != nil && m.MessageCount > 0 && m.DurationNS >= 0 {
+		return m.StartingTimeNS, m.StartingTimeNS + m.DurationNS, nil
+	}
 	start, end = math.MaxInt64, math.MinInt64
 	fromSummary := true
-	for _, p := range paths {
-		f, err := os.Open(p)
+	for _, f := range set.files {
+		if f.storage != "mcap" || f.zstd {
+			fromSummary = false
+			break
+		}
+		fd, err := os.Open(f.path)
 		if err != nil {
 			return 0, 0, fmt.Errorf("bag: %w", err)
 		}
-		st, err := f.Stat()
+		st, err := fd.Stat()
 		var info *mcap.Info
 		if err == nil {
-			info = summary(f, st.Size())
+			info = summary(fd, st.Size())
 		}
-		f.Close()
+		fd.Close()
 		if info == nil || info.Statistics == nil {
 			fromSummary = false
 			break
@@ -45,14 +57,19 @@ func Span(ctx context.Context, paths []string) (start, end int64, err error) {
 	}
 	if !fromSummary {
 		start, end = math.MaxInt64, math.MinInt64
-		rd := &reader{onMessage: func(_ *mcap.Schema, _ *mcap.Channel, m *mcap.Message) error {
-			start, end = min(start, int64(m.LogTime)), max(end, int64(m.LogTime))
+		s := &sink{onMessage: func(_ *channel, m *message) error {
+			start, end = min(start, m.LogTime), max(end, m.LogTime)
 			return nil
 		}}
-		defer rd.close()
-		for _, p := range paths {
-			var fi FileInfo
-			if err := rd.readFile(ctx, p, &fi); err != nil {
+		storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
+		defer func() {
+			for _, st := range storages {
+				st.close()
+			}
+		}()
+		for _, f := range set.files {
+			fi := FileInfo{Path: f.path}
+			if err := readBagFile(ctx, storages[f.storage], f, &fi, s); err != nil {
 				return 0, 0, err
 			}
 		}

@@ -391,8 +391,9 @@ func (e *Executor) nextSteadyDeadline() (simclock.Time[simclock.Steady], bool) {
 			}
 			wait = deadline - q.Now()
 		}
-		at := steadyNow + max(wait, 0)
-		if at < best {
+		// Saturate: a far deadline must not wrap into the past (a busy loop).
+		at := int64(simclock.SaturatingAdd(time.Duration(steadyNow), time.Duration(max(wait, 0))))
+		if !found || at < best {
 			best, found = at, true
 		}
 	}

@@ -3,6 +3,8 @@ package experiment
 import (
 	"fmt"
 	"time"
+
+	"github.com/simclock/simclock"
 )
 
 // MaxTicks bounds the ticks and /clock messages one prediction or
@@ -24,6 +26,8 @@ func (in PredictInput) Check() error {
 		return fmt.Errorf("experiment: clock step %v must be positive", in.ClockStep)
 	case in.Duration <= 0:
 		return fmt.Errorf("experiment: duration %v must be positive", in.Duration)
+	case overflows(in.Start, in.Duration):
+		return fmt.Errorf("experiment: start %v + duration %v: %w", in.Start, in.Duration, simclock.ErrOverflow)
 	case in.Duration/periodOf(in.Hz) > MaxTicks:
 		return fmt.Errorf("experiment: %v at %v Hz is more than %d ticks", in.Duration, in.Hz, MaxTicks)
 	case in.Duration/in.ClockStep > MaxTicks:
@@ -68,14 +72,19 @@ type Prediction struct {
 // periods are skipped, phase kept). A first value S > 0 is a forward
 // jump: if S >= T the timer fires once at S (R23). So the ticks are
 // {first clock value >= m·T : m >= 1}, without repeats.
+//
+// The work grows with the number of ticks in the run (D/T), never with S:
+// every deadline m·T <= S maps to the one tick at S, so the enumeration
+// starts at m = floor(S/T), as rcl's timer skips the missed periods in
+// one division.
 func Predict(in PredictInput) Prediction {
 	p := Prediction{Period: periodOf(in.Hz)}
-	T, S, Δ, W := int64(p.Period), int64(in.Start), int64(in.ClockStep), int64(in.Window)
-	end := S + int64(in.Duration)
 	if err := in.Check(); err != nil {
 		p.Reasoning = append(p.Reasoning, "no prediction: "+err.Error())
 		return p
 	}
+	T, S, Δ, W := int64(p.Period), int64(in.Start), int64(in.ClockStep), int64(in.Window)
+	end := S + int64(in.Duration) // Check rules out overflow
 	ceilClock := func(x int64) int64 {
 		if x <= S {
 			return S
@@ -83,7 +92,7 @@ func Predict(in PredictInput) Prediction {
 		return S + (x-S+Δ-1)/Δ*Δ
 	}
 	var last int64 = -1
-	for m := int64(1); ; m++ {
+	for m := max(1, S/T); ; m++ {
 		c := ceilClock(m * T)
 		if c >= end {
 			break
@@ -108,7 +117,7 @@ func Predict(in PredictInput) Prediction {
 		}
 	}
 
-	sec := func(ns int64) string { return fmt.Sprintf("%gs", float64(ns)/1e9) }
+	sec := FormatSeconds
 	p.ClosedForm = T%Δ == 0 && S%Δ == 0 && W < end
 	say := func(format string, args ...any) { p.Reasoning = append(p.Reasoning, fmt.Sprintf(format, args...)) }
 	say("The timer runs at %g Hz, so its period T is %v; it is created while the clock reads 0, so its first deadline is T (R19).", in.Hz, p.Period)
@@ -156,6 +165,12 @@ func Predict(in PredictInput) Prediction {
 	}
 	say("Code that runs before the first /clock (constructors, wall timers, subscription callbacks) sees now() = 0 whatever S is, so now() − %s raises there (R26). The guard that catches all of it is 'skip if now ≤ W' (R27).", sec(W))
 	return p
+}
+
+// overflows reports whether a+b leaves int64 nanoseconds.
+func overflows(a, b time.Duration) bool {
+	_, err := simclock.AddDurations(a, b)
+	return err != nil
 }
 
 // WallCallsBeforeClock predicts how many calls of a steady timer of the

@@ -110,6 +110,10 @@ func (c StartupConfig) Validate() error {
 		if s < 0 {
 			return fmt.Errorf("experiment: start time %v must not be negative", s)
 		}
+		if end, err := simclock.AddDurations(s, c.Duration); err != nil || end > maxClockValue {
+			return fmt.Errorf("experiment: start %s + duration %v is past the last /clock value, %s (int32 seconds): %w",
+				FormatSeconds(int64(s)), c.Duration, FormatSeconds(int64(maxClockValue)), simclock.ErrOutOfRange)
+		}
 	}
 	for _, hz := range append([]float64{c.WallTimerHz}, c.TimerHz...) {
 		if !(hz > 0) || math.IsInf(hz, 0) {
@@ -136,6 +140,10 @@ func (c StartupConfig) Validate() error {
 	}
 	return nil
 }
+
+// maxClockValue is the last time a /clock message holds: INT32_MAX s +
+// 999999999 ns (rclcpp's Time::max()).
+const maxClockValue = simclock.MaxMessageDuration
 
 // Outcome classifies now() - W.
 type Outcome string
@@ -304,7 +312,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		}
 	}
 
-	r := ScenarioResult{Kind: "scenario", S: start.Seconds()}
+	r := ScenarioResult{Kind: "scenario", S: secondsOf(int64(start))}
 	created := exec.Steady().Now().Nanoseconds()
 	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
 
@@ -415,7 +423,7 @@ func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64) (time
 	for i, hz := range cfg.TimerHz {
 		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
 		if len(simTicks[i]) > 0 {
-			st.FirstNow = float64(simTicks[i][0]) / 1e9
+			st.FirstNow = secondsOf(simTicks[i][0])
 		}
 		for _, now := range simTicks[i] {
 			if now == 0 {
@@ -467,7 +475,7 @@ func newTransports(cfg StartupConfig, index int) (transport.Transport, transport
 // replay classifies now - w for every recorded now, raw and behind the
 // two guards.
 func replay(nows []int64, w time.Duration) WindowResult {
-	wr := WindowResult{W: w.Seconds()}
+	wr := WindowResult{W: secondsOf(int64(w))}
 	for _, now := range nows {
 		switch Classify(now, w) {
 		case OutcomeError:
@@ -477,7 +485,7 @@ func replay(nows []int64, w time.Duration) WindowResult {
 		case OutcomePositive:
 			wr.Positives++
 			if wr.FirstPositiveNow == nil {
-				v := float64(now) / 1e9
+				v := secondsOf(now)
 				wr.FirstPositiveNow = &v
 			}
 		}

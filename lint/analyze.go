@@ -225,18 +225,7 @@ func (c *checker) onlyComparedResult(site *expr, f *fn) bool {
 			}
 			return
 		}
-		scan(e.recv, target)
-		scan(e.l, target)
-		scan(e.r, target)
-		for _, a := range e.args {
-			scan(a, target)
-		}
-		for _, k := range e.kwargs {
-			scan(k.value, target)
-		}
-		for _, sub := range e.subs {
-			scan(sub, target)
-		}
+		eachChild(e, func(c *expr) { scan(c, target) })
 	}
 	var defs []*stmt
 	eachStmt(f.body, func(s *stmt) {

@@ -169,6 +169,13 @@ func (c *cppFront) function(n *node, cls *class) {
 			if id := c.declName(prm.child("declarator")); id != nil {
 				f.params[u.text(id)] = normType(u.text(prm.child("type")))
 				f.paramOrder = append(f.paramOrder, u.text(id))
+				if d := prm.child("declarator"); d != nil && d.kind == "reference_declarator" &&
+					!strings.Contains(u.text(prm), "const") {
+					if f.outParams == nil {
+						f.outParams = map[string]bool{}
+					}
+					f.outParams[u.text(id)] = true
+				}
 			}
 		}
 	}
@@ -303,6 +310,12 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 					out = append(out, &stmt{kind: sAssign, n: ch, target: left, value: value})
 					continue
 				}
+			}
+			if ch.kind == "update_expression" {
+				// count_++ assigns count_: it is state (see stateMember).
+				arg := c.expr(ch.child("argument"), f)
+				out = append(out, &stmt{kind: sAssign, n: ch, target: arg, value: &expr{kind: eOther, n: ch, subs: []*expr{arg}}})
+				continue
 			}
 			out = append(out, &stmt{kind: sExpr, n: ch, e: c.expr(ch, f)})
 		}

@@ -26,6 +26,8 @@ func FuzzSource(f *testing.F) {
 	}
 	f.Add(true, []byte("x = (now - Duration(seconds=1)"))
 	f.Add(false, []byte("class A : rclcpp::Node { A() : prev_(now() { x = now() - 1s; } };"))
+	// A guard helper that calls itself: helperLevel must not recurse forever.
+	f.Add(true, []byte("def f(now, w):\n    return f(now, w)\nclass A:\n    def g(self):\n        now = self.get_clock().now()\n        if not f(now, self.w):\n            return\n        return now - Duration(seconds=1)\n"))
 	f.Fuzz(func(t *testing.T, python bool, src []byte) {
 		name := "f.cpp"
 		if python {

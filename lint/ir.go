@@ -157,9 +157,12 @@ type fn struct {
 	// paramOrder lists the parameter names in order (Python's self
 	// included), to map a call's arguments to them.
 	paramOrder []string
-	body       []*stmt
-	n          *node
-	u          *unit
+	// outParams are C++ parameters passed by non-const reference: what a
+	// caller passes there is overwritten, so its facts do not flow in.
+	outParams map[string]bool
+	body      []*stmt
+	n         *node
+	u         *unit
 }
 
 // unit is one parsed source file.

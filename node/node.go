@@ -7,6 +7,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,15 +49,20 @@ type Options struct {
 	// qos_overrides./clock parameters do; nil means KEEP_LAST 1,
 	// BEST_EFFORT, VOLATILE (R16).
 	ClockQoS *transport.QoS
+	// Namespace is the node's namespace; "" means "/". A relative
+	// namespace is taken relative to "/".
+	Namespace string
 }
 
 // A Node is one ROS 2 node. Its methods are safe for concurrent use.
 type Node struct {
-	name  string
-	exec  *executor.Executor
-	tr    transport.Transport
-	clock *simclock.ROSClock
-	ts    *timesource.TimeSource
+	name      string
+	namespace string
+	exec      *executor.Executor
+	tr        transport.Transport
+	ownTr     bool // tr is a node view of the caller's transport, closed with the node
+	clock     *simclock.ROSClock
+	ts        *timesource.TimeSource
 
 	ros, steady, system *timer.Queue
 
@@ -69,12 +75,33 @@ type Node struct {
 
 // New creates a node on exec and tr. Its ROS clock reads exec's system
 // clock while sim time is off, so a virtual-time executor gives the node
-// virtual time.
+// virtual time. name and opts.Namespace must be valid ROS names
+// (ValidateName, NormalizeNamespace). When tr can scope endpoints to
+// nodes (transport.NodeScoper, as the DDS transport does), the node's
+// publishers and subscriptions, its /clock reader included, are announced
+// under its name, so ROS 2 graph tools list it.
 func New(name string, exec *executor.Executor, tr transport.Transport, opts Options) (*Node, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	ns, err := NormalizeNamespace(opts.Namespace)
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", name, err)
+	}
+	ownTr := false
+	if s, ok := tr.(transport.NodeScoper); ok {
+		view, err := s.ForNode(name, ns)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %w", name, err)
+		}
+		tr, ownTr = view, true
+	}
 	n := &Node{
 		name:      name,
+		namespace: ns,
 		exec:      exec,
 		tr:        tr,
+		ownTr:     ownTr,
 		clock:     simclock.NewROSClockOn(exec.System(), exec.Steady()),
 		onWarning: opts.OnWarning,
 	}
@@ -95,6 +122,12 @@ func New(name string, exec *executor.Executor, tr transport.Transport, opts Opti
 
 // Name returns the node's name.
 func (n *Node) Name() string { return n.name }
+
+// Namespace returns the node's namespace ("/" for the root).
+func (n *Node) Namespace() string { return n.namespace }
+
+// FullName returns the node's fully qualified name, "/ns/name".
+func (n *Node) FullName() string { return strings.TrimSuffix(n.namespace, "/") + "/" + n.name }
 
 // Clock returns the node's ROS clock (rclpy's get_clock()).
 func (n *Node) Clock() *simclock.ROSClock { return n.clock }
@@ -126,10 +159,33 @@ func (n *Node) SetParameter(name string, value any) error {
 	return n.SetUseSimTime(on)
 }
 
+// A TimerOption sets one of rcl's timer options (rcl_timer_init2) on a
+// timer the node creates.
+type TimerOption func(*timerOptions)
+
+type timerOptions struct {
+	autostart bool
+}
+
+// Autostart sets rcl's autostart option (default true). With false the
+// timer is created canceled and first fires one period after Reset, as
+// rclpy's create_timer(..., autostart=False) and rclcpp's create_timer
+// and create_wall_timer with autostart = false do.
+func Autostart(on bool) TimerOption { return func(o *timerOptions) { o.autostart = on } }
+
+func timerConfig(opts []TimerOption) timerOptions {
+	o := timerOptions{autostart: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
 // CreateTimer creates a timer on the node's ROS clock (R19), as
 // create_timer does by default.
-func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	if n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
+func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	o := timerConfig(opts)
+	if o.autostart && n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
 		n.mu.Lock()
 		first := !n.warnedTimers
 		n.warnedTimers = true
@@ -138,18 +194,18 @@ func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*ti
 			n.onWarning(fmt.Errorf("node %s: %w: it first fires when /clock passes %v of sim time (R23)", n.name, ErrUnstartedTimer, period))
 		}
 	}
-	return n.ros.New(period, callback, true)
+	return n.ros.New(period, callback, o.autostart)
 }
 
 // CreateWallTimer creates a timer on the steady clock, as rclcpp's
 // create_wall_timer does.
-func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.steady.New(period, callback, true)
+func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.steady.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateSystemTimer creates a timer on the system clock.
-func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.system.New(period, callback, true)
+func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.system.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateRate returns a rate of hz on the node's ROS clock.
@@ -176,8 +232,8 @@ func (n *Node) Subscribe(topic, typeName string, qos transport.QoS, handle func(
 	return sub, nil
 }
 
-// Close stops the node's timers, subscriptions and time source. It does
-// not close the transport.
+// Close stops the node's timers, subscriptions and time source, and
+// withdraws the node from the graph. It does not close the transport.
 func (n *Node) Close() error {
 	n.mu.Lock()
 	removes := n.removes
@@ -192,6 +248,9 @@ func (n *Node) Close() error {
 			n.exec.RemoveQueue(q)
 			q.Close()
 		}
+	}
+	if n.ownTr {
+		err = errors.Join(err, n.tr.Close())
 	}
 	return err
 }

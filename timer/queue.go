@@ -19,6 +19,7 @@ type Queue struct {
 	clockType simclock.ClockType
 	ros       *simclock.ROSClock // non-nil for ROS clocks
 	removeCB  func()
+	alarm     *simclock.Alarm // ROS clocks: fires when a forward jump passes the earliest deadline
 
 	mu   sync.Mutex // mu guards the fields below and every timer's state
 	heap timerHeap
@@ -30,18 +31,30 @@ type Queue struct {
 	// per-timer check instead of looking at the heap's minimum only.
 	staleEpoch bool
 	wakeFn     func()
+	// alarmAt is the time the alarm is armed for (armed), or the deadline
+	// it last fired for (fired): a passed deadline wakes the executor
+	// once (R22) and stays ready until a timer is called or changed.
+	alarmAt      int64
+	armed, fired bool
 }
 
+// jumpThreshold selects what the queue's jump callback handles: clock
+// changes and backward jumps. Forward jumps (rcl's min_forward 1 ns)
+// reach the queue through its alarm instead, only when they pass its
+// earliest deadline, so one /clock update does not visit every queue.
+var jumpThreshold = simclock.JumpThreshold{OnClockChange: true, MinBackward: -1}
+
 // NewQueue returns a queue for timers on clock. On a *simclock.ROSClock
-// the queue registers one jump callback (R22) and applies rcl's per-timer
-// jump rules to all its timers.
+// the queue registers one jump callback and one alarm (R22) and applies
+// rcl's per-timer jump rules to all its timers.
 func NewQueue[K simclock.Kind](clock simclock.Clock[K]) *Queue {
 	q := &Queue{now: func() int64 { return clock.Now().Nanoseconds() }}
 	var k K
 	q.clockType = k.ClockType()
 	if ros, ok := any(clock).(*simclock.ROSClock); ok {
 		q.ros = ros
-		q.removeCB, _ = ros.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Pre: q.preJump, Post: q.postJump})
+		q.removeCB, _ = ros.OnJump(jumpThreshold, simclock.JumpCallbacks{Pre: q.preJump, Post: q.postJump})
+		q.alarm = ros.NewAlarm(q.forwardJump)
 	}
 	return q
 }
@@ -73,10 +86,39 @@ func (q *Queue) poke() {
 	}
 }
 
-// Close unregisters the queue's jump callback.
+// Close unregisters the queue's jump callback and alarm.
 func (q *Queue) Close() {
 	if q.removeCB != nil {
 		q.removeCB()
+		q.alarm.Close()
+	}
+}
+
+// rearmLocked sets the alarm to the earliest deadline, or to any forward
+// jump while the epoch is stale, unless it already fired for that
+// deadline. The caller must hold q.mu.
+func (q *Queue) rearmLocked() {
+	if q.alarm == nil {
+		return
+	}
+	at, want := int64(math.MinInt64), true
+	if !q.staleEpoch {
+		want = len(q.heap) > 0 && !q.heap[0].canceled && q.heap[0].nextCall != never
+		if want {
+			at = q.heap[0].nextCall
+		}
+	}
+	switch {
+	case !want:
+		if q.armed {
+			q.alarm.Stop()
+			q.armed = false
+		}
+	case q.armed && at == q.alarmAt:
+	case q.fired && at == q.alarmAt && !q.staleEpoch:
+	default:
+		q.alarm.Set(at)
+		q.alarmAt, q.armed, q.fired = at, true, false
 	}
 }
 
@@ -89,9 +131,10 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 	}
 	now := q.now()
 	q.mu.Lock()
-	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: now + int64(period),
+	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: deadline(now, int64(period)),
 		canceled: !autostart, callback: callback}
 	heap.Push(&q.heap, t)
+	q.rearmLocked()
 	q.mu.Unlock()
 	q.poke()
 	return t, nil
@@ -104,6 +147,7 @@ func (q *Queue) Remove(t *Timer) {
 	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
 		heap.Remove(&q.heap, t.index)
 		t.index = -1
+		q.rearmLocked()
 	}
 }
 
@@ -115,11 +159,12 @@ func (q *Queue) Len() int {
 }
 
 // Next returns the earliest next call time of a non-canceled timer, in
-// nanoseconds on the queue's clock. ok is false when no timer is armed.
+// nanoseconds on the queue's clock. ok is false when no timer is armed,
+// or when every armed timer's deadline is never (an infinite period).
 func (q *Queue) Next() (deadline int64, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.heap) == 0 || q.heap[0].canceled {
+	if len(q.heap) == 0 || q.heap[0].canceled || q.heap[0].nextCall == never {
 		return 0, false
 	}
 	return q.heap[0].nextCall, true
@@ -144,7 +189,9 @@ func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
 		return dst
 	}
 	t := q.heap[i]
-	if t.canceled || t.nextCall > now {
+	if !t.readyAt(now) {
+		// The heap orders by deadline, canceled last: nothing below is
+		// ready either.
 		return dst
 	}
 	dst = append(dst, t)
@@ -166,8 +213,10 @@ var timerSeq atomic.Uint64
 // fixLocked restores heap order after t's deadline or state changed. The
 // caller must hold q.mu.
 func (q *Queue) fixLocked(t *Timer) {
+	q.fired = false // a call or a change: the next passed deadline wakes again
 	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
 		heap.Fix(&q.heap, t.index)
+		q.rearmLocked()
 	}
 }
 
@@ -207,9 +256,9 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 		for _, t := range q.heap {
 			credit := t.credit
 			t.credit = 0
-			if credit != 0 {
+			if credit != 0 && t.nextCall != never {
 				// Net effect: time until next call = period - remaining.
-				t.nextCall = now - credit + t.period
+				t.nextCall = deadline(now-credit, t.period)
 				t.lastCall = now - credit
 			}
 			stale = stale || now < t.lastCall
@@ -217,42 +266,69 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 		q.staleEpoch = stale
 		heap.Init(&q.heap)
 		wake = true
-	case j.Delta < 0 || q.staleEpoch:
-		// rcl checks every timer: a deadline passed wakes; a last call in
-		// the future (a backward jump, or a last call stamped in the old
-		// epoch of an activation at 0) restarts a full period from now.
-		// As in rcl, canceled timers are rewritten too: their last call
-		// must not stay in the future, or a later jump would reset them
-		// again after a Reset.
-		changed, stale := false, false
-		for _, t := range q.heap {
-			if t.nextCall <= now {
-				wake = wake || !t.canceled
-				// rcl leaves such a timer alone, even with a last call
-				// still in the future; keep checking until it is gone.
-				stale = stale || now < t.lastCall
-			} else if now < t.lastCall {
-				t.nextCall = now + t.period
-				t.lastCall = now
-				changed = true
-			}
-		}
-		q.staleEpoch = stale
-		if changed {
-			heap.Init(&q.heap)
-			wake = true
-		}
+	case j.Delta < 0:
+		wake = q.checkAllLocked(now)
 	default:
-		// Forward jump in the same epoch: no last call can be in the
-		// future, so only a passed deadline matters, and only the heap's
-		// minimum can tell. O(1) per /clock message.
-		wake = len(q.heap) > 0 && !q.heap[0].canceled && q.heap[0].nextCall <= now
+		// Forward jumps come through forwardJump.
 	}
+	q.rearmLocked()
 	f := q.wakeFn
 	q.mu.Unlock()
 	if wake && f != nil {
 		f()
 	}
+}
+
+// forwardJump is the queue's alarm: a forward jump passed the earliest
+// deadline, or any forward jump while the epoch is stale (rcl's full
+// per-timer check then runs).
+func (q *Queue) forwardJump() {
+	now := q.now()
+	q.mu.Lock()
+	q.armed, q.fired = false, true
+	var wake bool
+	if q.staleEpoch {
+		wake = q.checkAllLocked(now)
+	} else {
+		// Same epoch: no last call can be in the future, so only a
+		// passed deadline matters, and only the heap's minimum can tell.
+		wake = len(q.heap) > 0 && q.heap[0].readyAt(now)
+	}
+	q.rearmLocked()
+	f := q.wakeFn
+	q.mu.Unlock()
+	if wake && f != nil {
+		f()
+	}
+}
+
+// checkAllLocked is rcl's per-timer check after a backward jump or a
+// jump in a stale epoch: a deadline passed wakes; a last call in the
+// future (a backward jump, or a last call stamped in the old epoch of an
+// activation at 0) restarts a full period from now. As in rcl, canceled
+// timers are rewritten too: their last call must not stay in the future,
+// or a later jump would reset them again after a Reset. The caller must
+// hold q.mu.
+func (q *Queue) checkAllLocked(now int64) (wake bool) {
+	changed, stale := false, false
+	for _, t := range q.heap {
+		if t.nextCall <= now && t.nextCall != never {
+			wake = wake || !t.canceled
+			// rcl leaves such a timer alone, even with a last call
+			// still in the future; keep checking until it is gone.
+			stale = stale || now < t.lastCall
+		} else if now < t.lastCall {
+			t.nextCall = deadline(now, t.period)
+			t.lastCall = now
+			changed = true
+		}
+	}
+	q.staleEpoch = stale
+	if changed {
+		heap.Init(&q.heap)
+		wake = true
+	}
+	return wake
 }
 
 // timerHeap orders timers by next call time, canceled timers last, ties

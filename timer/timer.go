@@ -21,11 +21,27 @@
 //     Queue's jump handling).
 //   - Reset sets next_call = now + period and un-cancels; it does not
 //     change last_call. Cancel stops calls until Reset.
+//
+// # Infinite periods
+//
+// rcl computes now + period in int64 (timer.c, rcl_timer_init2 and
+// rcl_timer_reset). rclcpp's "never, until reset" idiom is a period of
+// Duration::max() (INT32_MAX s + 999999999 ns, about 68 years), which
+// keeps that sum inside int64 at any realistic now, so rcl never makes
+// such a timer ready. A period of simclock.InfiniteDuration (2^63-1 ns,
+// RMW_DURATION_INFINITE) would overflow rcl's sum, which C leaves
+// undefined. simclock saturates every deadline computation instead: a
+// deadline past the end of representable time is math.MaxInt64, which
+// means "never". Such a timer is never ready, gives the executor no
+// deadline to wait for (no busy loop, no jump of a virtual clock to the
+// end of time), and keeps its never-deadline across clock jumps; Reset
+// or ExchangePeriod followed by Reset brings it back.
 package timer
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/simclock/simclock"
@@ -109,7 +125,7 @@ func (t *Timer) Reset() {
 	q := t.q
 	now := q.now()
 	q.mu.Lock()
-	t.nextCall = now + t.period
+	t.nextCall = deadline(now, t.period)
 	t.canceled = false
 	q.fixLocked(t)
 	q.mu.Unlock()
@@ -122,7 +138,23 @@ func (t *Timer) IsReady() bool {
 	now := t.q.now()
 	t.q.mu.Lock()
 	defer t.q.mu.Unlock()
-	return !t.canceled && now >= t.nextCall
+	return t.readyAt(now)
+}
+
+// readyAt is rcl_timer_is_ready at now: not canceled and now >=
+// next_call, except that a saturated deadline is never reached. The
+// caller must hold t.q.mu.
+func (t *Timer) readyAt(now int64) bool {
+	return !t.canceled && t.nextCall != never && now >= t.nextCall
+}
+
+// never is a deadline past the end of representable time: the timer is
+// never ready (see the package doc, Infinite periods).
+const never = math.MaxInt64
+
+// deadline returns from + period, saturated at never instead of wrapping.
+func deadline(from, period int64) int64 {
+	return int64(simclock.SaturatingAdd(time.Duration(from), time.Duration(period)))
 }
 
 // TimeUntilNextCall returns next_call - now, which is <= 0 when the call
@@ -180,13 +212,18 @@ func (t *Timer) advance(now int64) (Info, error) {
 	}
 	info := Info{ExpectedCallTime: t.nextCall, ActualCallTime: now, ClockType: q.clockType}
 	t.lastCall = now
-	t.nextCall += t.period
+	t.nextCall = deadline(t.nextCall, t.period)
 	if t.nextCall <= now {
 		if t.period == 0 {
 			t.nextCall = now
 		} else {
-			// Skip the missed periods, keeping the phase (rcl#1089).
-			t.nextCall += (1 + (now-t.nextCall)/t.period) * t.period
+			// Skip the missed periods, keeping the phase (rcl#1089): one
+			// division, however many periods were missed (a first /clock
+			// at a Unix-epoch time skips billions of them at once). The
+			// product is at most now - next_call + period, which
+			// saturates rather than wraps.
+			skipped := (1 + (now-t.nextCall)/t.period) * t.period
+			t.nextCall = deadline(t.nextCall, skipped)
 		}
 	}
 	q.fixLocked(t)

@@ -194,3 +194,24 @@ func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
 		}
 	}
 }
+
+// A NodeScoper is a Transport that can attribute endpoints to named ROS
+// nodes, so that the graph sees them as ROS 2 does (transport/dds
+// announces them on ros_discovery_info). node.New uses it when the
+// transport offers it.
+type NodeScoper interface {
+	// ForNode returns a view whose endpoints belong to the node
+	// namespace/name. Closing the view closes them and withdraws the node,
+	// leaving the underlying transport open.
+	ForNode(name, namespace string) (Transport, error)
+}
+
+// A Sampler is a polled reader: no goroutine waits for its data, and its
+// owner takes samples when it chooses (transport/dds's RawReader).
+type Sampler interface {
+	// Take removes and returns the oldest queued sample. ok is false
+	// when there is none.
+	Take() (s Sample, ok bool)
+	// Close stops the reader.
+	Close() error
+}

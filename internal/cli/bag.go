@@ -20,11 +20,13 @@ import (
 func newBagCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bag",
-		Short: "Find time hazards in rosbag2 MCAP recordings, and play their /clock",
-		Long: `simclock bag inspect FILE...   report the time hazards of a rosbag2 MCAP bag
-simclock bag clock FILE...     publish /clock along the bag's timeline
+		Short: "Find time hazards in rosbag2 recordings, and play their /clock",
+		Long: `simclock bag inspect BAG   report the time hazards of a rosbag2 bag
+simclock bag clock BAG     publish /clock along the bag's timeline
 
-Give every file of a split bag together (bag_0.mcap bag_1.mcap ...).`,
+BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
+.mcap or .db3 files), or the storage files of one bag given one by one
+(bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
 	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
 	return cmd
@@ -39,6 +41,7 @@ type bagInspectOptions struct {
 	futureTol  time.Duration
 	svg, html  string
 	decodeAll  bool
+	noCRC      bool
 	failOn     string
 	examples   int
 	files      []string
@@ -47,11 +50,13 @@ type bagInspectOptions struct {
 func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) error) *cobra.Command {
 	o := &bagInspectOptions{}
 	cmd := &cobra.Command{
-		Use:   "inspect [flags] FILE...",
-		Short: "Report the time hazards of a rosbag2 MCAP bag",
-		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] FILE...
+		Use:   "inspect [flags] DIR | FILE...",
+		Short: "Report the time hazards of a rosbag2 bag",
+		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] DIR | FILE...
 
-Reads a rosbag2 bag in MCAP (all files of a split bag together) and reports
+Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
+against each other) or its storage files given one by one (all files of a
+split bag together); MCAP or sqlite3, with or without zstd compression. Reports
 /clock (first and last value, rate, gaps, stalls, backward jumps, real-time
 factor against log time), messages recorded before the first /clock, and for
 every builtin_interfaces/Time field of every topic (std_msgs/Header stamps
@@ -67,12 +72,16 @@ timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
 A truncated or corrupt file is reported with the byte offset of the problem,
-after the report of everything read before it.
+after the report of everything read before it. Chunk CRCs and lz4 checksums
+are checked (--no-crc skips them): a damaged chunk is reported with its byte
+offset, and its messages are skipped and counted, never analysed. The same
+file given twice is a usage error.
 
 Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
 does or a file cannot be read completely, 2 on usage errors.
 
 Examples:
+  simclock bag inspect rosbag2_2024_05_01-10_00_00
   simclock bag inspect run_0.mcap
   simclock bag inspect --window 2s --html report.html run_0.mcap run_1.mcap
   simclock bag inspect --format json run_0.mcap | jq 'select(.kind=="finding")'`,
@@ -98,6 +107,7 @@ Examples:
 	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
+	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	return cmd
@@ -132,7 +142,7 @@ func (o *bagInspectOptions) validate() error {
 
 func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	opts := bag.Options{Window: o.window, GapPeriods: o.gapPeriods, BaseTolerance: o.baseTol,
-		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples}
+		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}
 	var bar *progressBar
 	if env.StderrIsTTY {
 		bar = &progressBar{w: env.Stderr}
@@ -141,6 +151,12 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	rep, readErr := bag.Inspect(ctx, o.files, opts)
 	if bar != nil {
 		bar.clear()
+	}
+	if errors.Is(readErr, bag.ErrUsage) {
+		return flagErrorf("%v", readErr)
+	}
+	if rep == nil {
+		return readErr
 	}
 	if errors.Is(readErr, context.Canceled) {
 		return readErr
@@ -233,17 +249,39 @@ func secs(ns int64) string {
 func writeBagText(w io.Writer, rep *bag.Report) error {
 	ew := &errWriter{w: w}
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format, args...) }
+	if b := rep.Bag; b != nil {
+		if m := b.Metadata; m != nil {
+			comp := "no compression"
+			if m.CompressionMode != "" {
+				comp = m.CompressionFormat + " " + m.CompressionMode + " compression"
+			}
+			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", b.Dir, m.Version, m.StorageIdentifier,
+				len(m.RelativeFilePaths), m.MessageCount, comp)
+		} else {
+			p("bag %s: no metadata.yaml, %d storage files found\n", b.Dir, len(rep.Files))
+		}
+	}
 	for _, f := range rep.Files {
-		mode := "linear"
-		if f.Indexed {
-			mode = "indexed"
+		if f.Storage == "sqlite3" {
+			p("file %s: %d bytes, sqlite3, %d messages, %s\n", f.Path, f.Bytes, f.Messages, f.Profile)
+		} else {
+			mode := "linear"
+			if f.Indexed {
+				mode = "indexed"
+			}
+			chunks := fmt.Sprintf("%d chunks", f.Chunks)
+			if len(f.Compression) > 0 {
+				chunks += " (" + strings.Join(f.Compression, ",") + ")"
+			}
+			p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
+				f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
 		}
-		chunks := fmt.Sprintf("%d chunks", f.Chunks)
-		if len(f.Compression) > 0 {
-			chunks += " (" + strings.Join(f.Compression, ",") + ")"
+		if f.FileCompression != "" {
+			p("        compressed whole with %s\n", f.FileCompression)
 		}
-		p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
-			f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
+		if len(f.Damaged) > 0 {
+			p("        %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
+		}
 	}
 	if rep.Messages > 0 {
 		p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
@@ -291,6 +329,10 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
 		for _, e := range f.Examples {
 			if f.Code == bag.CodeReadError || f.Code == bag.CodeNoClock {
+				continue
+			}
+			if f.Code == bag.CodeDamagedChunk || f.Code == bag.CodeMetadata {
+				p("          %s\n", e.Detail)
 				continue
 			}
 			line := fmt.Sprintf("          at log %s (message %d", rel(rep, e.LogNS), e.Index)

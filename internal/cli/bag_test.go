@@ -147,9 +147,13 @@ func TestBagUsage(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
-	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag")
-	if code != ExitFailure || !strings.Contains(errOut, "is a directory") {
-		t.Errorf("directory: exit %d, stderr %q", code, errOut)
+	code, _, errOut = runBagCLI(t, false, "bag", "inspect", hazardsBag, hazardsBag)
+	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
+		t.Errorf("same file twice: exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag", hazardsBag)
+	if code != ExitUsage || !strings.Contains(errOut, "give the directory alone") {
+		t.Errorf("directory and file: exit %d, stderr %q", code, errOut)
 	}
 }
 

@@ -12,7 +12,12 @@ import (
 )
 
 // Every command must leave no goroutine behind.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(testNodeEnv) != "" {
+		os.Exit(testNodeMain())
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // update rewrites every golden file a test compares against:
 // go test ./internal/cli -update

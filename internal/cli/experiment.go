@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -210,7 +211,7 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "S\tfirst /clock after\tctor now()\tctor now()-1s\twall timer calls at now()=0 (predicted)\traised\tafter first /clock\traised\tRTF\t/clock received (lost)")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%gs\t%.3fs\t%d\t%s\t%d (%d)\t%d\t%d\t%d\t%.3g\t%d (%d)\n", r.S, r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
+		fmt.Fprintf(tw, "%s\t%.3fs\t%d\t%s\t%d (%d)\t%d\t%d\t%d\t%.3g\t%d (%d)\n", fsecs(r.S), r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
 			r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0, r.WallTimer.ExcNow0, r.WallTimer.CallsAfterClock, r.WallTimer.ExcAfterClock, r.MeasuredRTF, r.Published, r.Lost)
 	}
 	tw.Flush()
@@ -228,13 +229,13 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 			}
 			first := "-"
 			if wr.FirstPositiveNow != nil {
-				first = fmt.Sprintf("%gs", *wr.FirstPositiveNow)
+				first = fsecs(*wr.FirstPositiveNow)
 			}
 			mark := "✓"
 			if !wr.Matched() {
 				mark = "✗"
 			}
-			fmt.Fprintf(tw, "%gs\t%gs\t%g Hz\t%d\t%d (%d)\t%d (%d)\t%d\t%s\t%s\n", r.S, wr.W, wr.Hz, calls,
+			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d\t%d (%d)\t%d (%d)\t%d\t%s\t%s\n", fsecs(r.S), fsecs(wr.W), wr.Hz, calls,
 				wr.Exceptions, wr.PredictedExceptions, wr.Zeros, wr.PredictedZeros, wr.Positives, first, mark)
 		}
 	}
@@ -245,7 +246,7 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	fmt.Fprintln(tw, "S\tW\ttimer\tno guard: errors/zeros\t'skip if now <= W'\t'skip if now == 0 or now < W'")
 	for _, r := range results {
 		for _, wr := range r.Windows {
-			fmt.Fprintf(tw, "%gs\t%gs\t%g Hz\t%d/%d\t%d/%d\t%d/%d\n", r.S, wr.W, wr.Hz, wr.Exceptions, wr.Zeros,
+			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d/%d\t%d/%d\t%d/%d\n", fsecs(r.S), fsecs(wr.W), wr.Hz, wr.Exceptions, wr.Zeros,
 				wr.GuardLE.Exceptions, wr.GuardLE.Zeros, wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros)
 		}
 	}
@@ -254,6 +255,11 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	fmt.Fprintf(w, "\nHistory lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s\n",
 		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr)
 }
+
+// fsecs formats seconds for the text tables: the shortest decimal that
+// reads back as x, without an exponent ("1700000000.005s", not
+// "1.700000000005e+09s").
+func fsecs(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + "s" }
 
 func newClockTypesCmd(env *Env) *cobra.Command {
 	var format string

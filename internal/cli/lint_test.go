@@ -349,6 +349,8 @@ func TestLintExitCodes(t *testing.T) {
 		{"bad rule", []string{"lint", "--rules", "R99", "testdata/lint/pkg"}, ExitUsage},
 		{"missing path", []string{"lint", "testdata/lint/nope"}, ExitUsage},
 		{"unknown flag", []string{"lint", "--fixx", "testdata/lint/pkg"}, ExitUsage},
+		{"bad distro", []string{"lint", "--ros-distro", "foxy", "testdata/lint/pkg"}, ExitUsage},
+		{"kilted", []string{"lint", "--ros-distro", "kilted", "testdata/lint/pkg"}, ExitFailure},
 		{"root without sarif", []string{"lint", "--root", ".", "testdata/lint/pkg"}, ExitUsage},
 		{"strict and clean", []string{"lint", "--strict", "testdata/lint/clean"}, ExitOK},
 	} {
@@ -406,5 +408,22 @@ func TestLintFix(t *testing.T) {
 	}
 	if !strings.Contains(out, `"parse_errors":0`) {
 		t.Errorf("fixed files no longer parse cleanly:\n%s", out)
+	}
+}
+
+// TestLintDistroWording checks that --ros-distro words what a negative
+// rclcpp::Time does: silent before rclcpp 28.2 (Humble, Jazzy), thrown
+// from 28.2 (Kilted, Rolling).
+func TestLintDistroWording(t *testing.T) {
+	for distro, want := range map[string]string{
+		"humble":  "rclcpp on Humble (before 28.2) silently gives a negative Time",
+		"jazzy":   "rclcpp on Jazzy (before 28.2) silently gives a negative Time",
+		"kilted":  "rclcpp on Kilted (28.2 and later) throws std::runtime_error",
+		"rolling": "rclcpp on Rolling (28.2 and later) throws std::runtime_error",
+	} {
+		out, errOut, code := runCLI(t, "lint", "--rules", "R27", "--ros-distro", distro, "testdata/lint/pkg/src")
+		if code != ExitFailure || !strings.Contains(out, want) {
+			t.Errorf("--ros-distro %s: exit %d, output lacks %q:\n%s%s", distro, code, want, out, errOut)
+		}
 	}
 }

@@ -27,6 +27,7 @@ type monitorOptions struct {
 	failOnBackward bool
 	transport      string
 	format         string
+	node           nodeFlags
 
 	rtfWant, rtfTol float64 // parsed --expect-rtf
 }
@@ -75,6 +76,7 @@ Examples:
 	f.StringVar(&o.expectRTF, "expect-rtf", "", "fail unless the overall real-time factor is X±TOL (e.g. 1±0.05; TOL defaults to 10% of X)")
 	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if sim time ever jumps backwards")
 	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
+	o.node.add(f, "simclock_monitor")
 	addFormatFlag(f, &o.format)
 	o.topic = timemsg.ClockTopic
 	return cmd
@@ -137,6 +139,11 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
+	tr, closeNode, err := asNode(tr, o.env, &o.node)
+	if err != nil {
+		return err
+	}
+	defer closeNode()
 	// A node's /clock QoS (best effort, volatile) so the monitor matches
 	// exactly the publishers a node matches; a deeper queue than a node's
 	// depth 1 so that counting the rate never drops samples.

@@ -65,7 +65,7 @@ Examples:
 				})
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "S = %v, W = %v, f = %g Hz, /clock every %v of sim time, run of %v:\n\n", in.Start, in.Window, in.Hz, in.ClockStep, in.Duration)
+			fmt.Fprintf(w, "S = %s, W = %v, f = %g Hz, /clock every %v of sim time, run of %v:\n\n", experiment.FormatSeconds(int64(in.Start)), in.Window, in.Hz, in.ClockStep, in.Duration)
 			for _, line := range p.Reasoning {
 				fmt.Fprintf(w, "  - %s\n", line)
 			}

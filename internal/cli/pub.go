@@ -37,6 +37,7 @@ type pubOptions struct {
 	drop        float64
 	jitter      time.Duration
 	seed        uint64
+	node        nodeFlags
 }
 
 func newPubCmd(env *Env) *cobra.Command {
@@ -90,6 +91,7 @@ Examples:
 	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (sim time still advances)")
 	f.DurationVar(&o.jitter, "jitter", 0, "move each send time by a random offset within ±this")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for --drop and --jitter: one seed, one run")
+	o.node.add(f, "simclock_pub")
 	addFormatFlag(f, &o.format)
 	return cmd
 }
@@ -158,6 +160,11 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
+	tr, closeNode, err := asNode(tr, o.env, &o.node)
+	if err != nil {
+		return err
+	}
+	defer closeNode()
 	qos := transport.ClockPublisherQoS
 	if o.bestEffort {
 		qos.Reliability = transport.BestEffort

@@ -14,6 +14,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/simclock/simclock/node"
 )
 
 // Version is the simclock version printed by --version and in JSON env lines.
@@ -29,6 +31,9 @@ type Env struct {
 	StderrIsTTY bool
 	// Getenv reads the environment; defaults to os.Getenv.
 	Getenv func(string) string
+	// ROSArgs are the "--ros-args ... [--]" arguments Main took out of the
+	// command line (node name and namespace remappings).
+	ROSArgs node.ROSArgs
 }
 
 // Exit codes.
@@ -80,6 +85,7 @@ ROS 2 users meet in simulation.`,
 		newPredictCmd(env),    // ... and predict them
 		newPubCmd(env),        // a fake simulator on /clock
 		newMonitorCmd(env),    // /clock as a node sees it
+		newDoctorCmd(env),     // the time of a live graph
 		newBagCmd(env),        // hazards in recordings
 		newLintCmd(env),       // hazards in source code
 	)
@@ -89,8 +95,14 @@ ROS 2 users meet in simulation.`,
 // Main runs simclock with args and returns the process exit code.
 func Main(ctx context.Context, args []string, env *Env) int {
 	root := NewRoot(env)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	rosArgs, args, err := node.ParseROSArgs(args)
+	if err == nil {
+		env.ROSArgs = rosArgs
+		root.SetArgs(args)
+		err = root.ExecuteContext(ctx)
+	} else {
+		err = &usageError{err}
+	}
 	switch {
 	case err == nil:
 		return ExitOK

@@ -48,7 +48,7 @@ func requireDDSCLI(t *testing.T) {
 	t.Skipf("Cyclone DDS is not installed (apt-get install cyclonedds-dev): %v", err)
 }
 
-func loopbackConfigURI(t *testing.T) string {
+func loopbackConfigURI(t testing.TB) string {
 	t.Helper()
 	p, err := filepath.Abs("../../config/cyclonedds-loopback.xml")
 	if err != nil {
@@ -61,7 +61,7 @@ func loopbackConfigURI(t *testing.T) string {
 }
 
 // buildSimclock builds cmd/simclock into dir.
-func buildSimclock(t *testing.T, dir string) string {
+func buildSimclock(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "simclock")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/simclock/simclock/cmd/simclock")
@@ -73,7 +73,7 @@ func buildSimclock(t *testing.T, dir string) string {
 
 // ddsEnv is the environment of a child process: this one's, minus every
 // ROS and Cyclone variable, plus loopback-only Cyclone and domain.
-func ddsEnv(t *testing.T, domain int) []string {
+func ddsEnv(t testing.TB, domain int) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {

@@ -1,0 +1,66 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/simclock/simclock"
+)
+
+// Issue 14: `simclock predict --start 1700000000 --window 1 --hz 10` took
+// 43 s because the enumeration walked every period from 0. The answer at
+// a Unix-epoch start is the answer at any start past the window: one tick
+// at S, then every period.
+func TestPredictAtUnixEpoch(t *testing.T) {
+	const S = 1_700_000_000 * time.Second
+	p := Predict(PredictInput{Start: S, Window: time.Second, Hz: 10, ClockStep: 10 * time.Millisecond, Duration: 2500 * time.Millisecond})
+	if len(p.Ticks) != 25 || p.Exceptions != 0 || p.Zeros != 0 || p.Positives != 25 {
+		t.Fatalf("%d ticks, %d/%d/%d", len(p.Ticks), p.Exceptions, p.Zeros, p.Positives)
+	}
+	for i, now := range p.Ticks {
+		if want := int64(S) + int64(i)*int64(100*time.Millisecond); now != want {
+			t.Fatalf("tick %d at %d, want %d", i, now, want)
+		}
+	}
+}
+
+// The startup experiment at Unix-epoch start times answers at once and
+// matches its prediction.
+func TestStartupAtUnixEpoch(t *testing.T) {
+	cfg := DefaultStartup()
+	cfg.Starts = []time.Duration{1_700_000_000 * time.Second, 1_700_000_000*time.Second + 5*time.Millisecond}
+	res, err := RunStartup(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		for _, w := range r.Windows {
+			if !w.Matched() || w.Positives == 0 {
+				t.Errorf("S=%v W=%v %v Hz: measured %d/%d/%d, predicted %d/%d", r.S, w.W, w.Hz,
+					w.Exceptions, w.Zeros, w.Positives, w.PredictedExceptions, w.PredictedZeros)
+			}
+		}
+		if r.SimTimers[0].FirstNow != r.S {
+			t.Errorf("first 10 Hz tick at %v, want S = %v", r.SimTimers[0].FirstNow, r.S)
+		}
+	}
+}
+
+// A start whose run ends past the last /clock value (int32 seconds) is
+// refused up front instead of failing mid-run.
+func TestStartupPastLastClockValue(t *testing.T) {
+	cfg := DefaultStartup()
+	cfg.Starts = []time.Duration{simclock.MaxMessageDuration - time.Second}
+	if err := cfg.Validate(); !errors.Is(err, simclock.ErrOutOfRange) {
+		t.Fatalf("Validate = %v, want ErrOutOfRange", err)
+	}
+	cfg.Starts = []time.Duration{simclock.MaxMessageDuration - cfg.Duration}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("a run ending on the last /clock value: %v", err)
+	}
+	if err := (PredictInput{Start: simclock.MaxDuration, Window: 1, Hz: 1, ClockStep: 1, Duration: 1}).Check(); !errors.Is(err, simclock.ErrOverflow) {
+		t.Fatalf("Check of S = max, D = 1ns: %v, want ErrOverflow", err)
+	}
+}
