@@ -33,7 +33,7 @@ func sortFindings(fs []Finding) {
 // unzip decompresses one message of a bag with zstd message compression.
 func (a *analysis) unzip(data []byte) ([]byte, error) {
 	if a.zdec == nil {
-		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
 		if err != nil {
 			return nil, err
 		}
@@ -92,6 +92,19 @@ func (a *analysis) checkMetadata(rep *Report, set *bagSet, complete bool) {
 	m := set.meta
 	if m == nil {
 		return
+	}
+	// Storages without QoS per channel (MCAP written without it) take the
+	// publisher count from metadata.yaml.
+	for i := range rep.Topics {
+		t := &rep.Topics[i]
+		for _, tm := range m.Topics {
+			if tm.Name == t.Topic && t.Publishers == 0 {
+				t.Publishers = len(tm.QoS)
+			}
+		}
+		if t.Topic == rep.Clock.topic() && t.Publishers > rep.Clock.Publishers {
+			rep.Clock.Publishers = t.Publishers
+		}
 	}
 	var ex []Example
 	var n int64

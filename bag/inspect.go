@@ -154,6 +154,8 @@ type ClockReport struct {
 	Publishers int `json:"publishers"`
 }
 
+func (ClockReport) topic() string { return timemsg.ClockTopic }
+
 // TimeFieldReport summarises one Time field of one topic.
 type TimeFieldReport struct {
 	Field        string `json:"field"`  // path, "header.stamp"
@@ -401,6 +403,7 @@ type topicState struct {
 	parseErr  error
 	isClock   bool
 	fields    map[string]*fieldState
+	byPos     []*fieldState // fields by position in the last message, a cache of fields
 	order     []string
 	decodeEx  []Example
 	firstErr  string
@@ -452,6 +455,7 @@ type analysis struct {
 	// clkBreak: messages were skipped (a damaged chunk) since the last
 	// /clock: the next step is not judged.
 	clkBreak bool
+	skipped  bool // some messages were skipped
 
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
@@ -510,7 +514,7 @@ func (a *analysis) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
 		return nil, "", fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
 	case ch.Type == "":
 		return nil, "", errors.New("the channel has no type")
-	case len(ch.Definition) == 0 || ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
+	case ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
 		key := "\x00shipped\x00" + ch.Type
 		s, ok := a.schemas[key]
 		if !ok {
@@ -601,7 +605,7 @@ func (a *analysis) message(ch *channel, m *message) error {
 	ts, err := t.schema.AppendTimes(a.tbuf[:0], m.Data)
 	a.tbuf = ts
 	for i := range ts {
-		a.stamp(t, &ts[i], logNS, idx)
+		a.stamp(t, i, &ts[i], logNS, idx)
 	}
 	if err != nil && !a.opts.DecodeAll {
 		a.decodeError(t, logNS, idx, err)
@@ -652,8 +656,24 @@ func (t *topicState) field(path string, header bool) *fieldState {
 	return f
 }
 
-func (a *analysis) stamp(t *topicState, tf *ros2msg.TimeField, logNS, idx int64) {
+// fieldAt returns the state of the i-th Time field of a message: messages
+// of one type usually list the same fields in the same order.
+func (t *topicState) fieldAt(i int, tf *ros2msg.TimeField) *fieldState {
+	if i < len(t.byPos) {
+		if f := t.byPos[i]; f != nil && f.rep.Field == tf.Path {
+			return f
+		}
+	}
 	f := t.field(tf.Path, tf.Header)
+	for len(t.byPos) <= i {
+		t.byPos = append(t.byPos, nil)
+	}
+	t.byPos[i] = f
+	return f
+}
+
+func (a *analysis) stamp(t *topicState, i int, tf *ros2msg.TimeField, logNS, idx int64) {
+	f := t.fieldAt(i, tf)
 	v := tf.Time.Nanoseconds()
 	r := &f.rep
 	r.Count++
@@ -879,6 +899,7 @@ func (a *analysis) clockStep(p, q clockSample) {
 // skip is told that messages were skipped (a damaged chunk): steps
 // across the hole are not judged, neither for /clock nor for stamps.
 func (a *analysis) skip() {
+	a.skipped = true
 	a.clkBreak = a.clkSeen
 	for _, t := range a.topics {
 		for _, f := range t.fields {
@@ -939,8 +960,11 @@ func (a *analysis) finish(rep *Report) {
 	add := func(f Finding) { addAs(checkOf(f.Code).Severity, f) }
 	// /clock findings.
 	if !a.clkSeen {
-		add(Finding{Code: CodeNoClock, Count: 1,
-			Message: "the bag has no /clock: stamps are compared with the recorder's log time"})
+		msg := "the bag has no /clock: stamps are compared with the recorder's log time"
+		if a.skipped {
+			msg = "no /clock in what could be read (damaged chunks were skipped): stamps are compared with the recorder's log time"
+		}
+		add(Finding{Code: CodeNoClock, Count: 1, Message: msg})
 	}
 	add(Finding{Code: CodeClockBackward, Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
 		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})
@@ -1054,29 +1078,29 @@ func (a *analysis) finish(rep *Report) {
 type decimator struct {
 	pts    []Point
 	stride int64
-	seen   int64
+	skip   int64 // points to pass over before the next one kept
 }
 
 const maxPoints = 2048
 
 func (d *decimator) add(p Point) {
+	if d.skip > 0 {
+		d.skip--
+		return
+	}
 	if d.stride == 0 {
 		d.stride = 1
 	}
-	if d.seen%d.stride == 0 {
-		if len(d.pts) == maxPoints {
-			half := d.pts[:0]
-			for i := 0; i < len(d.pts); i += 2 {
-				half = append(half, d.pts[i])
-			}
-			d.pts = half
-			d.stride *= 2
+	if len(d.pts) == maxPoints {
+		half := d.pts[:0]
+		for i := 0; i < len(d.pts); i += 2 {
+			half = append(half, d.pts[i])
 		}
-		if d.seen%d.stride == 0 {
-			d.pts = append(d.pts, p)
-		}
+		d.pts = half
+		d.stride *= 2 // p, the (maxPoints × old stride)-th, falls on the new stride
 	}
-	d.seen++
+	d.pts = append(d.pts, p)
+	d.skip = d.stride - 1
 }
 
 func (d *decimator) points() []Point { return d.pts }

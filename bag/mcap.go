@@ -162,7 +162,11 @@ func plausibleSummary(f io.ReaderAt, size int64) bool {
 // whole into memory; larger chunks, up to MCAP's own limit of 2^64 bytes,
 // are decompressed as a stream, record by record, so memory stays at a
 // few of these whatever the chunk size.
-const streamLimit = 64 << 20
+// Tests lower it to stream small chunks.
+var streamLimit uint64 = 64 << 20
+
+// maxDecoderMemory bounds what a zstd decoder may allocate for one chunk.
+const maxDecoderMemory = 64 << 20
 
 func isBig(recordLen, usize uint64) bool { return recordLen > streamLimit || usize > streamLimit }
 
@@ -187,11 +191,13 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 		}
 		return idx[i].ChunkStartOffset < idx[j].ChunkStartOffset
 	})
-	compressed := false
+	// Decompression and CRCs run ahead on other goroutines when there are
+	// cores for them; plain reading of unchecked chunks is not worth it.
+	ahead := !r.s.noCRC
 	for _, ci := range idx {
-		compressed = compressed || ci.Compression != ""
+		ahead = ahead || ci.Compression != ""
 	}
-	if workers := runtime.GOMAXPROCS(0); compressed && workers > 1 && len(idx) > 1 {
+	if workers := runtime.GOMAXPROCS(0); ahead && workers > 1 && len(idx) > 1 {
 		return r.readParallel(ctx, f, size, idx, workers)
 	}
 	var done int64
@@ -212,8 +218,8 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 			if err != nil {
 				return err
 			}
-			data, comp, err := r.dec.decode(buf, !r.s.noCRC)
-			if err := r.chunkDecoded(data, comp, off, err, func() int64 { return countIndexed(f, size, ci) }); err != nil {
+			data, comp, checked, err := r.dec.decode(buf, !r.s.noCRC)
+			if err := r.chunkDecoded(data, comp, checked, off, err, func() int64 { return countIndexed(f, size, ci) }); err != nil {
 				return err
 			}
 		}
@@ -291,13 +297,16 @@ func indexCount(op mcap.OpCode, rec []byte) (int64, bool) {
 // sink, or records the chunk as damaged when decoding failed (err) or its
 // records are not well framed. count counts its messages from elsewhere
 // when the content cannot be read.
-func (r *mcapReader) chunkDecoded(data []byte, comp string, off int64, err error, count func() int64) error {
+//
+// A chunk whose CRC was checked needs no framing pre-pass (records still
+// checks bounds); with --no-crc none is made either, for speed.
+func (r *mcapReader) chunkDecoded(data []byte, comp string, checked bool, off int64, err error, count func() int64) error {
 	r.info.Chunks++
 	r.comps[compName(comp)] = true
 	n := int64(-1)
-	if err == nil {
+	if err == nil && !checked && !r.s.noCRC {
 		n, err = scanRecords(data)
-	} else if data != nil {
+	} else if err != nil && data != nil {
 		n, _ = scanRecords(data)
 	}
 	if err != nil {
@@ -361,9 +370,11 @@ type chunkSlot struct {
 type chunkResult struct {
 	data []byte // aliases the slot's buffers
 	comp string
-	big  bool  // too big for memory: read as a stream on the analysis goroutine
-	err  error // a *ReadError: stop
-	bad  error // damage: skip the chunk
+	big  bool // too big for memory: read as a stream on the analysis goroutine
+	// checked: the chunk's CRC matched
+	checked bool
+	err     error // a *ReadError: stop
+	bad     error // damage: skip the chunk
 }
 
 // readParallel reads and decompresses up to workers+1 chunks ahead on
@@ -406,8 +417,8 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 				s.result <- chunkResult{err: err}
 				return
 			}
-			data, comp, err := s.dec.decode(buf, verify)
-			s.result <- chunkResult{data: data, comp: comp, bad: err}
+			data, comp, checked, err := s.dec.decode(buf, verify)
+			s.result <- chunkResult{data: data, comp: comp, checked: checked, bad: err}
 		})
 	}
 	for i := range min(depth, len(idx)) {
@@ -428,7 +439,7 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 		if res.big {
 			err = r.bigChunk(ctx, f, off, ci.ChunkLength-9, count)
 		} else {
-			err = r.chunkDecoded(res.data, res.comp, off, res.bad, count)
+			err = r.chunkDecoded(res.data, res.comp, res.checked, off, res.bad, count)
 		}
 		if err != nil {
 			return err
@@ -484,7 +495,7 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 		name := recordName(op)
 		if n > uint64(left-9) {
 			err := fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)
-			if op == mcap.OpChunk && left-9 <= streamLimit {
+			if op == mcap.OpChunk && uint64(left-9) <= streamLimit {
 				// Salvage the complete messages of a chunk cut short.
 				buf := grow(&r.recBuf, int(left-9))
 				if _, rerr := io.ReadFull(br, buf); rerr == nil {
@@ -499,9 +510,9 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 			}
 			return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: err}
 		}
-		if op == mcap.OpChunk && n > streamLimit-64 {
-			// Possibly too big for memory: look at its header.
-			if usize, ok := peekChunkSize(br); n > streamLimit || !ok || usize > streamLimit {
+		if op == mcap.OpChunk {
+			// Too big for memory, compressed or not: stream it.
+			if usize, ok := peekChunkSize(br); n > streamLimit || ok && n >= 24 && usize > streamLimit {
 				if err := r.bigChunk(ctx, f, off, n, nil); err != nil {
 					return err
 				}
@@ -530,8 +541,8 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 				}
 			case mcap.OpChunk:
 				r.pendingCount = -1
-				data, comp, err := r.dec.decode(buf, !r.s.noCRC)
-				if err := r.chunkDecoded(data, comp, off, err, nil); err != nil {
+				data, comp, checked, err := r.dec.decode(buf, !r.s.noCRC)
+				if err := r.chunkDecoded(data, comp, checked, off, err, nil); err != nil {
 					return err
 				}
 			default:
@@ -686,16 +697,25 @@ func compName(c string) string {
 	return c
 }
 
-// records handles the records of a decompressed, well-framed chunk found
-// at byte off.
+// records handles the records of a decompressed chunk found at byte off,
+// whose framing was checked (or whose CRC matched): a framing error here
+// is a writer's bug, and stops reading.
 func (r *mcapReader) records(data []byte, off int64) error {
 	for q := 0; q < len(data); {
+		if len(data)-q < 9 {
+			return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record",
+				Err: fmt.Errorf("%w: %d stray bytes at the end of the chunk", ErrCorrupt, len(data)-q)}
+		}
 		op := mcap.OpCode(data[q])
-		n := int(binary.LittleEndian.Uint64(data[q+1:]))
-		if err := r.record(op, data[q+9:q+9+n], off, false); err != nil {
+		n := binary.LittleEndian.Uint64(data[q+1:])
+		if n > uint64(len(data)-q-9) {
+			return &ReadError{Path: r.info.Path, Offset: off, Record: "chunk record",
+				Err: fmt.Errorf("%w: %s at chunk byte %d declares %d bytes, %d are left", ErrCorrupt, recordName(op), q, n, len(data)-q-9)}
+		}
+		if err := r.record(op, data[q+9:q+9+int(n)], off, false); err != nil {
 			return err
 		}
-		q += 9 + n
+		q += 9 + int(n)
 	}
 	return nil
 }
@@ -751,14 +771,14 @@ func (d *decompressor) close() {
 // buf and its compression. With verify, the chunk's CRC (when stored) and
 // the lz4 frame checksum are checked. Errors wrap ErrCorrupt or
 // ErrChecksum; data is then what could be decoded, or nil.
-func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string, err error) {
+func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string, checked bool, err error) {
 	h, err := parseChunkHeader(buf, uint64(len(buf)))
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	comp = h.comp
-	corrupt := func(format string, args ...any) ([]byte, string, error) {
-		return nil, comp, fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+	corrupt := func(format string, args ...any) ([]byte, string, bool, error) {
+		return nil, comp, false, fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
 	}
 	records := buf[h.records : h.records+int(h.rlen)]
 	if h.usize > streamLimit {
@@ -769,7 +789,7 @@ func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string
 		data = records
 	case "zstd":
 		if d.zstd == nil {
-			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxDecoderMemory))
 			if err != nil {
 				return corrupt("zstd: %v", err)
 			}
@@ -804,7 +824,7 @@ func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string
 				if n > 0 {
 					return corrupt("lz4 chunk holds more than the %d bytes its header says", h.usize)
 				}
-				return nil, comp, fmt.Errorf("%w: lz4 frame: %v", ErrChecksum, err)
+				return nil, comp, false, fmt.Errorf("%w: lz4 frame: %v", ErrChecksum, err)
 			}
 		}
 		data = out
@@ -816,10 +836,11 @@ func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string
 	}
 	if verify && h.crc != 0 {
 		if c := crc32.ChecksumIEEE(data); c != h.crc {
-			return data, comp, fmt.Errorf("%w: chunk CRC is %08x, its content's is %08x", ErrChecksum, h.crc, c)
+			return data, comp, false, fmt.Errorf("%w: chunk CRC is %08x, its content's is %08x", ErrChecksum, h.crc, c)
 		}
+		return data, comp, true, nil
 	}
-	return data, comp, nil
+	return data, comp, false, nil
 }
 
 // decodePartial decodes the start of a chunk cut short: ok is false when
@@ -840,7 +861,7 @@ func (d *decompressor) decodePartial(buf []byte) (data []byte, comp string, ok b
 	case "":
 		return records, comp, true
 	case "zstd":
-		z, err := zstd.NewReader(bytes.NewReader(records), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(streamLimit))
+		z, err := zstd.NewReader(bytes.NewReader(records), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxDecoderMemory))
 		if err != nil {
 			return nil, comp, false
 		}

@@ -44,9 +44,6 @@ type sink struct {
 	progress func(done int64)
 	// noCRC skips the integrity checks (chunk CRCs, lz4 checksums).
 	noCRC bool
-	// decompress, when set, decompresses each message's data
-	// (compression_mode: message); it returns data or a buffer it owns.
-	decompress func(data []byte) ([]byte, error)
 }
 
 func (s *sink) progressDone(n int64) {

@@ -568,3 +568,25 @@ func writeDB3Text(t testing.TB, text string) string {
 	writeText(t, p, text)
 	return p
 }
+
+// TestDecimator: the kept points are every stride-th, the stride doubling
+// whenever maxPoints are held.
+func TestDecimator(t *testing.T) {
+	for _, n := range []int{0, 1, maxPoints, maxPoints + 1, 5*maxPoints + 7, 40000} {
+		var d decimator
+		for i := range n {
+			d.add(Point{LogNS: int64(i)})
+		}
+		stride := int64(1)
+		for int64(n) > stride*maxPoints {
+			stride *= 2
+		}
+		var want []Point
+		for i := int64(0); i < int64(n); i += stride {
+			want = append(want, Point{LogNS: i})
+		}
+		if d := cmp.Diff(want, d.points(), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%d points (-want +got):\n%s", n, d)
+		}
+	}
+}

@@ -204,8 +204,12 @@ type Node struct {
 	// ClockReader says otherwise (to provoke a QoS mismatch).
 	UseSimTime  bool
 	ClockReader QoS
-	Clock       *ClockPublisher
-	Imu         *ImuPublisher
+	// RclcppEndpoints adds what rclcpp gives every node: /rosout and
+	// /parameter_events writers and a /parameter_events reader, with a
+	// wall-stamped log line and use_sim_time parameter event at start.
+	RclcppEndpoints bool
+	Clock           *ClockPublisher
+	Imu             *ImuPublisher
 }
 
 // An Option configures Start.
@@ -261,6 +265,9 @@ func Args(domain int, opts ...Option) []string {
 	}
 	for _, n := range c.nodes {
 		args = append(args, "--node", n.Name)
+		if n.RclcppEndpoints {
+			args = append(args, "--rclcpp-endpoints")
+		}
 		if n.UseSimTime {
 			args = append(args, "--use-sim-time")
 			args = appendQoS(args, "--clock-reader-", n.ClockReader)

@@ -23,14 +23,22 @@ type field struct {
 // FieldType ids used below (type_description_interfaces/msg/FieldType).
 const (
 	nestedType     = 1
+	uint8Type      = 3
 	int32Type      = 6
 	uint32Type     = 7
+	int64Type      = 8
 	doubleType     = 11
+	boolType       = 15
 	stringType     = 17
 	boundedString  = 21
 	uint8Array     = 51 // ROS "char[16]" is uint8 in IDL
 	doubleArray    = 59
 	nestedSequence = 145
+	int64Sequence  = 152
+	doubleSequence = 155
+	boolSequence   = 159
+	byteSequence   = 160 // ROS "byte" is octet
+	stringSequence = 161
 )
 
 // descriptions are the Jazzy definitions of every type the peer uses and
@@ -54,6 +62,20 @@ var descriptions = map[string][]field{
 		{"linear_acceleration_covariance", doubleArray, 9, 0, ""},
 	},
 	"rmw_dds_common/msg/Gid": {{"data", uint8Array, 16, 0, ""}},
+	"rcl_interfaces/msg/Log": {{"stamp", nestedType, 0, 0, "builtin_interfaces/msg/Time"}, {"level", uint8Type, 0, 0, ""},
+		{"name", stringType, 0, 0, ""}, {"msg", stringType, 0, 0, ""}, {"file", stringType, 0, 0, ""},
+		{"function", stringType, 0, 0, ""}, {"line", uint32Type, 0, 0, ""}},
+	"rcl_interfaces/msg/ParameterEvent": {{"stamp", nestedType, 0, 0, "builtin_interfaces/msg/Time"},
+		{"node", stringType, 0, 0, ""}, {"new_parameters", nestedSequence, 0, 0, "rcl_interfaces/msg/Parameter"},
+		{"changed_parameters", nestedSequence, 0, 0, "rcl_interfaces/msg/Parameter"},
+		{"deleted_parameters", nestedSequence, 0, 0, "rcl_interfaces/msg/Parameter"}},
+	"rcl_interfaces/msg/Parameter": {{"name", stringType, 0, 0, ""},
+		{"value", nestedType, 0, 0, "rcl_interfaces/msg/ParameterValue"}},
+	"rcl_interfaces/msg/ParameterValue": {{"type", uint8Type, 0, 0, ""}, {"bool_value", boolType, 0, 0, ""},
+		{"integer_value", int64Type, 0, 0, ""}, {"double_value", doubleType, 0, 0, ""},
+		{"string_value", stringType, 0, 0, ""}, {"byte_array_value", byteSequence, 0, 0, ""},
+		{"bool_array_value", boolSequence, 0, 0, ""}, {"integer_array_value", int64Sequence, 0, 0, ""},
+		{"double_array_value", doubleSequence, 0, 0, ""}, {"string_array_value", stringSequence, 0, 0, ""}},
 	"rmw_dds_common/msg/NodeEntitiesInfo": {
 		{"node_namespace", boundedString, 0, 256, ""},
 		{"node_name", boundedString, 0, 256, ""},
@@ -113,6 +135,8 @@ func TestTypeHashes(t *testing.T) {
 		"builtin_interfaces/msg/Time": "RIHS01_b106235e25a4c5ed35098aa0a61a3ee9c9b18d197f398b0e4206cea9acf9c197",
 		"std_msgs/msg/Header":         "RIHS01_f49fb3ae2cf070f793645ff749683ac6b06203e41c891e17701b1cb597ce6a01",
 		"std_msgs/msg/String":         "RIHS01_df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
+		// As recorded in rosbag2's test bag topics_and_services.mcap (/work/shared/bags).
+		"rcl_interfaces/msg/Log": "RIHS01_e28ce254ca8abc06abf92773b74602cdbf116ed34fbaf294fb9f81da9f318eac",
 	}
 	for name, want := range known {
 		if got := typeHash(name); got != want {
@@ -145,13 +169,13 @@ func TestArgs(t *testing.T) {
 	got := Args(130, WithDuration(1500*time.Millisecond), WithXTypes(), WithNodes(
 		Node{Name: "/sim/gazebo", Clock: &ClockPublisher{Start: 1700000000*time.Second + 5, Step: 10 * time.Millisecond,
 			Rate: 100, Count: 3, QoS: QoS{Reliability: "best_effort"}}},
-		Node{Name: "/robot/imu", UseSimTime: true, ClockReader: QoS{Reliability: "reliable"},
+		Node{Name: "/robot/imu", UseSimTime: true, ClockReader: QoS{Reliability: "reliable"}, RclcppEndpoints: true,
 			Imu: &ImuPublisher{Topic: "imu", Stamp: StampWall, Offset: -2 * time.Second, Rate: 12.5, FrameID: "base"}},
 	))
 	want := "--domain 130 --xtypes --duration 1.500000000 " +
 		"--node /sim/gazebo --pub-clock --clock-start 1700000000.000000005 --clock-step 0.010000000 --clock-rate 100 " +
 		"--clock-count 3 --clock-reliability best_effort " +
-		"--node /robot/imu --use-sim-time --clock-reader-reliability reliable " +
+		"--node /robot/imu --rclcpp-endpoints --use-sim-time --clock-reader-reliability reliable " +
 		"--pub-imu imu --stamp wall --stamp-offset -2.000000000 --imu-rate 12.5 --frame-id base"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Args:\n got %s\nwant %s", strings.Join(got, " "), want)
@@ -182,4 +206,33 @@ func TestDiscoveryPort(t *testing.T) {
 			t.Errorf("DiscoveryPort(%d, %d) = %d, want %d", c.domain, c.index, got, c.want)
 		}
 	}
+}
+
+// FuzzParseEvent: any line parses without panic, the kind is the first
+// word and every later word is a field (or an empty-valued key).
+func FuzzParseEvent(f *testing.F) {
+	for _, s := range []string{"clock node=/a sec=1 nanosec=2 publisher=00", "ready", "", " x=", "a b=c=d",
+		"remote kind=writer user_data=typehash=RIHS01_00;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		e := ParseEvent(line)
+		words := strings.Fields(line)
+		if len(words) == 0 {
+			if e.Kind != "" || len(e.Fields) != 0 {
+				t.Fatalf("ParseEvent(%q) = %+v", line, e)
+			}
+			return
+		}
+		if e.Kind != words[0] || e.Line != line {
+			t.Fatalf("ParseEvent(%q): kind %q", line, e.Kind)
+		}
+		for _, w := range words[1:] {
+			k, _, _ := strings.Cut(w, "=")
+			if _, ok := e.Fields[k]; !ok {
+				t.Fatalf("ParseEvent(%q): field %q missing", line, k)
+			}
+		}
+		e.Time() //nolint:errcheck // must not panic
+	})
 }

@@ -8,10 +8,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +22,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
@@ -34,6 +33,8 @@ const (
 	domainStamped       = 132
 	domainXTypes        = 133
 	domainPeerGraph     = 134
+	domainRclcpp        = 135
+	domainSimclockNodes = 136
 )
 
 var simclockBuild struct {
@@ -313,29 +314,34 @@ type imuSample struct {
 	accelZ       float64
 }
 
-// decodeImu reads a little-endian XCDR1 sensor_msgs/msg/Imu, checking its
-// exact size.
+// decodeImu decodes a sensor_msgs/msg/Imu with simclock's ros2msg decoder
+// and the shipped Jazzy definition, and checks that it is little-endian
+// CDR of exactly the size the layout gives.
 func decodeImu(b []byte) (imuSample, error) {
 	var s imuSample
-	if len(b) < 16 || !bytes.Equal(b[:4], []byte{0, 1, 0, 0}) {
+	schema, err := ros2msg.ParseShipped("sensor_msgs/msg/Imu")
+	if err != nil {
+		return s, err
+	}
+	v, err := schema.Decode(b)
+	if err != nil {
+		return s, err
+	}
+	if !bytes.Equal(b[:4], []byte{0, 1, 0, 0}) {
 		return s, errors.New("not CDR_LE with options 0")
 	}
-	body := b[4:]
-	sec := int32(binary.LittleEndian.Uint32(body[0:]))
-	nsec := binary.LittleEndian.Uint32(body[4:])
-	n := int(binary.LittleEndian.Uint32(body[8:]))
-	if n == 0 || 12+n > len(body) || body[12+n-1] != 0 {
-		return s, errors.New("bad frame_id")
-	}
-	s.stamp, s.frameID = int64(sec)*1e9+int64(nsec), string(body[12:12+n-1])
-	off := (12 + n + 7) &^ 7 // doubles are 8-aligned from the start of the body
-	// orientation(4) cov(9) angular_velocity(3) cov(9) linear_acceleration(3) cov(9)
+	header := v["header"].(ros2msg.Value)
+	stamp := header["stamp"].(ros2msg.Value)
+	s.stamp = int64(stamp["sec"].(int32))*1e9 + int64(stamp["nanosec"].(uint32))
+	s.frameID = header["frame_id"].(string)
+	s.orientationW = v["orientation"].(ros2msg.Value)["w"].(float64)
+	s.accelZ = v["linear_acceleration"].(ros2msg.Value)["z"].(float64)
+	// Header: stamp 8, frame_id 4+len+1; then 8-aligned from the body's
+	// start: orientation 4, three covariances 9 each, two Vector3.
 	const doubles = 4 + 9 + 3 + 9 + 3 + 9
-	if want := 4 + off + 8*doubles; len(b) != want {
+	if want := 4 + (12+len(s.frameID)+1+7)&^7 + 8*doubles; len(b) != want {
 		return s, errors.New("size " + strconv.Itoa(len(b)) + ", want " + strconv.Itoa(want))
 	}
-	f := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(body[off+8*i:])) }
-	s.orientationW, s.accelZ = f(3), f(4+9+3+9+2)
 	return s, nil
 }
 
@@ -528,4 +534,186 @@ func TestPeerGraph(t *testing.T) {
 		}
 	}
 	checkLoopback(t, sim, robot)
+}
+
+// logSample is what the test reads back from an rcl_interfaces/msg/Log.
+type logSample struct {
+	stamp                     int64
+	level                     uint8
+	name, msg, file, function string
+}
+
+// logDefinition is rcl_interfaces/msg/Log (Jazzy), which simclock does not
+// ship.
+const logDefinition = `uint8 DEBUG=10
+uint8 INFO=20
+uint8 WARN=30
+uint8 ERROR=40
+uint8 FATAL=50
+builtin_interfaces/Time stamp
+uint8 level
+string name
+string msg
+string file
+string function
+uint32 line
+`
+
+// decodeLog decodes an rcl_interfaces/msg/Log with simclock's ros2msg.
+func decodeLog(b []byte) (logSample, error) {
+	var l logSample
+	schema, err := ros2msg.Parse("rcl_interfaces/msg/Log", []byte(logDefinition))
+	if err != nil {
+		return l, err
+	}
+	v, err := schema.Decode(b)
+	if err != nil {
+		return l, err
+	}
+	stamp := v["stamp"].(ros2msg.Value)
+	l.stamp = int64(stamp["sec"].(int32))*1e9 + int64(stamp["nanosec"].(uint32))
+	l.level = v["level"].(uint8)
+	l.name, l.msg = v["name"].(string), v["msg"].(string)
+	l.file, l.function = v["file"].(string), v["function"].(string)
+	return l, nil
+}
+
+// TestRclcppEndpoints: with RclcppEndpoints a peer node has the endpoints
+// every rclcpp node has, and its /rosout line, stamped with the wall clock
+// although the node follows sim time, reaches a late Cyclone reader
+// through TRANSIENT_LOCAL durability.
+func TestRclcppEndpoints(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, domainRclcpp, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/robot/sim_node", UseSimTime: true, RclcppEndpoints: true}))
+	for _, want := range []struct{ kind, topic, typ, qos string }{
+		{"writer", "rt/rosout", "rcl_interfaces::msg::dds_::Log_", "reliable transient_local 1000"},
+		{"writer", "rt/parameter_events", "rcl_interfaces::msg::dds_::ParameterEvent_", "reliable volatile 1000"},
+		{"reader", "rt/parameter_events", "rcl_interfaces::msg::dds_::ParameterEvent_", "reliable volatile 1000"},
+		{"reader", "rt/clock", "rosgraph_msgs::msg::dds_::Clock_", "best_effort volatile 1"},
+	} {
+		e := endpoint(t, peer, want.kind, "/robot/sim_node", want.topic)
+		if got := e.Get("reliability") + " " + e.Get("durability") + " " + e.Get("depth"); e.Get("type") != want.typ || got != want.qos {
+			t.Errorf("%s on %s: %s; want type %s, QoS %s", want.kind, want.topic, e.Line, want.typ, want.qos)
+		}
+	}
+	if e := endpoint(t, peer, "writer", "/robot/sim_node", "rt/rosout"); e.Get("lifespan_s") != "10" {
+		t.Errorf("/rosout writer lifespan %q s, want 10 (rcl_qos_profile_rosout_default)", e.Get("lifespan_s"))
+	}
+
+	tr, err := dds.Open(ctx, dds.Config{Domain: domainRclcpp, URI: loopbackURI(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close() //nolint:errcheck // test cleanup
+	sub, err := tr.Subscribe("/rosout", "rcl_interfaces/msg/Log",
+		transport.QoS{Depth: 1000, Reliability: transport.Reliable, Durability: transport.TransientLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close() //nolint:errcheck // test cleanup
+	var got []logSample
+	rctx, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	transport.Receive(rctx, sub, func(s transport.Sample) { //nolint:errcheck // ends by stop
+		l, err := decodeLog(s.Data)
+		if err != nil {
+			t.Errorf("/rosout sample % x: %v", s.Data, err)
+		}
+		got = append(got, l)
+		stop()
+	})
+	if len(got) != 1 {
+		t.Fatalf("the late Cyclone reader got %d /rosout messages, want the 1 kept by TRANSIENT_LOCAL", len(got))
+	}
+	l := got[0]
+	pub := peer.Select(func(e fastpeer.Event) bool { return e.Kind == "published" && e.Get("topic") == "rt/rosout" })
+	if len(pub) != 1 {
+		t.Fatalf("peer published %d /rosout lines", len(pub))
+	}
+	if ns, _ := pub[0].Time(); l.stamp != ns || pub[0].Get("base") != "wall" {
+		t.Errorf("/rosout stamp %d ns; the peer published %s", l.stamp, pub[0].Line)
+	}
+	if l.level != 20 || l.name != "robot.sim_node" || l.msg != "fastpeer node started" {
+		t.Errorf("/rosout: level %d, logger %q, msg %q; want 20, robot.sim_node, fastpeer node started", l.level, l.name, l.msg)
+	}
+	checkLoopback(t, peer)
+}
+
+// startSimclock runs simclock with args in domain until the test ends.
+func startSimclock(t *testing.T, domain int, args ...string) {
+	t.Helper()
+	cmd := exec.Command(simclock(t), args...)
+	cmd.Env = simclockEnv(t, domain)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt) //nolint:errcheck // may have exited
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("simclock %v: %v\n%s", args, err, stderr.String())
+		}
+	})
+}
+
+// TestPeerSeesSimclockNodes: the ros_discovery_info that simclock pub and
+// simclock monitor publish over Cyclone is read by an rmw_fastrtps-like
+// reader: their node names and namespaces, and GIDs that are exactly the
+// GUIDs of the DDS endpoints Fast DDS discovered (with the /clock type
+// hash in their USER_DATA).
+func TestPeerSeesSimclockNodes(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, domainSimclockNodes, fastpeer.WithNodes(fastpeer.Node{Name: "/follower", UseSimTime: true}))
+	startSimclock(t, domainSimclockNodes, "pub", "--node-name", "clk", "--namespace", "/sim", "--start", "50", "--period", "20ms")
+	startSimclock(t, domainSimclockNodes, "monitor", "--node-name", "mon", "--namespace", "/tools")
+
+	graphNode := func(ns, name, field string) fastpeer.Event {
+		e, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool {
+			return e.Kind == "graph_node" && e.Get("namespace") == ns && e.Get("name") == name && e.Get(field) != "none"
+		})
+		if err != nil {
+			t.Fatalf("the Fast DDS peer never read node %s/%s with %s in ros_discovery_info: %v\npeer stderr:\n%s",
+				ns, name, field, err, peer.Stderr())
+		}
+		return e
+	}
+	remote := func(kind, gid string) fastpeer.Event {
+		e, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool {
+			return e.Kind == "remote" && e.Get("kind") == kind && e.Get("gid") == gid && e.Get("status") == "discovered"
+		})
+		if err != nil {
+			t.Fatalf("ros_discovery_info lists %s %s, which Fast DDS never discovered: %v", kind, gid, err)
+		}
+		return e
+	}
+	const clockHash = "typehash=RIHS01_692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564;"
+
+	clk := graphNode("/sim", "clk", "writers")
+	w := remote("writer", clk.Get("writers"))
+	if w.Get("topic") != "rt/clock" || w.Get("type") != "rosgraph_msgs::msg::dds_::Clock_" || w.Get("user_data") != clockHash {
+		t.Errorf("simclock pub's writer as Fast DDS sees it: %s", w.Line)
+	}
+	c, err := peer.WaitFor(ctx, func(e fastpeer.Event) bool { return e.Kind == "clock" && e.Get("node") == "/follower" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Get("publisher") != clk.Get("writers") {
+		t.Errorf("/clock comes from %s; ros_discovery_info says /sim/clk writes %s", c.Get("publisher"), clk.Get("writers"))
+	}
+	if clk.Get("participant") != c.Get("publisher")[:24]+"000001c1" {
+		t.Errorf("/sim/clk's participant GID %s does not own its writer %s", clk.Get("participant"), c.Get("publisher"))
+	}
+
+	mon := graphNode("/tools", "mon", "readers")
+	r := remote("reader", mon.Get("readers"))
+	if r.Get("topic") != "rt/clock" || r.Get("reliability") != "best_effort" || r.Get("user_data") != clockHash {
+		t.Errorf("simclock monitor's reader as Fast DDS sees it: %s", r.Line)
+	}
+	checkLoopback(t, peer)
 }

@@ -118,10 +118,11 @@ Gid gid_of(const frtps::GUID_t& g) {
 
 std::string gid_hex(const Gid& g) { return hex(g.b, 16); }
 
-// word makes s one key=value token: spaces become underscores.
+// word makes s one printable token for a key=value field: spaces,
+// control and non-ASCII bytes become underscores.
 std::string word(std::string s) {
   for (auto& c : s) {
-    if (c == ' ' || c == '=') c = '_';
+    if (c <= ' ' || c > '~') c = '_';
   }
   return s;
 }
@@ -187,6 +188,11 @@ class Cdr {
   void i32(int32_t v) {
     align(4);
     put(&v, 4);
+  }
+  void u8(uint8_t v) { put(&v, 1); }
+  void i64(int64_t v) {
+    align(8);
+    put(&v, 8);
   }
   void f64(double v) {
     align(8);
@@ -322,6 +328,10 @@ const RosType kClock{"rosgraph_msgs/msg/Clock", "rosgraph_msgs::msg::dds_::Clock
                      "RIHS01_692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564"};
 const RosType kImu{"sensor_msgs/msg/Imu", "sensor_msgs::msg::dds_::Imu_",
                    "RIHS01_7d9a00ff131080897a5ec7e26e315954b8eae3353c3f995c55faf71574000b5b"};
+const RosType kLog{"rcl_interfaces/msg/Log", "rcl_interfaces::msg::dds_::Log_",
+                   "RIHS01_e28ce254ca8abc06abf92773b74602cdbf116ed34fbaf294fb9f81da9f318eac"};
+const RosType kParameterEvent{"rcl_interfaces/msg/ParameterEvent", "rcl_interfaces::msg::dds_::ParameterEvent_",
+                              "RIHS01_043e627780fcad87a22d225bc2a037361dba713fca6a6b9f4b869a5aa0393204"};
 const RosType kDiscovery{"rmw_dds_common/msg/ParticipantEntitiesInfo",
                          "rmw_dds_common::msg::dds_::ParticipantEntitiesInfo_",
                          "RIHS01_91a0593bacdcc50ea9bdcf849a938b128412cc1ea821245c663bcd26f83c295e"};
@@ -360,6 +370,7 @@ struct Qos {
   Dur dur = Dur::volatile_;
   Hist hist = Hist::keep_last;
   int32_t depth = 10;
+  int64_t lifespan_s = 0;  // 0: infinite
 };
 
 const char* name(Rel r) { return r == Rel::reliable ? "reliable" : "best_effort"; }
@@ -389,6 +400,7 @@ void fill(const Qos& q, const RosType& t, EntityQos& e) {
       q.dur == Dur::volatile_ ? fdds::VOLATILE_DURABILITY_QOS : fdds::TRANSIENT_LOCAL_DURABILITY_QOS;
   e.reliability().kind =
       q.rel == Rel::reliable ? fdds::RELIABLE_RELIABILITY_QOS : fdds::BEST_EFFORT_RELIABILITY_QOS;
+  if (q.lifespan_s > 0) e.lifespan().duration = eprosima::fastrtps::Duration_t(static_cast<int32_t>(q.lifespan_s), 0);
   std::string ud = std::string("typehash=") + t.hash + ";";
   std::vector<uint8_t> v(ud.begin(), ud.end());
   e.user_data().resize(v.size());
@@ -404,29 +416,96 @@ struct NodeInfo {
   std::string fq() const { return ns == "/" ? "/" + name : ns + "/" + name; }
 };
 
+// ---------------------------------------------------------------- messages
+// The serializations of the messages the peer sends. Each is checked
+// against code that fastddsgen generates from the same types
+// (cpp/check/check.cpp, run by package internal/fastpeer's tests).
+
+// encode_entities serializes rmw_dds_common/msg/ParticipantEntitiesInfo:
+// Gid gid (char[16]), NodeEntitiesInfo[] (string ns, string name, Gid[]
+// readers, Gid[] writers).
+std::vector<uint8_t> encode_entities(const Gid& participant, const std::vector<NodeInfo>& nodes) {
+  Cdr c;
+  c.bytes(participant.b, 16);
+  c.u32(static_cast<uint32_t>(nodes.size()));
+  for (auto& n : nodes) {
+    c.str(n.ns);
+    c.str(n.name);
+    c.u32(static_cast<uint32_t>(n.readers.size()));
+    for (auto& g : n.readers) c.bytes(g.b, 16);
+    c.u32(static_cast<uint32_t>(n.writers.size()));
+    for (auto& g : n.writers) c.bytes(g.b, 16);
+  }
+  return c.done();
+}
+
+// encode_clock serializes rosgraph_msgs/msg/Clock.
+std::vector<uint8_t> encode_clock(int64_t ns) {
+  Cdr c;
+  c.time(ns);
+  return c.done();
+}
+
+// encode_imu serializes sensor_msgs/msg/Imu: Header header, Quaternion
+// orientation, float64[9] orientation_covariance, Vector3
+// angular_velocity, float64[9], Vector3 linear_acceleration, float64[9].
+// The values are those of a level, resting IMU.
+std::vector<uint8_t> encode_imu(int64_t stamp, const std::string& frame_id) {
+  Cdr c;
+  c.time(stamp);
+  c.str(frame_id);
+  for (double v : {0.0, 0.0, 0.0, 1.0}) c.f64(v);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  for (int k = 0; k < 3; k++) c.f64(0.01 * k);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  for (double v : {0.0, 0.0, 9.81}) c.f64(v);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  return c.done();
+}
+
+// encode_parameter_event serializes the rcl_interfaces/msg/ParameterEvent
+// of a node declaring the boolean parameter name.
+std::vector<uint8_t> encode_parameter_event(int64_t stamp, const std::string& node, const std::string& name,
+                                            bool value) {
+  Cdr ev;
+  ev.time(stamp);
+  ev.str(node);
+  ev.u32(1);  // new_parameters
+  ev.str(name);
+  ev.u8(1);  // ParameterValue.type PARAMETER_BOOL
+  ev.u8(value ? 1 : 0);
+  ev.i64(0);                              // integer_value
+  ev.f64(0);                              // double_value
+  ev.str("");                             // string_value
+  for (int k = 0; k < 5; k++) ev.u32(0);  // the five empty array values
+  ev.u32(0);                              // changed_parameters
+  ev.u32(0);                              // deleted_parameters
+  return ev.done();
+}
+
+// encode_log serializes rcl_interfaces/msg/Log.
+std::vector<uint8_t> encode_log(int64_t stamp, uint8_t level, const std::string& name, const std::string& msg,
+                                const std::string& file, const std::string& function, uint32_t line) {
+  Cdr log;
+  log.time(stamp);
+  log.u8(level);
+  log.str(name);
+  log.str(msg);
+  log.str(file);
+  log.str(function);
+  log.u32(line);
+  return log.done();
+}
+
 // Graph is this participant's ros_discovery_info content.
 struct Graph {
   std::mutex mu;
   Gid participant{};
   std::vector<NodeInfo> nodes;
 
-  // message serializes rmw_dds_common/msg/ParticipantEntitiesInfo:
-  // Gid gid (char[16]), NodeEntitiesInfo[] (string ns, string name,
-  // Gid[] readers, Gid[] writers).
   std::vector<uint8_t> message() {
     std::lock_guard<std::mutex> lock(mu);
-    Cdr c;
-    c.bytes(participant.b, 16);
-    c.u32(static_cast<uint32_t>(nodes.size()));
-    for (auto& n : nodes) {
-      c.str(n.ns);
-      c.str(n.name);
-      c.u32(static_cast<uint32_t>(n.readers.size()));
-      for (auto& g : n.readers) c.bytes(g.b, 16);
-      c.u32(static_cast<uint32_t>(n.writers.size()));
-      for (auto& g : n.writers) c.bytes(g.b, 16);
-    }
-    return c.done();
+    return encode_entities(participant, nodes);
   }
 };
 
@@ -437,6 +516,7 @@ enum class Stamp { sim, wall, zero };
 struct NodeOpts {
   std::string ns = "/", name;
   bool sim_time = false;
+  bool rclcpp = false;  // the endpoints rclcpp gives every node
   Qos clock_reader{Rel::best_effort, Dur::volatile_, Hist::keep_last, 1};  // rclcpp ClockQoS
   bool pub_clock = false;
   Qos clock_writer{Rel::reliable, Dur::volatile_, Hist::keep_last, 10};  // ros_gz_bridge
@@ -463,6 +543,8 @@ void usage() {
                "usage: fastpeer [--domain N] [--duration SEC] [--xtypes]\n"
                "  [--node [/ns/]name [node options]]...\n"
                "node options (apply to the last --node):\n"
+               "  --rclcpp-endpoints            add what rclcpp gives every node: /rosout and\n"
+               "                                /parameter_events writers, a /parameter_events reader\n"
                "  --use-sim-time                subscribe to /clock as rclcpp's TimeSource does\n"
                "  --clock-reader-reliability R  best_effort (rclcpp ClockQoS) or reliable\n"
                "  --clock-reader-durability D  volatile or transient_local\n"
@@ -532,6 +614,8 @@ Opts parse(int argc, char** argv) {
     } else if (a == "--node") {
       o.nodes.emplace_back();
       split_node_name(val(), &o.nodes.back());
+    } else if (a == "--rclcpp-endpoints") {
+      node().rclcpp = true;
     } else if (a == "--use-sim-time") {
       node().sim_time = true;
     } else if (a == "--clock-reader-reliability") {
@@ -633,6 +717,12 @@ class Peer;
 // a test can see every one of them is on loopback.
 class ParticipantListener : public fdds::DomainParticipantListener {
  public:
+  // set_self names this participant, whose own endpoints are not reported.
+  void set_self(const frtps::GuidPrefix_t& p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    self_ = p;
+  }
+
   void on_participant_discovery(fdds::DomainParticipant*, frtps::ParticipantDiscoveryInfo&& info) override {
     const char* status = nullptr;
     switch (info.status) {
@@ -651,7 +741,7 @@ class ParticipantListener : public fdds::DomainParticipantListener {
     std::ostringstream s;
     s << "participant status=" << status << " gid=" << gid_hex(gid_of(info.info.m_guid));
     std::string ud(info.info.m_userData.begin(), info.info.m_userData.end());
-    if (!ud.empty()) s << " user_data=" << ud;
+    if (!ud.empty()) s << " user_data=" << word(ud);
     std::string locs;
     auto add = [&](const frtps::Locator_t& l) {
       if (!locs.empty()) locs += ",";
@@ -664,6 +754,41 @@ class ParticipantListener : public fdds::DomainParticipantListener {
     if (!locs.empty()) s << " locators=" << locs;
     emit(s.str());
   }
+
+  // Remote readers and writers: what a graph cache learns from discovery,
+  // to compare with what ros_discovery_info says.
+  void on_subscriber_discovery(fdds::DomainParticipant*, frtps::ReaderDiscoveryInfo&& info) override {
+    if (info.status == frtps::ReaderDiscoveryInfo::CHANGED_QOS_READER) return;
+    const auto& d = info.info;
+    endpoint("reader", info.status == frtps::ReaderDiscoveryInfo::DISCOVERED_READER, d.guid(), d.topicName().c_str(),
+             d.typeName().c_str(), d.m_qos.m_reliability.kind == fdds::RELIABLE_RELIABILITY_QOS,
+             d.m_qos.m_durability.kind == fdds::TRANSIENT_LOCAL_DURABILITY_QOS, d.m_qos.m_userData);
+  }
+  void on_publisher_discovery(fdds::DomainParticipant*, frtps::WriterDiscoveryInfo&& info) override {
+    if (info.status == frtps::WriterDiscoveryInfo::CHANGED_QOS_WRITER) return;
+    const auto& d = info.info;
+    endpoint("writer", info.status == frtps::WriterDiscoveryInfo::DISCOVERED_WRITER, d.guid(), d.topicName().c_str(),
+             d.typeName().c_str(), d.m_qos.m_reliability.kind == fdds::RELIABLE_RELIABILITY_QOS,
+             d.m_qos.m_durability.kind == fdds::TRANSIENT_LOCAL_DURABILITY_QOS, d.m_qos.m_userData);
+  }
+
+ private:
+  void endpoint(const char* kind, bool discovered, const frtps::GUID_t& guid, const std::string& topic,
+                const std::string& type, bool reliable, bool transient_local, const fdds::UserDataQosPolicy& ud) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (guid.guidPrefix == self_) return;
+    }
+    std::string user_data(ud.begin(), ud.end());
+    emit(std::string("remote kind=") + kind + " status=" + (discovered ? "discovered" : "removed") +
+         " gid=" + gid_hex(gid_of(guid)) + " topic=" + word(topic) + " type=" + word(type) +
+         " reliability=" + (reliable ? "reliable" : "best_effort") +
+         " durability=" + (transient_local ? "transient_local" : "volatile") +
+         " user_data=" + (user_data.empty() ? "none" : word(user_data)));
+  }
+
+  std::mutex mu_;  // guards self_
+  frtps::GuidPrefix_t self_;
 };
 
 const char* policy_name(fdds::QosPolicyId_t id) {
@@ -745,6 +870,7 @@ class Peer {
     state_.resize(o_.nodes.size());
     create_participant();
     graph_.participant = gid_of(p_->guid());  // before any reader exists
+    plistener_.set_self(p_->guid().guidPrefix);
     // ros_discovery_info first, as rmw_fastrtps's init_context_impl does.
     Qos dq{Rel::reliable, Dur::transient_local, Hist::keep_last, 1};
     discovery_writer_ = writer("", "ros_discovery_info", kDiscovery, dq);
@@ -876,7 +1002,8 @@ class Peer {
                 const Gid& g) {
     emit(std::string("endpoint kind=") + kind + " node=" + (node.empty() ? "-" : node) + " topic=" + topic +
          " type=" + t.dds + " gid=" + gid_hex(g) + " reliability=" + name(q.rel) + " durability=" + name(q.dur) +
-         " history=" + name(q.hist) + " depth=" + std::to_string(q.depth) + " typehash=" + t.hash);
+         " history=" + name(q.hist) + " depth=" + std::to_string(q.depth) +
+         (q.lifespan_s > 0 ? " lifespan_s=" + std::to_string(q.lifespan_s) : std::string()) + " typehash=" + t.hash);
   }
 
   fdds::DataWriter* writer(const std::string& node, const std::string& topic_name, const RosType& t, const Qos& q) {
@@ -939,6 +1066,7 @@ class Peer {
       }
       publish_graph();
     };
+    if (n.rclcpp) add_rclcpp_endpoints(i, fq, add);
     if (n.sim_time) {
       auto r = reader(fq, "rt/clock", kClock, n.clock_reader, [this, i, fq](const RawData& d, const fdds::SampleInfo& info) {
         try {
@@ -968,6 +1096,53 @@ class Peer {
       st.imu_w = writer(fq, st.imu_dds_topic, kImu, n.imu_writer);
       add(false, gid_of(st.imu_w->guid()));
     }
+  }
+
+  // add_rclcpp_endpoints creates, in rclcpp's order, what every rclcpp
+  // node has besides its own endpoints (parameter services excepted): rcl's
+  // /rosout writer (rcl_qos_profile_rosout_default: reliable, transient
+  // local, keep last 1000, lifespan 10 s), NodeParameters' /parameter_events
+  // writer and TimeSource's /parameter_events reader
+  // (rmw_qos_profile_parameter_events: reliable, volatile, keep last 1000).
+  // It then publishes what such a node publishes at start: the
+  // ParameterEvent declaring use_sim_time, stamped by the node clock before
+  // sim time is enabled (so wall time), and one log line on /rosout, stamped
+  // by rcutils logging with the system clock whatever use_sim_time says.
+  template <typename Add>
+  void add_rclcpp_endpoints(size_t i, const std::string& fq, Add add) {
+    const NodeOpts& n = o_.nodes[i];
+    Qos rosout{Rel::reliable, Dur::transient_local, Hist::keep_last, 1000, 10};
+    fdds::DataWriter* log_w = writer(fq, "rt/rosout", kLog, rosout);
+    add(false, gid_of(log_w->guid()));
+    Qos events{Rel::reliable, Dur::volatile_, Hist::keep_last, 1000};
+    fdds::DataWriter* ev_w = writer(fq, "rt/parameter_events", kParameterEvent, events);
+    add(false, gid_of(ev_w->guid()));
+    auto ev_r = reader(fq, "rt/parameter_events", kParameterEvent, events, [](const RawData&, const fdds::SampleInfo&) {});
+    add(true, gid_of(ev_r->guid()));
+
+    int64_t stamp = wall_ns();
+    RawData evd{encode_parameter_event(stamp, fq, "use_sim_time", n.sim_time)};
+    ev_w->write(&evd);
+    emit_published("rt/parameter_events", fq, stamp, "wall");
+
+    stamp = wall_ns();
+    std::string logger = n.ns == "/" ? "" : n.ns.substr(1) + "/";
+    for (auto& c : logger) {
+      if (c == '/') c = '.';
+    }
+    logger += n.name;
+    RawData logd{encode_log(stamp, 20 /* INFO */, logger, "fastpeer node started", "peer.cpp",
+                            "add_rclcpp_endpoints", __LINE__)};
+    log_w->write(&logd);
+    emit_published("rt/rosout", fq, stamp, "wall");
+  }
+
+  void emit_published(const std::string& topic, const std::string& node, int64_t stamp, const char* base) {
+    int32_t sec;
+    uint32_t nsec;
+    split_time(stamp, &sec, &nsec);
+    emit("published topic=" + topic + " node=" + node + " sec=" + std::to_string(sec) +
+         " nanosec=" + std::to_string(nsec) + " base=" + base);
   }
 
   // on_discovery_info reports the nodes of other participants, decoded
@@ -1008,9 +1183,7 @@ class Peer {
   void publish_clock(size_t i) {
     auto& st = state_[i];
     const NodeOpts& n = o_.nodes[i];
-    Cdr c;
-    c.time(st.clock_next_ns);
-    RawData d{c.done()};
+    RawData d{encode_clock(st.clock_next_ns)};
     st.clock_w->write(&d);
     int32_t sec;
     uint32_t nsec;
@@ -1035,25 +1208,9 @@ class Peer {
       stamp = st.have_clock ? st.clock_ns + n.stamp_offset : 0;
       base = "sim";
     }
-    // sensor_msgs/msg/Imu: Header header, Quaternion orientation,
-    // float64[9] orientation_covariance, Vector3 angular_velocity,
-    // float64[9], Vector3 linear_acceleration, float64[9].
-    Cdr c;
-    c.time(stamp);
-    c.str(n.frame_id);
-    for (double v : {0.0, 0.0, 0.0, 1.0}) c.f64(v);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    for (int k = 0; k < 3; k++) c.f64(0.01 * k);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    for (double v : {0.0, 0.0, 9.81}) c.f64(v);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    RawData d{c.done()};
+    RawData d{encode_imu(stamp, n.frame_id)};
     st.imu_w->write(&d);
-    int32_t sec;
-    uint32_t nsec;
-    split_time(stamp, &sec, &nsec);
-    emit("published topic=" + st.imu_dds_topic + " node=" + graph_.nodes[i].fq() + " sec=" + std::to_string(sec) +
-         " nanosec=" + std::to_string(nsec) + " base=" + base);
+    emit_published(st.imu_dds_topic, graph_.nodes[i].fq(), stamp, base);
     st.imu_sent++;
   }
 
@@ -1113,6 +1270,7 @@ class Peer {
 
 }  // namespace
 
+#ifndef FASTPEER_NO_MAIN  // cpp/check/check.cpp includes this file
 int main(int argc, char** argv) {
   // Loopback only, whatever the environment says: no XML profile, no
   // discovery server from the environment.
@@ -1133,3 +1291,4 @@ int main(int argc, char** argv) {
   peer.run();
   return 0;
 }
+#endif  // FASTPEER_NO_MAIN

@@ -147,6 +147,49 @@ func Take(r Entity) (t Taken, ok bool, err error) {
 	return t, true, nil
 }
 
+// A Batch is reusable scratch space for TakeBatch.
+type Batch struct {
+	out  [BatchMax]C.struct_sc_taken
+	slab [4096]byte
+}
+
+// BatchMax is the most samples TakeBatch takes at once.
+const BatchMax = 16
+
+// TakeBatch removes up to maxN samples (at most BatchMax) from reader r
+// in one cgo call and appends them to dst. The payloads of one call share
+// one allocation. full reports that it took maxN, so more samples may be
+// queued.
+func TakeBatch(r Entity, b *Batch, maxN int, dst []Taken) (_ []Taken, full bool, err error) {
+	maxN = min(max(maxN, 1), BatchMax)
+	n := C.sc_take_batch(C.int32_t(r), &b.out[0], C.uint32_t(maxN), unsafe.Pointer(&b.slab[0]), C.uint32_t(len(b.slab)))
+	if n <= 0 {
+		return dst, false, check("dds_takecdr", n)
+	}
+	used := 0
+	for i := range int(n) {
+		o := &b.out[i]
+		if o.sd == 0 {
+			used = max(used, int(o.off+o.size))
+		}
+	}
+	slab := make([]byte, used)
+	copy(slab, b.slab[:used])
+	for i := range int(n) {
+		o := &b.out[i]
+		t := Taken{Valid: o.valid != 0, PubHandle: uint64(o.pub_handle), SourceTimestamp: int64(o.src_ts)}
+		switch {
+		case o.sd != 0:
+			t.Data = make([]byte, o.size)
+			C.sc_copy_free(o.sd, unsafe.Pointer(&t.Data[0]), o.size)
+		case o.size > 0:
+			t.Data = slab[o.off : o.off+o.size : o.off+o.size]
+		}
+		dst = append(dst, t)
+	}
+	return dst, int(n) == maxN, nil
+}
+
 // MatchedPublications returns the instance handles of the writers matched
 // with reader r.
 func MatchedPublications(r Entity) ([]uint64, error) {
@@ -204,6 +247,11 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) {
 // Trigger sets the guard condition, waking a Wait.
 func Trigger(guard Entity) error {
 	return check("dds_set_guardcondition", C.sc_trigger(C.int32_t(guard)))
+}
+
+// Untrigger resets the guard condition.
+func Untrigger(guard Entity) error {
+	return check("dds_set_guardcondition", C.sc_untrigger(C.int32_t(guard)))
 }
 
 // CreateBuiltinReader creates a reader on the builtin topic b. Its

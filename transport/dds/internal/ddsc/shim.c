@@ -420,6 +420,36 @@ void sc_copy_free(uintptr_t sd, void *buf, uint32_t size) {
   raw_unref(&d->c);
 }
 
+int32_t sc_take_batch(int32_t reader, struct sc_taken *out, uint32_t max, void *slab, uint32_t slab_cap) {
+  enum { MAXB = 64 };
+  struct ddsi_serdata *ds[MAXB];
+  dds_sample_info_t si[MAXB];
+  if (max > MAXB)
+    max = MAXB;
+  dds_return_t n = p_dds_takecdr(reader, ds, max, si, DDS_ANY_STATE);
+  if (n <= 0)
+    return n;
+  uint32_t used = 0;
+  for (dds_return_t i = 0; i < n; i++) {
+    struct raw_serdata *d = (struct raw_serdata *)ds[i];
+    out[i].pub_handle = si[i].publication_handle;
+    out[i].src_ts = si[i].source_timestamp;
+    out[i].valid = si[i].valid_data;
+    out[i].size = si[i].valid_data ? (uint32_t)d->size : 0;
+    out[i].off = used;
+    out[i].sd = 0;
+    if (out[i].size <= slab_cap - used) {
+      if (out[i].size > 0)
+        memcpy((char *)slab + used, d->data, out[i].size);
+      used += out[i].size;
+      raw_unref(&d->c);
+    } else {
+      out[i].sd = (uintptr_t)d;
+    }
+  }
+  return n;
+}
+
 int32_t sc_matched_publications(int32_t reader, uint64_t *handles, uint32_t n) {
   return p_dds_get_matched_publications(reader, handles, n);
 }
@@ -481,6 +511,8 @@ int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns) {
 }
 
 int32_t sc_trigger(int32_t guard) { return p_dds_set_guardcondition(guard, true); }
+
+int32_t sc_untrigger(int32_t guard) { return p_dds_set_guardcondition(guard, false); }
 
 /* ---- discovery: DDS builtin topics ---- */
 

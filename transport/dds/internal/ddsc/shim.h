@@ -37,6 +37,19 @@ int32_t sc_take(int32_t reader, uintptr_t *sd, uint32_t *size, int *valid,
 // returned by sc_take) and releases sd.
 void sc_copy_free(uintptr_t sd, void *buf, uint32_t size);
 
+// sc_taken describes one sample taken by sc_take_batch.
+struct sc_taken {
+  uint64_t pub_handle;
+  int64_t src_ts;
+  uintptr_t sd; // non-zero when the payload did not fit the slab: pass to sc_copy_free
+  uint32_t off, size;
+  int32_t valid;
+};
+// sc_take_batch takes up to max samples in one call, copies each payload
+// that fits into slab (slab_cap bytes, packed) and releases it. It returns
+// how many it took, or a negative DDS return code.
+int32_t sc_take_batch(int32_t reader, struct sc_taken *out, uint32_t max, void *slab, uint32_t slab_cap);
+
 int32_t sc_matched_publications(int32_t reader, uint64_t *handles, uint32_t n);
 int32_t sc_publication_guid(int32_t reader, uint64_t handle, uint8_t guid[16]);
 int32_t sc_matched_subscriptions_count(int32_t writer);
@@ -47,6 +60,7 @@ int32_t sc_matched_subscriptions_count(int32_t writer);
 int32_t sc_waiter_create(int32_t pp, int32_t reader, int32_t *ws, int32_t *guard);
 int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns);
 int32_t sc_trigger(int32_t guard);
+int32_t sc_untrigger(int32_t guard);
 
 // ---- discovery: DDS builtin topics ----
 
