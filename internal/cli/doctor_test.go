@@ -24,11 +24,11 @@ import (
 
 // Domain ids of the doctor tests (this helper's range is 100-129).
 const (
-	domainDoctorHealthy  = 102
-	domainDoctorHazards  = 103
-	domainDoctorTwoPubs  = 104
-	domainDoctorNoClock  = 105
-	domainDoctorWatch    = 106
+	domainDoctorHealthy = 102
+	domainDoctorHazards = 103
+	domainDoctorTwoPubs = 104
+	domainDoctorNoClock = 105
+	domainDoctorWatch   = 106
 )
 
 func TestDoctorChecksDocumented(t *testing.T) {
