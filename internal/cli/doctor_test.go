@@ -342,6 +342,7 @@ func TestDoctorUsage(t *testing.T) {
 		{"monitor", "--namespace", "/a//b"},
 		{"pub", "--ros-args", "-r", "__node:=bad-name"},
 		{"pub", "--ros-args", "-r", "chatter:=talk"},
+		{"monitor", "--ros-args", "-p", "use_sim_time:=true", "--"},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
