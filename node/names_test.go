@@ -3,6 +3,7 @@ package node_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/simclock/simclock/node"
@@ -64,4 +65,27 @@ func TestParseROSArgs(t *testing.T) {
 			t.Errorf("ParseROSArgs(%q) accepted", bad)
 		}
 	}
+}
+
+func FuzzParseROSArgs(f *testing.F) {
+	f.Add("pub\x00--ros-args\x00-r\x00__node:=sim\x00--\x00--rtf\x002")
+	f.Add("--ros-args\x00__ns:=/a/b\x00-p\x00use_sim_time:=false")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		ra, rest, err := node.ParseROSArgs(args)
+		if err != nil {
+			return
+		}
+		if ra.Name != "" && node.ValidateName(ra.Name) != nil {
+			t.Errorf("accepted invalid name %q", ra.Name)
+		}
+		if ra.Namespace != "" {
+			if ns, err := node.NormalizeNamespace(ra.Namespace); err != nil || ns != ra.Namespace {
+				t.Errorf("accepted namespace %q (%v)", ra.Namespace, err)
+			}
+		}
+		if !slices.Contains(args, "--ros-args") && !slices.Equal(rest, args) {
+			t.Errorf("arguments without --ros-args changed: %q -> %q", args, rest)
+		}
+	})
 }
