@@ -14,7 +14,9 @@ type Clock[K Kind] interface {
 	Now() Time[K]
 	// SleepUntil blocks until Now() >= t and returns nil, or returns early
 	// with ctx's error (wrapped) when ctx is done. A ROS clock also
-	// returns ErrTimeSourceChanged (R15).
+	// returns ErrTimeSourceChanged (R15). The context is checked first, as
+	// rclcpp and rclpy check theirs: a done ctx is an error even when t
+	// has already passed.
 	SleepUntil(ctx context.Context, t Time[K]) error
 }
 
@@ -48,8 +50,11 @@ func (c SteadyClock) SleepUntil(ctx context.Context, t Time[Steady]) error {
 }
 
 // sleepUntil waits on a Go timer, re-reading now after each wake-up so a
-// wall clock that was set meanwhile is honoured.
+// wall clock that was set meanwhile is honoured. A done ctx fails first.
 func sleepUntil(ctx context.Context, now func() int64, until int64) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("simclock: sleep: %w", err)
+	}
 	var timer *time.Timer
 	for {
 		left := time.Duration(until - now())

@@ -54,6 +54,8 @@ type timeCell struct {
 	members  []*ROSClock                  // guarded by cellsMu; in joining order
 	handlers atomic.Pointer[handlerLists] // rebuilt under cellsMu on every change
 
+	nwatchers atomic.Int32 // len(watchers), read without mu by jump
+
 	mu          sync.Mutex // mu guards the fields below
 	watchers    map[uint64]context.CancelFunc
 	nextWatcher uint64
@@ -328,6 +330,19 @@ func (cell *timeCell) jump(j TimeJump, ch change) {
 	}
 }
 
+// Waiters returns how many goroutines wait on the clock right now, in
+// SleepUntil, SleepFor, SleepForAfterStart or WaitUntilStarted. A test or
+// a fake simulator uses it to publish /clock only once a sleeper has read
+// the clock and waits, as virtualclock.Clock.Sleepers does for fake
+// system and steady time. Clocks that share a time source share their
+// waiters, so it counts the sleepers of all of them.
+func (c *ROSClock) Waiters() int {
+	cell := c.cell.Load()
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	return len(cell.watchers)
+}
+
 // watch registers cancel to be called at the next change of the cell and
 // returns its key for unwatch.
 func (cell *timeCell) watch(cancel context.CancelFunc) uint64 {
@@ -338,23 +353,29 @@ func (cell *timeCell) watch(cancel context.CancelFunc) uint64 {
 	}
 	cell.nextWatcher++
 	cell.watchers[cell.nextWatcher] = cancel
+	cell.nwatchers.Store(int32(len(cell.watchers)))
 	return cell.nextWatcher
 }
 
 func (cell *timeCell) unwatch(key uint64) {
 	cell.mu.Lock()
 	delete(cell.watchers, key)
+	cell.nwatchers.Store(int32(len(cell.watchers)))
 	cell.mu.Unlock()
 }
 
+// wakeWatchers cancels every registered watcher. A watcher registers
+// before it reads the clock, and jump stores the new value before it
+// counts watchers, so either the watcher sees the value or it is counted
+// here (atomics are sequentially consistent).
 func (cell *timeCell) wakeWatchers() {
-	cell.mu.Lock()
-	if len(cell.watchers) == 0 {
-		cell.mu.Unlock()
+	if cell.nwatchers.Load() == 0 {
 		return
 	}
+	cell.mu.Lock()
 	watchers := cell.watchers
 	cell.watchers = nil
+	cell.nwatchers.Store(0)
 	cell.mu.Unlock()
 	for _, cancel := range watchers {
 		cancel()
@@ -366,23 +387,38 @@ func (cell *timeCell) wakeWatchers() {
 // never by polling wall time; otherwise it sleeps on the system clock.
 // It returns nil when the time is reached, ErrTimeSourceChanged when the
 // override is enabled or disabled meanwhile, or ctx's error (wrapped) when
-// ctx is done. Unlike rclpy, a t already reached returns at once.
+// ctx is done. Unlike rclpy, a t already reached returns at once; like
+// both rclcpp and rclpy, a done ctx is checked first and fails even then
+// (rclcpp's "context cannot be slept with because it's invalid", rclpy's
+// NotInitializedException).
 func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("simclock: sleep until %v: %w", t, err)
+	}
 	cell0 := c.cell.Load()
 	gen := cell0.generation.Load()
+	// done reports why the sleep is over, if it is: the time source
+	// changed (first), or the target is reached.
+	done := func() (bool, error) {
+		if cell := c.cell.Load(); cell != cell0 || cell.generation.Load() != gen {
+			return true, fmt.Errorf("simclock: sleep until %v: %w", t, ErrTimeSourceChanged)
+		}
+		return c.Now().ns >= t.ns, nil
+	}
 	for {
+		// Checked before registering as a waiter (so a sleeper that is
+		// done never shows in Waiters) and again after (so a change
+		// between the two is not missed).
+		if over, err := done(); over {
+			return err
+		}
 		wake, cancel := context.WithCancel(ctx)
 		cell := c.cell.Load()
 		key := cell.watch(cancel)
-		if cell != cell0 || cell.generation.Load() != gen {
+		if over, err := done(); over {
 			cell.unwatch(key)
 			cancel()
-			return fmt.Errorf("simclock: sleep until %v: %w", t, ErrTimeSourceChanged)
-		}
-		if c.Now().ns >= t.ns {
-			cell.unwatch(key)
-			cancel()
-			return nil
+			return err
 		}
 		if cell.active.Load() {
 			<-wake.Done()
@@ -399,10 +435,18 @@ func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
 }
 
 // SleepFor sleeps for d of ROS time: SleepUntil(Now()+d). A d <= 0
-// returns nil at once, as in rclcpp.
+// returns nil at once, as in rclcpp, unless ctx is done.
+//
+// This is rcl's form: the deadline is computed from Now(), so before the
+// first /clock it is d after time 0, and the sleep ends at the first
+// /clock value >= d (at once when the simulator starts past d). To sleep
+// d of sim time counted from the first /clock, use SleepForAfterStart.
 func (c *ROSClock) SleepFor(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("simclock: sleep for %v: %w", d, err)
+	}
 	if d <= 0 {
-		return ctx.Err()
+		return nil
 	}
 	until, err := c.Now().Add(d)
 	if err != nil {
@@ -411,11 +455,36 @@ func (c *ROSClock) SleepFor(ctx context.Context, d time.Duration) error {
 	return c.SleepUntil(ctx, until)
 }
 
+// SleepForAfterStart is the safe form of SleepFor before the first
+// /clock: it waits until the clock has started (reads more than 0, R11),
+// then sleeps d from the time it read then. Once the clock has started it
+// is SleepFor. It returns ctx's error (wrapped) or ErrTimeSourceChanged as
+// SleepFor does; waiting for the start has no timeout of its own, so
+// bound it with ctx.
+func (c *ROSClock) SleepForAfterStart(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
+	}
+	if !c.Started() {
+		// R99: rclcpp's wait_until_started sleeps until Time(1 ns).
+		if err := c.SleepUntil(ctx, Time[ROS]{ns: 1}); err != nil {
+			return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
+		}
+	}
+	return c.SleepFor(ctx, d)
+}
+
 // WaitUntilStarted waits until the clock reads more than 0 or timeout
 // passes on the steady clock (R11), and reports whether it started. It
 // is woken by each change of the clock rather than by polling. When ctx
-// is done first it returns Started() and ctx's error.
+// is done (checked first, even on a started clock) it returns Started()
+// and ctx's error.
 func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) (bool, error) {
+	// rclcpp checks the context first ("context cannot be slept with
+	// because it's invalid", R99, R100).
+	if err := ctx.Err(); err != nil {
+		return c.Started(), fmt.Errorf("simclock: wait until started: %w", err)
+	}
 	// A timeout <= 0 checks once, as rclcpp does; only overflow means "never".
 	deadline, err := c.steady.Now().Add(max(timeout, 0))
 	if err != nil {

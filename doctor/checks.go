@@ -13,6 +13,7 @@ const (
 	CodeStaleStamps            = "stale_stamps"
 	CodeFutureStamps           = "future_stamps"
 	CodeParticipantNoEndpoints = "participant_without_endpoints"
+	CodeEndpointsNotDiscovered = "endpoints_not_discovered"
 )
 
 // Checks is every kind of finding doctor reports: one entry each, with its
@@ -45,6 +46,9 @@ var Checks = []rules.Check{
 	{Code: CodeParticipantNoEndpoints, Severity: rules.Info,
 		Title: "a DDS participant announces no readers or writers that this Cyclone DDS accepted",
 		Fix:   "if it is Fast DDS outside ROS 2, disable XTypes type information (Cyclone DDS 0.10 ignores endpoints announcing it); ROS 2 nodes on rmw_fastrtps are not affected"},
+	{Code: CodeEndpointsNotDiscovered, Severity: rules.Info,
+		Title: "a node lists readers or writers in ros_discovery_info that this Cyclone DDS never discovered",
+		Fix:   "if the node's participant is Fast DDS with XTypes type information on (a plain Fast DDS application, not rmw_fastrtps), turn off auto_fill_type_information and auto_fill_type_object: Cyclone DDS 0.10 rejects such endpoints, so nothing on the Cyclone side can hear them"},
 }
 
 // check returns the entry of Checks for code.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/simclock/simclock/graph"
 )
@@ -19,6 +20,7 @@ var detectors = []detector{
 	noClockPublisher,
 	stampFindings,
 	participantsWithoutEndpoints,
+	endpointsNotDiscovered,
 }
 
 // clockSources names the /clock writers' owners, for messages.
@@ -181,6 +183,39 @@ func participantsWithoutEndpoints(a *analysis) []Finding {
 			msg += "; Cyclone DDS 0.10 ignores Fast DDS endpoints that announce XTypes TypeInformation (Fast DDS's default outside ROS 2), so its topics are invisible here"
 		}
 		out = append(out, finding(CodeParticipantNoEndpoints, desc, "", msg))
+	}
+	return out
+}
+
+// undiscoveredAfter is how long a listed endpoint may stay undiscovered
+// before it is reported: endpoint discovery may trail ros_discovery_info.
+const undiscoveredAfter = time.Second
+
+// endpointsNotDiscovered: a node announces endpoints that the builtin
+// topics never showed.
+func endpointsNotDiscovered(a *analysis) []Finding {
+	var out []Finding
+	for _, n := range a.snap.Nodes {
+		var readers, writers int
+		for _, u := range n.Undiscovered {
+			if a.obs.Now.Sub(u.Since) < undiscoveredAfter {
+				continue
+			}
+			if u.Writer {
+				writers++
+			} else {
+				readers++
+			}
+		}
+		if readers+writers == 0 {
+			continue
+		}
+		p, _ := a.snap.Participant(n.Participant)
+		msg := fmt.Sprintf("%s announces %d writer(s) and %d reader(s) in ros_discovery_info that Cyclone DDS never discovered", n.FullName(), writers, readers)
+		if p.Vendor == "eProsima Fast DDS" {
+			msg += "; its participant is Fast DDS, and Cyclone DDS 0.10 rejects Fast DDS endpoints that announce XTypes TypeInformation, so their topics are invisible and unheard here"
+		}
+		out = append(out, finding(CodeEndpointsNotDiscovered, n.FullName(), "", msg))
 	}
 	return out
 }

@@ -118,6 +118,8 @@ type Observation struct {
 	// Self is the observer's own participant, left out of the report.
 	Self    graph.GUID
 	Elapsed time.Duration
+	// Now is when the observation was taken.
+	Now time.Time
 	// Clock has the measurements of each /clock writer, by GUID string.
 	Clock map[string]ClockWriter
 	// Stamps has the classified stamps by DDS topic, then writer GUID.

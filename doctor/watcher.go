@@ -16,8 +16,12 @@ import (
 type Source interface {
 	// WatchGraph feeds g with discovery until ctx is done.
 	WatchGraph(ctx context.Context, g *graph.Graph, poll time.Duration) error
-	// SubscribeRaw reads a DDS topic of any type as raw CDR.
+	// SubscribeRaw reads a DDS topic of any type as raw CDR, waking the
+	// subscriber as data arrives (used for /clock).
 	SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error)
+	// Sampler reads a DDS topic of any type as raw CDR when polled (used
+	// for stamped topics, so that busy topics cost only what is taken).
+	Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error)
 	// GID is the source's own participant, left out of reports.
 	GID() graph.GUID
 }
@@ -83,7 +87,7 @@ type Watcher struct {
 }
 
 type topicReader struct {
-	sub    transport.Subscription
+	sub    transport.Sampler
 	schema *ros2msg.Schema
 }
 
@@ -225,7 +229,7 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 			}
 		}
 		if r.schema != nil {
-			sub, err := w.src.SubscribeRaw(t.DDSTopic, writer.DDSType,
+			sub, err := w.src.Sampler(t.DDSTopic, writer.DDSType,
 				transport.QoS{Depth: w.opts.SampleDepth, Reliability: transport.BestEffort})
 			if err != nil {
 				base = BaseUnknown
@@ -301,12 +305,26 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 	}
 }
 
+// Pending returns how many ROS participants (those announcing an enclave)
+// have not had their ros_discovery_info received yet: their nodes are
+// unknown. A late joiner gets it from each participant's transient-local
+// writer, which may take a heartbeat period (3 s for Fast DDS).
+func (w *Watcher) Pending() int {
+	n := 0
+	for _, p := range w.g.Snapshot().Participants {
+		if p.GUID != w.src.GID() && p.Enclave != "" && !p.HasDiscoveryInfo {
+			n++
+		}
+	}
+	return n
+}
+
 // Report returns the report of everything seen so far.
 func (w *Watcher) Report() Report {
 	snap := w.g.Snapshot()
 	now := time.Now()
 	w.mu.Lock()
-	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start),
+	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start), Now: now,
 		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}}
 	for pub := range w.clock.writers {
 		obs.Clock[string(pub)] = w.clock.stats(now, pub)

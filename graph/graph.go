@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // EndpointKind says whether an endpoint writes or reads.
@@ -76,6 +77,18 @@ type Node struct {
 	// Readers and Writers are the node's endpoints that have been
 	// discovered (a node may list GIDs not yet seen on the builtin topics).
 	Readers, Writers []Endpoint
+	// Undiscovered are the GIDs the node lists in ros_discovery_info that
+	// no builtin topic has shown (yet: discovery of endpoints may trail
+	// the announcement; or never: the local DDS rejected them), with when
+	// they were first listed.
+	Undiscovered []Undiscovered
+}
+
+// Undiscovered is an endpoint a node announces that has not been seen.
+type Undiscovered struct {
+	GID    GUID
+	Writer bool
+	Since  time.Time
 }
 
 // FullName returns "/ns/name".
@@ -93,13 +106,14 @@ type Graph struct {
 	participants map[GUID]Participant
 	endpoints    map[GUID]Endpoint
 	info         map[GUID]ParticipantEntitiesInfo
+	listed       map[GUID]time.Time // when a GID first appeared in ros_discovery_info
 	version      uint64
 }
 
 // New returns an empty graph.
 func New() *Graph {
 	return &Graph{participants: map[GUID]Participant{}, endpoints: map[GUID]Endpoint{},
-		info: map[GUID]ParticipantEntitiesInfo{}}
+		info: map[GUID]ParticipantEntitiesInfo{}, listed: map[GUID]time.Time{}}
 }
 
 // SetParticipant records p, or removes it with its endpoints and nodes
@@ -110,6 +124,13 @@ func (g *Graph) SetParticipant(p Participant, alive bool) {
 	g.version++
 	if !alive {
 		delete(g.participants, p.GUID)
+		if info, ok := g.info[p.GUID]; ok {
+			for _, n := range info.Nodes {
+				for _, id := range append(slices.Clone(n.Readers), n.Writers...) {
+					delete(g.listed, id)
+				}
+			}
+		}
 		delete(g.info, p.GUID)
 		for k, e := range g.endpoints {
 			if e.Participant == p.GUID {
@@ -164,6 +185,16 @@ func (g *Graph) SetDiscoveryInfo(info ParticipantEntitiesInfo) {
 	defer g.mu.Unlock()
 	g.version++
 	g.info[info.GID] = info
+	now := time.Now()
+	for _, n := range info.Nodes {
+		for _, ids := range [][]GUID{n.Readers, n.Writers} {
+			for _, id := range ids {
+				if _, ok := g.listed[id]; !ok {
+					g.listed[id] = now
+				}
+			}
+		}
+	}
 }
 
 // Version increases with every change; a caller can poll it to know
@@ -210,12 +241,16 @@ func (g *Graph) Snapshot() Snapshot {
 				owner[r] = full
 				if e, ok := g.endpoints[r]; ok {
 					node.Readers = append(node.Readers, e)
+				} else {
+					node.Undiscovered = append(node.Undiscovered, Undiscovered{GID: r, Since: g.listed[r]})
 				}
 			}
 			for _, w := range n.Writers {
 				owner[w] = full
 				if e, ok := g.endpoints[w]; ok {
 					node.Writers = append(node.Writers, e)
+				} else {
+					node.Undiscovered = append(node.Undiscovered, Undiscovered{GID: w, Writer: true, Since: g.listed[w]})
 				}
 			}
 			s.Nodes = append(s.Nodes, node)

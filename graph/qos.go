@@ -155,8 +155,10 @@ func (d DataRepresentation) String() string {
 // QoS is an endpoint's discovered QoS: what a writer offers or a reader
 // requests.
 type QoS struct {
-	Reliability       Reliability
-	Durability        Durability
+	Reliability Reliability
+	Durability  Durability
+	// History and Depth are known for local endpoints only: RTPS
+	// discovery does not carry them.
 	History           History
 	Depth             int
 	Deadline          time.Duration // Infinite for none
@@ -177,17 +179,14 @@ var (
 	DefaultReaderQoS = QoS{Reliability: BestEffort, Depth: 1, Deadline: Infinite, Lifespan: Infinite, LeaseDuration: Infinite}
 )
 
-// String is the compact form used in reports: "best_effort volatile
-// keep_last(1)", plus any policy that is not the default.
+// String is the compact form used in reports: "best_effort volatile",
+// plus any policy that is not the default. History is left out: RTPS
+// discovery does not carry it, so a remote endpoint's history is unknown
+// (ros2 topic info -v prints UNKNOWN; Cyclone DDS fills in its default).
 func (q QoS) String() string {
 	var b strings.Builder
 	b.WriteString(strings.ToLower(q.Reliability.String()))
 	b.WriteString(" " + strings.ToLower(q.Durability.String()))
-	if q.History == KeepAll {
-		b.WriteString(" keep_all")
-	} else {
-		fmt.Fprintf(&b, " keep_last(%d)", q.Depth)
-	}
 	if q.Deadline != Infinite {
 		fmt.Fprintf(&b, " deadline %v", q.Deadline)
 	}

@@ -32,6 +32,8 @@ type checker struct {
 	ifConds map[*fn][]*expr
 	// pairs caches paired.
 	pairs map[pairKey]map[string]bool
+	// helperDepth bounds helperLevel's descent into helpers.
+	helperDepth int
 	// distro is the ROS 2 distribution findings are worded for.
 	distro string
 	// comparedOnly marks window subtractions whose result is only ever
@@ -223,18 +225,7 @@ func (c *checker) onlyComparedResult(site *expr, f *fn) bool {
 			}
 			return
 		}
-		scan(e.recv, target)
-		scan(e.l, target)
-		scan(e.r, target)
-		for _, a := range e.args {
-			scan(a, target)
-		}
-		for _, k := range e.kwargs {
-			scan(k.value, target)
-		}
-		for _, sub := range e.subs {
-			scan(sub, target)
-		}
+		eachChild(e, func(c *expr) { scan(c, target) })
 	}
 	var defs []*stmt
 	eachStmt(f.body, func(s *stmt) {
@@ -357,6 +348,13 @@ func (c *checker) condLevel(e *expr, neg bool, now map[string]bool, f *fn) int {
 		if !ok {
 			return guardNone
 		}
+		// now.nanoseconds - W.nanoseconds <= 0 reads as now <= W.
+		if e.l.kind == eBinary && e.l.op == "-" && isZero(e.r) {
+			return c.condLevel(&expr{kind: eCompare, n: e.n, op: e.op, l: e.l.l, r: e.l.r, u: e.u}, neg, now, f)
+		}
+		if e.r.kind == eBinary && e.r.op == "-" && isZero(e.l) {
+			return c.condLevel(&expr{kind: eCompare, n: e.n, op: e.op, l: e.r.r, r: e.r.l, u: e.u}, neg, now, f)
+		}
 		if !neg {
 			op = e.op
 		}
@@ -388,6 +386,11 @@ func (c *checker) condLevel(e *expr, neg bool, now map[string]bool, f *fn) int {
 		}
 		return guardNone
 	case eName, eAttr, eCall:
+		if e.kind == eCall {
+			if lvl, ok := c.helperLevel(e, neg, now, f); ok {
+				return lvl
+			}
+		}
 		if !neg && c.mentions(e, now, f, true) {
 			return guardZeroOnly // truthiness: now.nanoseconds != 0
 		}
@@ -577,4 +580,63 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 type pairKey struct {
 	cls *class
 	m   string
+}
+
+// helperLevel is the guard level of a call to a helper that returns a
+// condition on the time it is given ("if not clock_started(now, W)",
+// "if (too_early(now)) return;"): the helper's returned expression, read
+// with its parameters bound to the call's arguments. ok is false when the
+// callee is not such a helper of the same file or class.
+func (c *checker) helperLevel(call *expr, neg bool, now map[string]bool, f *fn) (int, bool) {
+	name, method := "", false
+	switch r := call.recv; {
+	case r == nil:
+		return guardNone, false
+	case r.kind == eName:
+		name = r.name
+	case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+		name, method = r.name, true
+	default:
+		return guardNone, false
+	}
+	var h *fn
+	for _, g := range f.u.fns {
+		if g.name == name && g != f && (g.cls == f.cls || !method && g.cls == nil) {
+			h = g
+			break
+		}
+	}
+	if h == nil && f.cls != nil {
+		for _, g := range f.cls.fns {
+			if g.name == name && g != f {
+				h = g
+				break
+			}
+		}
+	}
+	if h == nil || len(h.body) == 0 || c.helperDepth >= 3 {
+		return guardNone, false // none, or helpers calling helpers (recursion)
+	}
+	last := h.body[len(h.body)-1]
+	if last.kind != sExit || last.e == nil {
+		return guardNone, false
+	}
+	params := h.paramOrder
+	if h.u.lang == langPython && h.cls != nil && len(params) > 0 && params[0] == "self" {
+		params = params[1:]
+	}
+	bound := map[string]bool{}
+	for i, a := range call.args {
+		if i < len(params) && c.mentions(a, now, f, true) {
+			bound[params[i]] = true
+		}
+	}
+	for _, kw := range call.kwargs {
+		if c.mentions(kw.value, now, f, true) {
+			bound[kw.name] = true
+		}
+	}
+	c.helperDepth++
+	defer func() { c.helperDepth-- }()
+	return c.condLevel(last.e, neg, bound, h), true
 }

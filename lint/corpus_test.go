@@ -104,7 +104,15 @@ func TestCorpus(t *testing.T) {
 			a := parseArchive(data)
 			dir := t.TempDir()
 			extract(t, a, dir)
-			res, err := Run(t.Context(), []string{dir}, Config{})
+			// A "ros-distro: kilted" line in the archive's comment picks the
+			// distribution the expectations are written for.
+			cfg := Config{}
+			for line := range strings.SplitSeq(a.comment, "\n") {
+				if d, ok := strings.CutPrefix(strings.TrimSpace(line), "ros-distro:"); ok {
+					cfg.RosDistro = strings.TrimSpace(d)
+				}
+			}
+			res, err := Run(t.Context(), []string{dir}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,7 +79,8 @@ func TestDumpErrors(t *testing.T) {
 		if l == langCPP {
 			in = blankVisibilityMacros(src)
 		}
-		root, hasErr, err := parse(l, in)
+		root, errAt, err := parse(l, in)
+		hasErr := errAt >= 0
 		if err != nil || !hasErr {
 			continue
 		}

@@ -153,6 +153,7 @@ func (d *dataflow) solve() {
 		}
 	}
 	d.solveFields()
+	flows := d.collectArgFlows()
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
@@ -207,6 +208,7 @@ func (d *dataflow) solve() {
 				})
 			}
 		}
+		changed = d.propagateArgs(flows) || changed
 		if !changed {
 			break
 		}
@@ -250,10 +252,12 @@ func (d *dataflow) assignFacts(s *stmt, p string, f *fn) fact {
 	return d.valueFacts(typ, s.value, f)
 }
 
-// mentionsStamp reports whether source text reads a message stamp.
+// mentionsStamp reports whether source text reads a message header's
+// stamp (msg->header.stamp, header.stamp): a builtin_interfaces Time,
+// which rclcpp::Time converts with RCL_ROS_TIME. A bare .stamp may be an
+// rclcpp::Time of any clock type already.
 func mentionsStamp(t string) bool {
-	t = strings.ToLower(t)
-	return strings.Contains(t, "stamp") || strings.Contains(t, "header")
+	return strings.Contains(strings.ToLower(t), "header")
 }
 
 // setInCtor reports whether a constructor of c, or a method that
@@ -262,6 +266,17 @@ func mentionsStamp(t string) bool {
 func (d *dataflow) setInCtor(c *class, name string) bool {
 	for _, v := range d.memberVals[c][name] {
 		if v.f.ctor || isInitMethod(v.f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stateMember reports whether a method other than a constructor or an
+// initialiser assigns member name: it holds state, not configuration.
+func (d *dataflow) stateMember(c *class, name string) bool {
+	for _, v := range d.memberVals[c][name] {
+		if !v.f.ctor && !isInitMethod(v.f.name) {
 			return true
 		}
 	}
@@ -722,5 +737,108 @@ func (d *dataflow) solveFields() {
 		}
 		d.fields[u] = fm
 		d.fieldVals[u] = vals
+	}
+}
+
+// argFlow is a call from one method of a class to another: the facts of
+// args flow into the callee's params.
+type argFlow struct {
+	from   *fn
+	to     *fn
+	args   []*expr
+	params []string
+}
+
+// collectArgFlows lists the calls through which propagateArgs moves facts:
+// a class's methods calling each other with as many arguments as the
+// callee has parameters.
+func (d *dataflow) collectArgFlows() []argFlow {
+	var out []argFlow
+	for _, u := range d.units {
+		for _, f := range u.fns {
+			if f.cls == nil {
+				continue
+			}
+			eachStmt(f.body, func(s *stmt) {
+				for _, e := range []*expr{s.e, s.value} {
+					walkExpr(e, func(call *expr) {
+						if call.kind != eCall || call.recv == nil || len(call.args) == 0 {
+							return
+						}
+						name := ""
+						switch r := call.recv; {
+						case r.kind == eName && u.lang == langCPP:
+							name = r.name
+						case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+							name = r.name
+						default:
+							return
+						}
+						for _, g := range f.cls.fns {
+							if g.name != name || g == f {
+								continue
+							}
+							params := g.paramOrder
+							if g.u.lang == langPython && len(params) > 0 && params[0] == "self" {
+								params = params[1:]
+							}
+							if len(params) != len(call.args) {
+								continue // another overload, or defaults in play
+							}
+							out = append(out, argFlow{from: f, to: g, args: call.args, params: params})
+						}
+					})
+				}
+			})
+		}
+	}
+	return out
+}
+
+// propagateArgs gives the parameters of a class's methods the facts of the
+// arguments the class's own code passes them (process(now(), stamp)), so a
+// time handed to a helper keeps its clock type. Only times, durations and
+// clocks flow, never into a non-const reference (an out-parameter). It
+// reports whether anything changed.
+func (d *dataflow) propagateArgs(flows []argFlow) bool {
+	changed := false
+	for _, fl := range flows {
+		for i, a := range fl.args {
+			p := fl.params[i]
+			if fl.to.outParams[p] {
+				continue
+			}
+			ft := d.valueFacts(fl.to.params[p], a, fl.from) & (fTime | fDuration | fROSClock | fSysClock)
+			if old := d.locals[fl.to][p]; old|ft != old {
+				d.locals[fl.to][p] = old | ft
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// walkExpr calls visit on e and every expression inside it.
+func walkExpr(e *expr, visit func(*expr)) {
+	if e == nil {
+		return
+	}
+	visit(e)
+	eachChild(e, func(c *expr) { walkExpr(c, visit) })
+}
+
+// eachChild calls f on each direct subexpression of e (nil ones included).
+func eachChild(e *expr, f func(*expr)) {
+	f(e.recv)
+	f(e.l)
+	f(e.r)
+	for _, a := range e.args {
+		f(a)
+	}
+	for _, k := range e.kwargs {
+		f(k.value)
+	}
+	for _, sub := range e.subs {
+		f(sub)
 	}
 }

@@ -48,6 +48,24 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if e.kind == eBinary && (l&fDuration != 0 || r&fDuration != 0) && (l&fTime == 0 || r&fTime == 0) {
 		return
 	}
+	// Two parameters: their facts are the union over every caller, and
+	// which caller's pair meets here is unknown.
+	if c.isParam(e.l, f) && c.isParam(e.r, f) {
+		return
+	}
+	// Both sides may be either clock type (a helper called with ROS times
+	// from one caller and SYSTEM times from another): they travel together,
+	// unless one is a default-constructed member read before it is set.
+	if l&fSystem != 0 && l&(fNow|fROS) != 0 && r&fSystem != 0 && r&(fNow|fROS) != 0 {
+		switch {
+		case l&fUnset != 0:
+			sys, ros, sysFacts = e.l, e.r, fUnset
+		case r&fUnset != 0:
+			sys, ros, sysFacts = e.r, e.l, fUnset
+		default:
+			return
+		}
+	}
 	// A check on the SYSTEM side anywhere in the function (if
 	// self.last.nanoseconds == 0: self.last = now) means the author handles
 	// the unset baseline.
@@ -60,6 +78,11 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 		}
 		if c.stateGuarded(e, p, f, conds) {
 			return
+		}
+		for _, cd := range conds {
+			if c.mentions(cd.e, set, f, false) {
+				return // prev.seconds() > 0.0 && now - prev < W
+			}
 		}
 	}
 	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
@@ -181,6 +204,9 @@ func (c *checker) unsetRead(site, sys *expr, f *fn, conds []cond) bool {
 			return false // if (!joy_) return; if (count_ > 0) ...: a state guard
 		}
 	}
+	if c.setBeforeCalls(f, p) {
+		return false // every caller sets the member before calling f
+	}
 	if baselineName(m) {
 		return true
 	}
@@ -193,18 +219,81 @@ func (c *checker) unsetRead(site, sys *expr, f *fn, conds []cond) bool {
 	return after
 }
 
-// readsMember reports whether e reads a member of f's class.
+// isParam reports whether e names a parameter of f.
+func (c *checker) isParam(e *expr, f *fn) bool {
+	if e == nil || e.kind != eName {
+		return false
+	}
+	_, ok := f.params[e.name]
+	return ok && c.d.path(e, f) == e.name
+}
+
+// setBeforeCalls reports whether f is a method called from other methods
+// of its class, and each such call comes after an assignment to member p
+// in the caller ("if (flags) { prev_reset_ = now(); } ... if (resetAvailable())").
+func (c *checker) setBeforeCalls(f *fn, p string) bool {
+	if f.cls == nil {
+		return false
+	}
+	calls := 0
+	for _, g := range f.cls.fns {
+		if g == f {
+			continue
+		}
+		eachStmt(g.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(call *expr) {
+					if call.kind != eCall || call.recv == nil || call.n == nil {
+						return
+					}
+					r := call.recv
+					if !(r.kind == eName && r.name == f.name ||
+						r.kind == eAttr && r.name == f.name && r.recv != nil && r.recv.kind == eName && r.recv.name == "self") {
+						return
+					}
+					calls++
+					set := false
+					eachStmt(g.body, func(a *stmt) {
+						if a.kind == sAssign && a.n != nil && a.n.end <= call.n.start && c.d.path(a.target, g) == p {
+							set = true
+						}
+					})
+					if !set {
+						calls = -1 << 30
+					}
+				})
+			}
+		})
+	}
+	return calls > 0
+}
+
+// readsMember reports whether e reads object state: a member of f's class
+// that a method other than a constructor or initialiser assigns (a flag, a
+// counter, a has-data pointer), or a method's result (isDataReady()).
+// Configuration set once in the constructor is not state.
 func (c *checker) readsMember(e *expr, f *fn) bool {
 	if e == nil {
 		return false
 	}
 	if e.kind == eName || e.kind == eAttr {
-		if strings.HasPrefix(c.d.path(e, f), "self.") {
+		if m, ok := strings.CutPrefix(c.d.path(e, f), "self."); ok && f.cls != nil && c.d.stateMember(f.cls, m) {
 			return true
 		}
 	}
-	if e.kind == eCall && e.recv != nil && e.recv.kind == eName && f.u.lang == langCPP {
-		return true // a method call such as isDataReady()
+	if e.kind == eCall && e.recv != nil && f.cls != nil {
+		name := ""
+		switch r := e.recv; {
+		case r.kind == eName && f.u.lang == langCPP:
+			name = r.name
+		case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+			name = r.name
+		}
+		for _, g := range f.cls.fns {
+			if name != "" && g.name == name {
+				return true // a method's answer such as isDataReady()
+			}
+		}
 	}
 	if c.readsMember(e.recv, f) || c.readsMember(e.l, f) || c.readsMember(e.r, f) {
 		return true

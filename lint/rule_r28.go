@@ -91,7 +91,7 @@ func detectR28(c *checker, e *expr, f *fn, conds []cond) {
 			return // a state guard: if (!has_data_) return;
 		}
 	}
-	if c.stateGuarded(t, p, f, conds) {
+	if c.stateGuarded(t, p, f, conds) || c.setBeforeCalls(f, p) {
 		return
 	}
 	c.report(u, t, rules.R28,

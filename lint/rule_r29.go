@@ -51,6 +51,11 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 	if c.stateGuarded(e, prev, f, conds) || c.throttle(e, prev, f) || !c.once(f, prev) {
 		return
 	}
+	for _, cd := range conds {
+		if c.readsMember(cd.e, f) {
+			return // behind a state (if (initial_count_ > SKIP) ...): usually set by then
+		}
+	}
 	u := f.u
 	// Does the function check dt < 0 on a value computed from this
 	// subtraction? Then say so: that check does not catch R29.

@@ -48,3 +48,29 @@ func Example() {
 	// tick at 100.1s (due 100.1s)
 	// tick at 100.2s (due 100.2s)
 }
+
+// A timer created with rcl's autostart option off waits, canceled, until
+// Reset arms it: a one-shot watchdog, say, that starts with the first
+// message.
+func ExampleAutostart() {
+	fake := virtualclock.New()
+	exec := executor.New(executor.Config{Virtual: fake})
+	defer exec.Close()
+	n, _ := node.New("watchdog", exec, inproc.NewBus().Connect("watchdog"), node.Options{})
+	defer n.Close()
+	start := fake.SteadyNow()
+	watchdog, _ := n.CreateWallTimer(2*time.Second, func(info timer.Info) {
+		fmt.Printf("watchdog fired %v after start\n", time.Duration(info.ActualCallTime-start))
+		exec.Stop()
+	}, node.Autostart(false))
+	fmt.Println("canceled:", watchdog.IsCanceled())
+	var first *timer.Timer
+	first, _ = n.CreateWallTimer(time.Second, func(timer.Info) { // "the first message", once
+		first.Cancel()
+		watchdog.Reset()
+	})
+	exec.Spin(context.Background())
+	// Output:
+	// canceled: true
+	// watchdog fired 3s after start
+}

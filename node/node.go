@@ -49,6 +49,14 @@ type Options struct {
 	// qos_overrides./clock parameters do; nil means KEEP_LAST 1,
 	// BEST_EFFORT, VOLATILE (R16).
 	ClockQoS *transport.QoS
+	// TimeSource, when set, is a time source the node shares with other
+	// nodes of the process instead of creating its own: one /clock
+	// subscription, and one store per message for all their clocks (see
+	// simclock.ROSClock.Share). use_sim_time is then the shared time
+	// source's (UseSimTime is ignored), and OnWarning, BeforeClock and
+	// ClockQoS are its own. Close detaches the node's clock and leaves the
+	// time source open.
+	TimeSource *timesource.TimeSource
 	// Namespace is the node's namespace; "" means "/". A relative
 	// namespace is taken relative to "/".
 	Namespace string
@@ -63,6 +71,7 @@ type Node struct {
 	ownTr     bool // tr is a node view of the caller's transport, closed with the node
 	clock     *simclock.ROSClock
 	ts        *timesource.TimeSource
+	ownTS     bool // ts was created by New, and is closed by Close
 
 	ros, steady, system *timer.Queue
 
@@ -105,13 +114,19 @@ func New(name string, exec *executor.Executor, tr transport.Transport, opts Opti
 		clock:     simclock.NewROSClockOn(exec.System(), exec.Steady()),
 		onWarning: opts.OnWarning,
 	}
-	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	n.ts, n.ownTS = opts.TimeSource, opts.TimeSource == nil
+	if n.ownTS {
+		n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	}
 	n.ts.AttachClock(n.clock)
 	n.ros = timer.NewQueue[simclock.ROS](n.clock)
 	n.steady = timer.NewQueue(exec.Steady())
 	n.system = timer.NewQueue(exec.System())
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		exec.AddQueue(q)
+	}
+	if !n.ownTS {
+		return n, nil // use_sim_time is the shared time source's
 	}
 	if err := n.ts.SetUseSimTime(opts.UseSimTime); err != nil {
 		n.Close()
@@ -159,10 +174,33 @@ func (n *Node) SetParameter(name string, value any) error {
 	return n.SetUseSimTime(on)
 }
 
+// A TimerOption sets one of rcl's timer options (rcl_timer_init2) on a
+// timer the node creates.
+type TimerOption func(*timerOptions)
+
+type timerOptions struct {
+	autostart bool
+}
+
+// Autostart sets rcl's autostart option (default true). With false the
+// timer is created canceled and first fires one period after Reset, as
+// rclpy's create_timer(..., autostart=False) and rclcpp's create_timer
+// and create_wall_timer with autostart = false do.
+func Autostart(on bool) TimerOption { return func(o *timerOptions) { o.autostart = on } }
+
+func timerConfig(opts []TimerOption) timerOptions {
+	o := timerOptions{autostart: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
 // CreateTimer creates a timer on the node's ROS clock (R19), as
 // create_timer does by default.
-func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	if n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
+func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	o := timerConfig(opts)
+	if o.autostart && n.UseSimTime() && !n.ts.FirstClockReceived() && n.onWarning != nil {
 		n.mu.Lock()
 		first := !n.warnedTimers
 		n.warnedTimers = true
@@ -171,18 +209,18 @@ func (n *Node) CreateTimer(period time.Duration, callback func(timer.Info)) (*ti
 			n.onWarning(fmt.Errorf("node %s: %w: it first fires when /clock passes %v of sim time (R23)", n.name, ErrUnstartedTimer, period))
 		}
 	}
-	return n.ros.New(period, callback, true)
+	return n.ros.New(period, callback, o.autostart)
 }
 
 // CreateWallTimer creates a timer on the steady clock, as rclcpp's
 // create_wall_timer does.
-func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.steady.New(period, callback, true)
+func (n *Node) CreateWallTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.steady.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateSystemTimer creates a timer on the system clock.
-func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info)) (*timer.Timer, error) {
-	return n.system.New(period, callback, true)
+func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	return n.system.New(period, callback, timerConfig(opts).autostart)
 }
 
 // CreateRate returns a rate of hz on the node's ROS clock.
@@ -219,7 +257,12 @@ func (n *Node) Close() error {
 	for _, r := range removes {
 		r()
 	}
-	err := n.ts.Close()
+	var err error
+	if n.ownTS {
+		err = n.ts.Close()
+	} else {
+		n.ts.DetachClock(n.clock)
+	}
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		if q != nil {
 			n.exec.RemoveQueue(q)

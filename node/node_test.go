@@ -300,3 +300,57 @@ func TestWarnsOnceAboutUnstartedTimers(t *testing.T) {
 	defer quiet.Close()
 	quiet.CreateTimer(time.Second, nil)
 }
+
+// rcl's autostart option through the node: rclpy's create_timer(...,
+// autostart=False) is canceled (PM-009, PM-013), rclcpp's create_timer
+// and create_wall_timer with autostart false are canceled until reset
+// (CM-001, CM-014), rcl_timer_init2 with autostart false (TT-011). A
+// canceled ROS timer is not armed, so it gives no R23 warning.
+func TestTimerAutostart(t *testing.T) {
+	w := newWorld(t)
+	sim := w.node("sim", node.Options{})
+	publish := w.clockPublisher(sim)
+	n := w.node("subject", node.Options{UseSimTime: true, OnWarning: func(err error) { t.Errorf("warning: %v", err) }})
+	calls := map[simclock.ClockType]int{}
+	rec := func(i timer.Info) { calls[i.ClockType]++ }
+	ros, err := n.CreateTimer(time.Second, rec, node.Autostart(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, err := n.CreateWallTimer(100*time.Millisecond, rec, node.Autostart(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := n.CreateSystemTimer(100*time.Millisecond, rec, node.Autostart(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := n.CreateWallTimer(100*time.Millisecond, nil, node.Autostart(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tm := range map[string]*timer.Timer{"ros": ros, "wall": wall, "system": sys} {
+		if !tm.IsCanceled() {
+			t.Errorf("%s timer with autostart false is not canceled", name)
+		}
+	}
+	if started.IsCanceled() {
+		t.Error("autostart true: canceled")
+	}
+	w.fc.Advance(time.Second)
+	publish(3 * sec)
+	w.drain()
+	if len(calls) != 0 {
+		t.Fatalf("canceled timers ran: %v", calls)
+	}
+	// Reset arms each one period from now.
+	ros.Reset()
+	wall.Reset()
+	sys.Reset()
+	w.fc.Advance(100 * time.Millisecond)
+	publish(4 * sec)
+	w.drain()
+	if calls[simclock.SteadyTime] != 1 || calls[simclock.SystemTime] != 1 || calls[simclock.ROSTime] != 1 {
+		t.Fatalf("after Reset: calls %v, want one of each", calls)
+	}
+}

@@ -52,17 +52,26 @@ func (r *Rate[K]) Reset() { r.last = r.clock.Now().Nanoseconds() }
 // Sleep waits until the end of the current cycle. It reports false,
 // without sleeping, when the cycle had already ended. Errors come from
 // the clock's SleepUntil: ctx done, or a ROS clock's time source change.
+//
+// A done ctx is checked first, before the cycle is counted: a loop that
+// runs behind schedule (every Sleep late, none sleeping) still sees its
+// cancellation, as an rclcpp loop sees rclcpp::ok() turn false and an
+// rclpy Rate.sleep raises ROSInterruptException on a shut-down context.
 func (r *Rate[K]) Sleep(ctx context.Context) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("timer: rate sleep: %w", err)
+	}
 	now := r.clock.Now().Nanoseconds()
-	next := r.last + int64(r.period)
+	period := int64(r.period)
+	next := deadline(r.last, period)
 	if now < r.last {
 		// Time went backwards: start the cycle again from now.
-		next = now + int64(r.period)
+		next = deadline(now, period)
 	}
-	r.last += int64(r.period)
+	r.last = deadline(r.last, period) // rclcpp: last += period, even after a backward jump
 	if next <= now {
-		if now > next+int64(r.period) {
-			r.last = now + int64(r.period)
+		if now > deadline(next, period) {
+			r.last = deadline(now, period)
 		}
 		return false, nil
 	}

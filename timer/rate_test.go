@@ -271,3 +271,35 @@ func TestRateSleepError(t *testing.T) {
 		t.Errorf("Sleep = %v, %v; want false, ErrTimeSourceChanged", ok, err)
 	}
 }
+
+// A loop behind schedule sees its cancellation: Sleep on a late cycle
+// returns at once without sleeping, and with a done context it reports
+// the cancellation instead of (false, nil). Upstream: rclpy's Rate.sleep
+// raises ROSInterruptException when the context is shut down "before or
+// during" the sleep (timer.py, R164); an rclcpp loop checks rclcpp::ok()
+// each cycle, so it stops too.
+func TestRateLateCycleSeesCancellation(t *testing.T) {
+	fc := virtualclock.New()
+	r, err := timer.NewRateEvery(fc.Steady(), 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	fc.Advance(350 * time.Millisecond) // three cycles late
+	if ok, err := r.Sleep(ctx); ok || err != nil {
+		t.Fatalf("late cycle, live context: Sleep = %v, %v; want false, nil", ok, err)
+	}
+	cancel()
+	fc.Advance(350 * time.Millisecond)
+	if ok, err := r.Sleep(ctx); ok || !errors.Is(err, context.Canceled) {
+		t.Fatalf("late cycle, canceled context: Sleep = %v, %v; want false, context.Canceled", ok, err)
+	}
+	// An on-time cycle with a done context fails too, without sleeping.
+	r.Reset()
+	if ok, err := r.Sleep(ctx); ok || !errors.Is(err, context.Canceled) {
+		t.Fatalf("on-time cycle, canceled context: Sleep = %v, %v", ok, err)
+	}
+	if fc.Sleepers() != 0 {
+		t.Fatal("a canceled Sleep left a sleeper")
+	}
+}

@@ -132,6 +132,10 @@ func (c *Clock) wakeLocked() {
 }
 
 func (c *Clock) sleep(ctx context.Context, system bool, deadline int64) error {
+	// A done ctx fails first, as the real clocks do (simclock.Clock).
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("virtualclock: sleep: %w", err)
+	}
 	c.mu.Lock()
 	now := c.steady
 	if system {

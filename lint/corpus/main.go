@@ -4,8 +4,9 @@
 // every finding with the hand-made verdicts of verdicts.tsv.
 //
 // A verdict line is: repository name, file (relative to the repository),
-// line, rule, verdict (real, fp, debatable or ? for not yet classified) and
-// a one-line reason. Precision per rule is real / (real + fp + debatable),
+// line, rule, verdict (real, fp, debatable or ? for not yet classified;
+// "debatable;kilted=real" overrides it for a distribution) and a one-line
+// reason. Precision per rule is real / (real + fp + debatable),
 // counting only the findings the linter reports now. Verdicts whose finding
 // is no longer reported are listed as "gone": a false positive gone is a
 // precision fix, a real hazard gone is a lost detection.
@@ -87,7 +88,7 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 		if _, err := fmt.Sscan(r[2], &v.line); err != nil {
 			return fmt.Errorf("%s: entry %d: line %q: %w", verdictsPath, i+1, r[2], err)
 		}
-		v.repo, v.file, v.rule, v.verdict = r[0], r[1], r[3], r[4]
+		v.repo, v.file, v.rule, v.verdict = r[0], r[1], r[3], verdictFor(r[4], distro)
 		if len(r) > 5 {
 			v.reason = r[5]
 		}
@@ -176,6 +177,20 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 		return f.Close()
 	}
 	return nil
+}
+
+// verdictFor picks the verdict for a distribution from a field such as
+// "debatable;kilted=real;rolling=real": the first entry is the default, the
+// others override it for one distribution (what a negative rclcpp::Time
+// does depends on it).
+func verdictFor(field, distro string) string {
+	parts := strings.Split(field, ";")
+	for _, p := range parts[1:] {
+		if d, v, ok := strings.Cut(p, "="); ok && strings.TrimSpace(d) == distro {
+			return strings.TrimSpace(v)
+		}
+	}
+	return strings.TrimSpace(parts[0])
 }
 
 func ruleNum(id string) int {

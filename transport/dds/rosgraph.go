@@ -372,3 +372,12 @@ func endpointOf(s ddsc.EndpointSample, kind graph.EndpointKind) graph.Endpoint {
 	}
 	return e
 }
+
+// Sampler is RawReader as doctor.Source wants it; see RawReader.
+func (t *Transport) Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error) {
+	r, err := t.RawReader(ddsTopic, ddsType, qos)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
