@@ -135,3 +135,22 @@ func TestSecondsMeanTheSame(t *testing.T) {
 		t.Errorf("different runs:\n%s\n%s\n%s", envs[0], envs[1], envs[2])
 	}
 }
+
+// Every JSON line of every command starts with "kind".
+func TestJSONKindFirstEverywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{"experiment", "startup", "--format", "json"},
+		{"experiment", "clocktypes", "--format", "json"},
+		{"experiment", "dtspike", "--format", "json"},
+		{"predict", "--format", "json"},
+		{"bag", "inspect", "--format", "json", "testdata/bag/hazards.mcap"},
+		{"lint", "--format", "json", "testdata/lint/pkg"},
+	} {
+		out, _, _ := runSimclock(t, args...)
+		for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !strings.HasPrefix(line, `{"kind":"`) {
+				t.Errorf("simclock %s, line %d: %.80s", strings.Join(args, " "), i+1, line)
+			}
+		}
+	}
+}

@@ -291,7 +291,11 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 				for _, r := range rows {
 					out.Write(r)
 				}
-				return out.Write(map[string]any{"kind": "summary", "operations": len(rows), "agree_with_rclpy": agree})
+				return out.Write(struct {
+					Kind       string `json:"kind"`
+					Operations int    `json:"operations"`
+					Agree      int    `json:"agree_with_rclpy"`
+				}{"summary", len(rows), agree})
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
