@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -389,9 +388,7 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 }
 
 // experimentSeconds prints a setting the user gave exactly: "125", "0.5".
-func experimentSeconds(d time.Duration) string {
-	return strings.TrimSuffix(experiment.FormatSeconds(int64(d)), "s")
-}
+func experimentSeconds(d time.Duration) string { return units.Exact(int64(d)) }
 
 // startupSummary is the last JSON line of simclock experiment startup.
 type startupSummary struct {
