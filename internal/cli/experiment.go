@@ -334,6 +334,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
+			if err := checkFloat("speed", cfg.Speed, false); err != nil {
+				return err
+			}
 			if err := cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
