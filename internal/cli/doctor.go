@@ -277,11 +277,15 @@ func writeDoctorText(w io.Writer, r doctor.Report) {
 	}
 	fmt.Fprintln(w)
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "%s %s: %s\n", f.Severity, f.Code, f.Message)
-		fmt.Fprintf(w, "  fix: %s\n", f.Fix)
+		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), tableWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
+		for _, l := range wrap("  fix: "+f.Fix, tableWidth, "    ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	s := r.Summary
-	fmt.Fprintf(w, "summary: %d node(s), %d other participant(s), %d topic(s), %d /clock writer(s): %d error(s), %d warning(s), %d info\n",
+	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
 		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)
 }
 

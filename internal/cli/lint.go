@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -192,7 +193,11 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 	}
 	failures := res.Failures()
 	for _, p := range failures {
-		fmt.Fprintf(errOut, "%s:%d: %s\n", p.File, p.Line, parseErrorText(p))
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		fmt.Fprintf(errOut, "%s: %s\n", where, parseErrorText(p))
 	}
 	if len(res.Findings) > 0 || fixed > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), fixed, res.Files)
