@@ -3,6 +3,7 @@ package simclock
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,12 @@ import (
 // a value is set (0 means "not started", R11). A time source enables the
 // override when use_sim_time is on and sets it from /clock.
 //
+// The override lives in a cell that several clocks can share (Share): the
+// clocks of the nodes that follow one time source read one cell, so a
+// /clock update is one store whatever the number of clocks. Each clock
+// keeps its own system clock and its own jump callbacks, which still see
+// exactly the jumps rcl gives them (R12-R14).
+//
 // Now is lock-free: readers never wait for writers. Changes to the
 // override are serialised, each running its jump callbacks pre → apply →
 // post (R12-R14). All methods are safe for concurrent use.
@@ -21,15 +28,72 @@ type ROSClock struct {
 	system Clock[System]
 	steady Clock[Steady]
 
-	active      atomic.Bool
-	override    atomic.Int64
-	generation  atomic.Uint64 // counts activations and deactivations
-	jumpMu      sync.Mutex    // jumpMu serialises override changes and their callbacks
-	scratch     []*jumpHandler
+	cell atomic.Pointer[timeCell] // the cell read; its own unless shared
+
+	// Guarded by cellsMu.
+	handlers []*jumpHandler // registration order
+	alarms   []*Alarm
+}
+
+// cellsMu serialises what changes rarely: registering and removing jump
+// callbacks and alarms' owners, and moving clocks between cells.
+var cellsMu sync.Mutex
+
+// A timeCell is what ROS clocks read and a time source writes: the
+// override state, the jump callbacks of every clock reading it, its
+// sleepers and its alarms.
+type timeCell struct {
+	active     atomic.Bool
+	override   atomic.Int64
+	generation atomic.Uint64 // counts activations and deactivations
+
+	jumpMu   sync.Mutex // jumpMu serialises override changes and their callbacks
+	selected []*jumpHandler
+	firing   []*Alarm
+
+	members  []*ROSClock                  // guarded by cellsMu; in joining order
+	handlers atomic.Pointer[handlerLists] // rebuilt under cellsMu on every change
+
+	nwatchers atomic.Int32 // len(watchers), read without mu by jump
+
 	mu          sync.Mutex // mu guards the fields below
-	handlers    []*jumpHandler
 	watchers    map[uint64]context.CancelFunc
 	nextWatcher uint64
+	alarms      alarmHeap
+	nextAlarm   atomic.Int64 // earliest armed alarm; math.MaxInt64 when none
+}
+
+// handlerLists are a cell's jump handlers by the jumps they can select,
+// member by member in joining order, each member's in registration
+// order: a jump only looks at the list of its kind.
+type handlerLists struct {
+	change, forward, backward []*jumpHandler
+}
+
+func newCell() *timeCell {
+	cell := &timeCell{}
+	cell.handlers.Store(&handlerLists{})
+	cell.nextAlarm.Store(math.MaxInt64)
+	return cell
+}
+
+// rebuild recomputes cell's handler lists. The caller holds cellsMu.
+func (cell *timeCell) rebuild() {
+	hl := &handlerLists{}
+	for _, c := range cell.members {
+		for _, h := range c.handlers {
+			if h.threshold.OnClockChange {
+				hl.change = append(hl.change, h)
+			}
+			if h.threshold.MinForward > 0 {
+				hl.forward = append(hl.forward, h)
+			}
+			if h.threshold.MinBackward < 0 {
+				hl.backward = append(hl.backward, h)
+			}
+		}
+	}
+	cell.handlers.Store(hl)
 }
 
 // NewROSClock returns a ROS clock over the OS system and steady clocks,
@@ -38,22 +102,27 @@ func NewROSClock() *ROSClock { return NewROSClockOn(SystemClock{}, SteadyClock{}
 
 // NewROSClockOn returns a ROS clock that reads system when the override is
 // disabled and measures WaitUntilStarted timeouts on steady. Tests pass
-// the fakes of package clocktest to run in virtual time.
+// the fakes of package virtualclock to run in virtual time.
 func NewROSClockOn(system Clock[System], steady Clock[Steady]) *ROSClock {
-	return &ROSClock{system: system, steady: steady}
+	c := &ROSClock{system: system, steady: steady}
+	cell := newCell()
+	cell.members = []*ROSClock{c}
+	c.cell.Store(cell)
+	return c
 }
 
 // Now returns the current ROS time.
 func (c *ROSClock) Now() Time[ROS] {
-	if c.active.Load() {
-		return Time[ROS]{ns: c.override.Load()}
+	cell := c.cell.Load()
+	if cell.active.Load() {
+		return Time[ROS]{ns: cell.override.Load()}
 	}
 	return Time[ROS]{ns: c.system.Now().ns}
 }
 
 // ROSTimeActive reports whether the override is enabled (rclcpp's
 // ros_time_is_active).
-func (c *ROSClock) ROSTimeActive() bool { return c.active.Load() }
+func (c *ROSClock) ROSTimeActive() bool { return c.cell.Load().active.Load() }
 
 // Started reports whether the clock reads more than 0 (R11): false for a
 // ROS clock with sim time on and no /clock yet.
@@ -61,7 +130,8 @@ func (c *ROSClock) Started() bool { return c.Now().ns > 0 }
 
 // OnJump registers callbacks for the jumps th selects and returns a
 // function that removes them (idempotent). Callbacks are called in
-// registration order.
+// registration order; with a shared cell, clock by clock in the order
+// the clocks joined it.
 func (c *ROSClock) OnJump(th JumpThreshold, cb JumpCallbacks) (remove func(), err error) {
 	if err := th.Validate(); err != nil {
 		return nil, err
@@ -70,14 +140,87 @@ func (c *ROSClock) OnJump(th JumpThreshold, cb JumpCallbacks) (remove func(), er
 		return nil, errNoCallback
 	}
 	h := &jumpHandler{threshold: th, callbacks: cb}
-	c.mu.Lock()
+	cellsMu.Lock()
 	c.handlers = append(c.handlers, h)
-	c.mu.Unlock()
+	c.cell.Load().rebuild()
+	cellsMu.Unlock()
 	return func() {
-		c.mu.Lock()
+		cellsMu.Lock()
 		c.handlers = slices.DeleteFunc(c.handlers, func(x *jumpHandler) bool { return x == h })
-		c.mu.Unlock()
+		c.cell.Load().rebuild()
+		cellsMu.Unlock()
 	}, nil
+}
+
+// Share makes c read leader's cell: from now on c reads what leader
+// reads, and a change of either's override changes both. c's jump
+// callbacks first see c move to leader's state (its override value, then
+// its activation), exactly as if the two changes were set on c, and then
+// see every change of the shared cell. A time source shares one cell
+// among the clocks it feeds, so applying /clock costs the same for one
+// clock or a hundred. Sleepers on c return ErrTimeSourceChanged.
+func (c *ROSClock) Share(leader *ROSClock) {
+	for {
+		cell := leader.cell.Load()
+		own := c.cell.Load()
+		if cell == own {
+			return
+		}
+		// Hold the shared cell still while c catches up with it.
+		cell.jumpMu.Lock()
+		if leader.cell.Load() != cell {
+			cell.jumpMu.Unlock()
+			continue
+		}
+		c.SetROSTimeOverride(Time[ROS]{ns: cell.override.Load()})
+		c.setActive(cell.active.Load())
+		cellsMu.Lock()
+		c.move(own, cell)
+		cellsMu.Unlock()
+		cell.jumpMu.Unlock()
+		return
+	}
+}
+
+// Unshare gives c a cell of its own again, with the shared cell's current
+// state: c reads the same time, and changes of the other clocks no longer
+// reach it. Sleepers on c return ErrTimeSourceChanged.
+func (c *ROSClock) Unshare() {
+	old := c.lockCell() // jumpMu before cellsMu, as in Share and in callbacks
+	defer old.jumpMu.Unlock()
+	cellsMu.Lock()
+	defer cellsMu.Unlock()
+	if len(old.members) == 1 {
+		return
+	}
+	cell := newCell()
+	cell.active.Store(old.active.Load())
+	cell.override.Store(old.override.Load())
+	c.move(old, cell)
+}
+
+// move takes c from cell from to cell to, with its jump callbacks, alarms
+// and sleepers (who wake and return ErrTimeSourceChanged). The caller
+// holds cellsMu and to's or from's jumpMu.
+func (c *ROSClock) move(from, to *timeCell) {
+	from.members = slices.DeleteFunc(slices.Clone(from.members), func(x *ROSClock) bool { return x == c })
+	to.members = append(slices.Clone(to.members), c)
+	from.mu.Lock()
+	to.mu.Lock()
+	for _, a := range c.alarms {
+		if a.index >= 0 {
+			from.alarms.remove(a)
+			to.alarms.push(a)
+		}
+	}
+	from.nextAlarm.Store(from.alarms.min())
+	to.nextAlarm.Store(to.alarms.min())
+	c.cell.Store(to)
+	to.mu.Unlock()
+	from.mu.Unlock()
+	from.rebuild()
+	to.rebuild()
+	from.wakeWatchers() // c's sleepers re-check, and see the change
 }
 
 // EnableROSTimeOverride switches the clock to its override value. When it
@@ -89,37 +232,49 @@ func (c *ROSClock) EnableROSTimeOverride() { c.setActive(true) }
 // ROS_TIME_DEACTIVATED callbacks (R13). The stored override is kept.
 func (c *ROSClock) DisableROSTimeOverride() { c.setActive(false) }
 
+// lockCell locks the jumpMu of c's current cell and returns the cell.
+func (c *ROSClock) lockCell() *timeCell {
+	for {
+		cell := c.cell.Load()
+		cell.jumpMu.Lock()
+		if c.cell.Load() == cell {
+			return cell
+		}
+		cell.jumpMu.Unlock()
+	}
+}
+
 func (c *ROSClock) setActive(on bool) {
-	c.jumpMu.Lock()
-	defer c.jumpMu.Unlock()
-	if c.active.Load() == on {
+	cell := c.lockCell()
+	defer cell.jumpMu.Unlock()
+	if cell.active.Load() == on {
 		return
 	}
 	jump := TimeJump{ClockChange: ROSTimeDeactivated}
 	if on {
 		jump.ClockChange = ROSTimeActivated
 	}
-	c.jump(jump, change{setActive: true, active: on})
+	cell.jump(jump, change{setActive: true, active: on})
 }
 
 // SetROSTimeOverride sets the override value. While the override is
 // enabled, callbacks see ROS_TIME_NO_CHANGE with delta = new - old when
 // the delta passes their threshold (R14); while disabled the value is
-// stored silently.
+// stored silently. On a shared cell it sets every clock that shares it.
 func (c *ROSClock) SetROSTimeOverride(t Time[ROS]) {
-	c.jumpMu.Lock()
-	defer c.jumpMu.Unlock()
-	if !c.active.Load() {
-		c.override.Store(t.ns)
+	cell := c.lockCell()
+	defer cell.jumpMu.Unlock()
+	if !cell.active.Load() {
+		cell.override.Store(t.ns)
 		return
 	}
-	delta := time.Duration(t.ns - c.override.Load())
-	c.jump(TimeJump{ClockChange: ROSTimeNoChange, Delta: delta}, change{override: t.ns})
+	delta := time.Duration(t.ns - cell.override.Load())
+	cell.jump(TimeJump{ClockChange: ROSTimeNoChange, Delta: delta}, change{override: t.ns})
 }
 
 // ROSTimeOverride returns the stored override value, whether or not the
 // override is enabled.
-func (c *ROSClock) ROSTimeOverride() Time[ROS] { return Time[ROS]{ns: c.override.Load()} }
+func (c *ROSClock) ROSTimeOverride() Time[ROS] { return Time[ROS]{ns: c.cell.Load().override.Load()} }
 
 // change is what a jump applies between its pre and post callbacks: an
 // activation state or an override value.
@@ -129,78 +284,99 @@ type change struct {
 	override  int64
 }
 
-// jump runs pre callbacks, applies ch, wakes sleepers, then runs post
-// callbacks. The caller must hold c.jumpMu. It does not allocate once
-// c.scratch has grown.
-func (c *ROSClock) jump(j TimeJump, ch change) {
-	c.mu.Lock()
-	selected := c.scratch[:0]
-	for _, h := range c.handlers {
+// jump runs pre callbacks, applies ch, wakes sleepers and due alarms,
+// then runs post callbacks. The caller must hold cell.jumpMu. It does not
+// allocate once the scratch slices have grown, and a forward jump with no
+// forward callback and no alarm due costs the same for any number of
+// clocks.
+func (cell *timeCell) jump(j TimeJump, ch change) {
+	hl := cell.handlers.Load()
+	var candidates []*jumpHandler
+	switch {
+	case j.ClockChange == ROSTimeActivated || j.ClockChange == ROSTimeDeactivated:
+		candidates = hl.change
+	case j.Delta > 0:
+		candidates = hl.forward
+	case j.Delta < 0:
+		candidates = hl.backward
+	}
+	selected := cell.selected[:0]
+	for _, h := range candidates {
 		if h.threshold.matches(j) {
 			selected = append(selected, h)
 		}
 	}
-	c.scratch = selected
-	c.mu.Unlock()
+	cell.selected = selected
 	for _, h := range selected {
 		if h.callbacks.Pre != nil {
 			h.callbacks.Pre(j)
 		}
 	}
 	if ch.setActive {
-		c.active.Store(ch.active)
-		c.generation.Add(1)
+		cell.active.Store(ch.active)
+		cell.generation.Add(1)
 	} else {
-		c.override.Store(ch.override)
+		cell.override.Store(ch.override)
 	}
-	c.wakeWatchers()
+	cell.wakeWatchers()
 	for _, h := range selected {
 		if h.callbacks.Post != nil {
 			h.callbacks.Post(j)
 		}
 	}
 	clear(selected)
+	if !ch.setActive && j.Delta > 0 && ch.override >= cell.nextAlarm.Load() {
+		cell.fireAlarms(ch.override)
+	}
 }
 
 // Waiters returns how many goroutines wait on the clock right now, in
 // SleepUntil, SleepFor, SleepForAfterStart or WaitUntilStarted. A test or
 // a fake simulator uses it to publish /clock only once a sleeper has read
 // the clock and waits, as virtualclock.Clock.Sleepers does for fake
-// system and steady time.
+// system and steady time. Clocks that share a time source share their
+// waiters, so it counts the sleepers of all of them.
 func (c *ROSClock) Waiters() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.watchers)
+	cell := c.cell.Load()
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	return len(cell.watchers)
 }
 
-// watch registers cancel to be called at the next change of the clock and
+// watch registers cancel to be called at the next change of the cell and
 // returns its key for unwatch.
-func (c *ROSClock) watch(cancel context.CancelFunc) uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.watchers == nil {
-		c.watchers = make(map[uint64]context.CancelFunc)
+func (cell *timeCell) watch(cancel context.CancelFunc) uint64 {
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	if cell.watchers == nil {
+		cell.watchers = make(map[uint64]context.CancelFunc)
 	}
-	c.nextWatcher++
-	c.watchers[c.nextWatcher] = cancel
-	return c.nextWatcher
+	cell.nextWatcher++
+	cell.watchers[cell.nextWatcher] = cancel
+	cell.nwatchers.Store(int32(len(cell.watchers)))
+	return cell.nextWatcher
 }
 
-func (c *ROSClock) unwatch(key uint64) {
-	c.mu.Lock()
-	delete(c.watchers, key)
-	c.mu.Unlock()
+func (cell *timeCell) unwatch(key uint64) {
+	cell.mu.Lock()
+	delete(cell.watchers, key)
+	cell.nwatchers.Store(int32(len(cell.watchers)))
+	cell.mu.Unlock()
 }
 
-func (c *ROSClock) wakeWatchers() {
-	c.mu.Lock()
-	if len(c.watchers) == 0 {
-		c.mu.Unlock()
+// wakeWatchers cancels every registered watcher. A watcher registers
+// before it reads the clock, and jump stores the new value before it
+// counts watchers, so either the watcher sees the value or it is counted
+// here (atomics are sequentially consistent).
+func (cell *timeCell) wakeWatchers() {
+	if cell.nwatchers.Load() == 0 {
 		return
 	}
-	watchers := c.watchers
-	c.watchers = nil
-	c.mu.Unlock()
+	cell.mu.Lock()
+	watchers := cell.watchers
+	cell.watchers = nil
+	cell.nwatchers.Store(0)
+	cell.mu.Unlock()
 	for _, cancel := range watchers {
 		cancel()
 	}
@@ -219,11 +395,12 @@ func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("simclock: sleep until %v: %w", t, err)
 	}
-	gen := c.generation.Load()
+	cell0 := c.cell.Load()
+	gen := cell0.generation.Load()
 	// done reports why the sleep is over, if it is: the time source
 	// changed (first), or the target is reached.
 	done := func() (bool, error) {
-		if c.generation.Load() != gen {
+		if cell := c.cell.Load(); cell != cell0 || cell.generation.Load() != gen {
 			return true, fmt.Errorf("simclock: sleep until %v: %w", t, ErrTimeSourceChanged)
 		}
 		return c.Now().ns >= t.ns, nil
@@ -236,19 +413,20 @@ func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
 			return err
 		}
 		wake, cancel := context.WithCancel(ctx)
-		key := c.watch(cancel)
+		cell := c.cell.Load()
+		key := cell.watch(cancel)
 		if over, err := done(); over {
-			c.unwatch(key)
+			cell.unwatch(key)
 			cancel()
 			return err
 		}
-		if c.active.Load() {
+		if cell.active.Load() {
 			<-wake.Done()
 		} else {
 			// The loop re-checks why the sleep ended.
 			_ = c.system.SleepUntil(wake, Time[System](t))
 		}
-		c.unwatch(key)
+		cell.unwatch(key)
 		cancel()
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("simclock: sleep until %v: %w", t, err)
@@ -314,13 +492,14 @@ func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) 
 	}
 	for {
 		wake, cancel := context.WithCancel(ctx)
-		key := c.watch(cancel)
+		cell := c.cell.Load()
+		key := cell.watch(cancel)
 		if c.Started() {
-			c.unwatch(key)
+			cell.unwatch(key)
 			cancel()
 			return true, nil
 		}
-		if c.active.Load() {
+		if cell.active.Load() {
 			// Time only moves when the override is set: wait for that or the deadline.
 			err = c.steady.SleepUntil(wake, deadline)
 		} else {
@@ -331,7 +510,7 @@ func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) 
 			}
 			err = c.steady.SleepUntil(wake, tick)
 		}
-		c.unwatch(key)
+		cell.unwatch(key)
 		cancel()
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return c.Started(), fmt.Errorf("simclock: wait until started: %w", ctxErr)

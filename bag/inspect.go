@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/foxglove/mcap/go/mcap"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/simclock/simclock/ros2msg"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -40,6 +42,9 @@ type Options struct {
 	Progress func(done, total int64)
 	// Examples is how many occurrences each finding lists. Defaults to 3.
 	Examples int
+	// NoCRC skips the integrity checks (chunk CRCs, lz4 frame checksums)
+	// for speed: a damaged chunk may then be analysed as if it were sound.
+	NoCRC bool
 }
 
 func (o *Options) defaults() {
@@ -57,27 +62,18 @@ func (o *Options) defaults() {
 	}
 }
 
-// Severity ranks findings.
-type Severity string
+// Severity ranks findings: the one vocabulary of every simclock tool.
+type Severity = rules.Severity
 
-// Severities, most severe first.
+// Severities.
 const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-	SeverityInfo    Severity = "info"
+	SeverityError   = rules.Error
+	SeverityWarning = rules.Warning
+	SeverityInfo    = rules.Info
 )
 
-func (s Severity) rank() int {
-	switch s {
-	case SeverityError:
-		return 0
-	case SeverityWarning:
-		return 1
-	}
-	return 2
-}
-
-// Finding codes. Each is documented in the package doc.
+// Finding codes. Each has its entry in Checks, and is documented in
+// docs/rules.md.
 const (
 	CodeNoClock          = "no_clock"
 	CodeClockBackward    = "clock_backward"
@@ -98,6 +94,9 @@ const (
 	CodeDecodeError      = "decode_error"
 	CodeReadError        = "read_error"
 	CodeClockPublishers  = "clock_publishers"
+	CodeDamagedChunk     = "damaged_chunk"
+	CodeMetadata         = "metadata_mismatch"
+	CodeNoMetadata       = "no_metadata"
 )
 
 // An Example is one occurrence of a finding.
@@ -116,7 +115,7 @@ type Example struct {
 type Finding struct {
 	Severity Severity  `json:"severity"`
 	Code     string    `json:"code"`
-	Rule     string    `json:"rule,omitempty"` // spec rules, "R10,R29"
+	Rule     string    `json:"rule,omitempty"` // rules enforced, "R10,R29" (from Checks)
 	Topic    string    `json:"topic,omitempty"`
 	Field    string    `json:"field,omitempty"` // Time field path
 	Count    int64     `json:"count"`
@@ -155,6 +154,8 @@ type ClockReport struct {
 	Publishers int `json:"publishers"`
 }
 
+func (ClockReport) topic() string { return timemsg.ClockTopic }
+
 // TimeFieldReport summarises one Time field of one topic.
 type TimeFieldReport struct {
 	Field        string `json:"field"`  // path, "header.stamp"
@@ -178,17 +179,20 @@ type TimeFieldReport struct {
 
 // TopicReport summarises one topic.
 type TopicReport struct {
-	Topic      string            `json:"topic"`
-	Type       string            `json:"type"`
-	Encoding   string            `json:"encoding"` // schema encoding, "ros2msg"
-	Messages   int64             `json:"messages"`
-	Bytes      int64             `json:"bytes"`
-	FirstLogNS int64             `json:"first_log_ns"`
-	LastLogNS  int64             `json:"last_log_ns"`
-	RateHz     float64           `json:"rate_hz"`
-	BeforeClk  int64             `json:"before_first_clock"`
-	Publishers int               `json:"publishers"` // from offered_qos_profiles; 0: unknown
-	Decoded    bool              `json:"decoded"`    // the schema parsed
+	Topic      string  `json:"topic"`
+	Type       string  `json:"type"`
+	Encoding   string  `json:"encoding"` // schema encoding, "ros2msg"
+	Messages   int64   `json:"messages"`
+	Bytes      int64   `json:"bytes"`
+	FirstLogNS int64   `json:"first_log_ns"`
+	LastLogNS  int64   `json:"last_log_ns"`
+	RateHz     float64 `json:"rate_hz"`
+	BeforeClk  int64   `json:"before_first_clock"`
+	Publishers int     `json:"publishers"` // from offered_qos_profiles; 0: unknown
+	Decoded    bool    `json:"decoded"`    // the schema parsed
+	// Definition says where the type's definition came from: "bag",
+	// "shipped" (a common type the bag does not define) or "" (none).
+	Definition string            `json:"definition,omitempty"`
 	DecodeErrs int64             `json:"decode_errors"`
 	TimeFields []TimeFieldReport `json:"time_fields"`
 }
@@ -218,6 +222,10 @@ type Report struct {
 	// Complete is false when a read error stopped Inspect early; the
 	// report then covers everything before the error.
 	Complete bool `json:"complete"`
+	// Skipped counts the messages of damaged chunks, not analysed.
+	Skipped int64 `json:"skipped_messages"`
+	// Bag describes the bag directory, when one was given.
+	Bag *BagReport `json:"bag,omitempty"`
 	// Series holds the /clock timeline and the stamp timelines, decimated
 	// to a few thousand points each, for plots.
 	Series []Series `json:"-"`
@@ -234,63 +242,128 @@ func (r *Report) Count(s Severity) int {
 	return n
 }
 
-// Inspect reads the MCAP files of one bag (a split bag is given as all
-// of its files) and reports its time hazards. Files are read in order of
-// their first message when their summaries say, in the given order
-// otherwise; a file with a chunk index is read chunk by chunk in log-time
-// order, others linearly.
+// Inspect reads one rosbag2 bag and reports its time hazards. paths is
+// a bag directory (or its metadata.yaml), or the storage files of one bag
+// given one by one (.mcap, .db3, either with .zstd file compression; a
+// split bag is all of its files, ordered by their first message when
+// their summaries say). A directory is read as "ros2 bag info" reads it:
+// the files metadata.yaml lists, in order, checked against its counts.
 //
-// A read error (truncated or corrupt file) stops reading; Inspect then
-// returns the report of everything read so far together with a
-// *ReadError naming the file and byte offset. The report is never nil.
+// Inputs that are not one bag (the same file twice, two directories)
+// give an error wrapping ErrUsage and no report. Otherwise the report is
+// never nil: a read error (truncated or corrupt file) stops reading and
+// Inspect returns the report of everything read so far with a
+// *ReadError naming the file and byte offset; damaged chunks are skipped
+// (their messages counted, never analysed) and Inspect reads on, then
+// returns an error wrapping ErrDamaged.
 func Inspect(ctx context.Context, paths []string, opts Options) (*Report, error) {
-	ordered := orderFiles(paths)
+	set, err := resolve(paths)
+	if err != nil {
+		return nil, err
+	}
 	var total int64
-	for _, p := range ordered {
-		if st, err := os.Stat(p); err == nil {
+	for _, f := range set.files {
+		if st, err := os.Stat(f.path); err == nil {
 			total += st.Size()
 		}
 	}
-	return inspect(ctx, ordered, total, opts, func(rd *reader, p string, fi *FileInfo) error {
-		return rd.readFile(ctx, p, fi)
-	})
+	return inspect(ctx, set, total, opts, readBagFile)
 }
 
-// inspect runs the analysis over files read by readOne.
-func inspect(ctx context.Context, files []string, total int64, opts Options, readOne func(*reader, string, *FileInfo) error) (*Report, error) {
+// readBagFile reads one storage file of a bag, decompressing it first
+// when it is compressed whole.
+func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *sink) error {
+	if f.missing {
+		return fmt.Errorf("bag: %s: %w: metadata.yaml lists it, the directory lacks it", f.path, ErrMissingFile)
+	}
+	path := f.path
+	var unzipErr error
+	if f.zstd {
+		fi.FileCompression = "zstd"
+		if st, err := os.Stat(f.path); err == nil {
+			fi.Bytes = st.Size()
+		}
+		tmp, err := decompressFile(f.path)
+		if tmp == "" {
+			return err
+		}
+		defer os.Remove(tmp)
+		path, unzipErr = tmp, err
+	}
+	err := st.read(ctx, path, fi, s)
+	if err == nil {
+		err = unzipErr
+	}
+	return err
+}
+
+// readFunc reads one file of a bag with storage st into s.
+type readFunc func(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *sink) error
+
+// inspect runs the analysis over the files of a bag, read by readOne.
+func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOne readFunc) (*Report, error) {
 	opts.defaults()
 	a := newAnalysis(opts)
 	rep := &Report{}
-	rd := &reader{onMessage: a.message, recBuf: getBuf(), dec: decompressor{out: getBuf()},
-		onChannel: func(sch *mcap.Schema, ch *mcap.Channel) { a.topic(sch, ch) }}
-	defer rd.close()
+	if set.meta != nil || set.dir != "" {
+		rep.Bag = &BagReport{Dir: set.dir, Metadata: set.meta, NoMetadata: set.noMetadata}
+	}
+	if set.meta != nil && set.meta.CompressionMode == "message" {
+		a.msgZstd = true
+	}
+	s := &sink{onMessage: a.message, onChannel: func(c *channel) { a.topic(c) }, onSkip: a.skip, noCRC: opts.NoCRC}
+	storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
+	defer func() {
+		for _, st := range storages {
+			st.close()
+		}
+		a.close()
+	}()
 	var base int64
-	var readErr error
-	for _, p := range files {
-		fi := FileInfo{Path: p}
-		a.file = baseName(p)
+	var readErr, missingErr error
+	for _, f := range set.files {
+		fi := FileInfo{Path: f.path}
+		a.file = filepath.Base(f.path)
 		if opts.Progress != nil {
 			b := base
-			rd.progress = func(done int64) { opts.Progress(b+done, total) }
+			s.progress = func(done int64) { opts.Progress(b+done, total) }
 		}
-		err := readOne(rd, p, &fi)
+		err := readOne(ctx, storages[f.storage], f, &fi, s)
+		if fi.Storage == "" {
+			fi.Storage = f.storage
+		}
 		base += fi.Bytes
 		if err != nil {
 			fi.Error = err.Error()
 		}
 		rep.Files = append(rep.Files, fi)
+		if errors.Is(err, ErrMissingFile) {
+			missingErr = err
+			continue
+		}
 		if err != nil {
 			readErr = err
 			break
 		}
 	}
 	a.finish(rep)
-	rep.Complete = readErr == nil
+	a.checkMetadata(rep, set, readErr == nil)
+	damaged := a.damage(rep)
+	rep.Complete = readErr == nil && missingErr == nil && !damaged
 	if readErr != nil && !errors.Is(readErr, context.Canceled) {
-		rep.Findings = append([]Finding{{Severity: SeverityError, Code: CodeReadError, Count: 1,
-			Message: readErr.Error() + "; the report covers everything before it"}}, rep.Findings...)
+		rep.Findings = append([]Finding{newFinding(Finding{Code: CodeReadError, Count: 1,
+			Message: readErr.Error() + "; the report covers everything before it"})}, rep.Findings...)
 	}
-	return rep, readErr
+	sortFindings(rep.Findings)
+	switch {
+	case readErr != nil:
+		return rep, readErr
+	case missingErr != nil:
+		return rep, missingErr
+	case damaged:
+		return rep, fmt.Errorf("%w: %d chunks skipped, %d messages not analysed", ErrDamaged, rep.DamagedChunks(), rep.Skipped)
+	}
+	return rep, nil
 }
 
 // stamp kinds of examples kept per field.
@@ -330,6 +403,7 @@ type topicState struct {
 	parseErr  error
 	isClock   bool
 	fields    map[string]*fieldState
+	byPos     []*fieldState // fields by position in the last message, a cache of fields
 	order     []string
 	decodeEx  []Example
 	firstErr  string
@@ -337,13 +411,16 @@ type topicState struct {
 	clockType bool
 }
 
-type clockSample struct{ log, v, idx int64 }
+type clockSample struct {
+	log, v, idx int64
+	brk         bool // messages were skipped just before this sample
+}
 
 type analysis struct {
 	opts     Options
 	file     string
 	topics   map[string]*topicState
-	byChan   map[*mcap.Channel]*topicState
+	byChan   map[*channel]*topicState
 	schemas  map[string]*ros2msg.Schema
 	schErr   map[string]error
 	messages int64
@@ -353,7 +430,7 @@ type analysis struct {
 
 	tbuf []ros2msg.TimeField // reused for every message
 
-	lastCh *mcap.Channel // one-entry cache of byChan
+	lastCh *channel // one-entry cache of byChan
 	lastT  *topicState
 
 	// /clock
@@ -374,17 +451,27 @@ type analysis struct {
 	clkSeries  decimator
 	clkWinNeg  int64
 	clkWinZero int64
+
+	// clkBreak: messages were skipped (a damaged chunk) since the last
+	// /clock: the next step is not judged.
+	clkBreak bool
+	skipped  bool // some messages were skipped
+
+	// msgZstd: every message is zstd-compressed (compression_mode: message).
+	msgZstd bool
+	zdec    *zstd.Decoder
+	zbuf    []byte
 }
 
 func newAnalysis(opts Options) *analysis {
 	return &analysis{
-		opts: opts, topics: map[string]*topicState{}, byChan: map[*mcap.Channel]*topicState{},
+		opts: opts, topics: map[string]*topicState{}, byChan: map[*channel]*topicState{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
 }
 
-func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
+func (a *analysis) topic(ch *channel) *topicState {
 	if ch == a.lastCh {
 		return a.lastT
 	}
@@ -397,30 +484,14 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 		t = &topicState{fields: map[string]*fieldState{}}
 		t.rep.Topic = ch.Topic
 		t.rep.FirstLogNS = -1
-		if sch != nil {
-			t.rep.Type, t.rep.Encoding = sch.Name, sch.Encoding
-		}
+		t.rep.Type, t.rep.Encoding = ch.Type, ch.SchemaEncoding
 		t.isClock = ch.Topic == timemsg.ClockTopic
-		t.rep.Publishers = countProfiles(ch.Metadata["offered_qos_profiles"])
-		t.clockType = sch != nil && ros2msg.Canonical(sch.Name) == ros2msg.Canonical(timemsg.ClockType)
-		if sch != nil && sch.Encoding == "ros2msg" && ch.MessageEncoding == "cdr" {
-			key := sch.Name + "\x00" + string(sch.Data)
-			s, ok := a.schemas[key]
-			if !ok {
-				var err error
-				s, err = ros2msg.Parse(sch.Name, sch.Data)
-				a.schemas[key], a.schErr[key] = s, err
-			}
-			t.schema, t.parseErr = s, a.schErr[key]
-		} else {
-			switch {
-			case sch == nil:
-				t.parseErr = errors.New("the channel has no schema")
-			case ch.MessageEncoding != "cdr":
-				t.parseErr = fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
-			default:
-				t.parseErr = fmt.Errorf("schema encoding %q is not ros2msg", sch.Encoding)
-			}
+		t.rep.Publishers = countProfiles(ch.OfferedQoS)
+		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockType)
+		var src string
+		t.schema, src, t.parseErr = a.schemaOf(ch)
+		if t.schema != nil {
+			t.rep.Definition = src
 		}
 		if t.isClock && t.clockType && t.parseErr != nil {
 			t.parseErr = nil // /clock is decoded by type, whatever its schema text
@@ -433,6 +504,47 @@ func (a *analysis) topic(sch *mcap.Schema, ch *mcap.Channel) *topicState {
 	return t
 }
 
+// schemaOf parses the definition of a channel's type, or says why it
+// cannot be decoded. A type the bag does not define (sqlite3 bags before
+// Iron store no definitions) is taken from the definitions shipped for
+// common interface packages; any other is unknown, never guessed.
+func (a *analysis) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
+	switch {
+	case ch.MessageEncoding != "cdr":
+		return nil, "", fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
+	case ch.Type == "":
+		return nil, "", errors.New("the channel has no type")
+	case ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
+		key := "\x00shipped\x00" + ch.Type
+		s, ok := a.schemas[key]
+		if !ok {
+			var err error
+			s, err = ros2msg.ParseShipped(ros2msg.Canonical(ch.Type))
+			if errors.Is(err, ros2msg.ErrUnknownType) {
+				err = fmt.Errorf("the bag holds no definition of %s, and it is not among the shipped common interface types", ch.Type)
+			}
+			a.schemas[key], a.schErr[key] = s, err
+		}
+		return s, DefinitionShipped, a.schErr[key]
+	case ch.SchemaEncoding != "ros2msg":
+		return nil, "", fmt.Errorf("schema encoding %q is not ros2msg", ch.SchemaEncoding)
+	}
+	key := ch.Type + "\x00" + string(ch.Definition)
+	s, ok := a.schemas[key]
+	if !ok {
+		var err error
+		s, err = ros2msg.Parse(ch.Type, ch.Definition)
+		a.schemas[key], a.schErr[key] = s, err
+	}
+	return s, DefinitionBag, a.schErr[key]
+}
+
+// Where a topic's type definition came from (TopicReport.Definition).
+const (
+	DefinitionBag     = "bag"     // recorded in the bag
+	DefinitionShipped = "shipped" // the definitions shipped with simclock
+)
+
 func (a *analysis) example(list *[]Example, e Example) {
 	if len(*list) < a.opts.Examples {
 		e.File = a.file
@@ -440,9 +552,19 @@ func (a *analysis) example(list *[]Example, e Example) {
 	}
 }
 
-func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) error {
-	t := a.topic(sch, ch)
-	logNS := int64(m.LogTime)
+func (a *analysis) message(ch *channel, m *message) error {
+	t := a.topic(ch)
+	logNS := m.LogTime
+	if a.msgZstd {
+		data, err := a.unzip(m.Data)
+		if err != nil {
+			a.messages++
+			t.rep.Messages++
+			a.decodeError(t, logNS, t.rep.Messages-1, fmt.Errorf("zstd message compression: %w", err))
+			return nil
+		}
+		m.Data = data
+	}
 	a.messages++
 	a.bytes += int64(len(m.Data))
 	a.start = min(a.start, logNS)
@@ -483,7 +605,7 @@ func (a *analysis) message(sch *mcap.Schema, ch *mcap.Channel, m *mcap.Message) 
 	ts, err := t.schema.AppendTimes(a.tbuf[:0], m.Data)
 	a.tbuf = ts
 	for i := range ts {
-		a.stamp(t, &ts[i], logNS, idx)
+		a.stamp(t, i, &ts[i], logNS, idx)
 	}
 	if err != nil && !a.opts.DecodeAll {
 		a.decodeError(t, logNS, idx, err)
@@ -534,8 +656,24 @@ func (t *topicState) field(path string, header bool) *fieldState {
 	return f
 }
 
-func (a *analysis) stamp(t *topicState, tf *ros2msg.TimeField, logNS, idx int64) {
+// fieldAt returns the state of the i-th Time field of a message: messages
+// of one type usually list the same fields in the same order.
+func (t *topicState) fieldAt(i int, tf *ros2msg.TimeField) *fieldState {
+	if i < len(t.byPos) {
+		if f := t.byPos[i]; f != nil && f.rep.Field == tf.Path {
+			return f
+		}
+	}
 	f := t.field(tf.Path, tf.Header)
+	for len(t.byPos) <= i {
+		t.byPos = append(t.byPos, nil)
+	}
+	t.byPos[i] = f
+	return f
+}
+
+func (a *analysis) stamp(t *topicState, i int, tf *ros2msg.TimeField, logNS, idx int64) {
+	f := t.fieldAt(i, tf)
 	v := tf.Time.Nanoseconds()
 	r := &f.rep
 	r.Count++
@@ -644,19 +782,26 @@ func (a *analysis) clock(logNS, v, idx int64) {
 		c.Present = true
 		c.FirstNS, c.FirstLogNS = v, logNS
 		a.lastClk, a.lastClkLog = v, logNS
-		a.stallStart = clockSample{logNS, v, idx}
-		a.buffered = append(a.buffered, clockSample{logNS, v, idx})
+		a.stallStart = clockSample{log: logNS, v: v, idx: idx}
+		a.buffered = append(a.buffered, clockSample{log: logNS, v: v, idx: idx})
 		return
 	}
+	brk := a.clkBreak
+	a.clkBreak = false
 	if !a.nominal {
-		a.buffered = append(a.buffered, clockSample{logNS, v, idx})
+		a.buffered = append(a.buffered, clockSample{logNS, v, idx, brk})
 		if len(a.buffered) >= nominalSamples {
 			a.setNominal()
 		}
 		a.lastClk, a.lastClkLog = v, logNS
 		return
 	}
-	a.clockStep(clockSample{a.lastClkLog, a.lastClk, idx - 1}, clockSample{logNS, v, idx})
+	p, q := clockSample{a.lastClkLog, a.lastClk, idx - 1, false}, clockSample{logNS, v, idx, brk}
+	if brk {
+		a.restart(p, q)
+	} else {
+		a.clockStep(p, q)
+	}
 	a.lastClk, a.lastClkLog = v, logNS
 }
 
@@ -679,6 +824,9 @@ func (a *analysis) setNominal() {
 	var dl, dv []int64
 	for i := 1; i < len(a.buffered); i++ {
 		p, q := a.buffered[i-1], a.buffered[i]
+		if q.brk {
+			continue
+		}
 		if d := q.log - p.log; d > 0 {
 			dl = append(dl, d)
 		}
@@ -689,7 +837,11 @@ func (a *analysis) setNominal() {
 	a.clk.PeriodNS, a.clk.StepNS = median(dl), median(dv)
 	a.nominal = true
 	for i := 1; i < len(a.buffered); i++ {
-		a.clockStep(a.buffered[i-1], a.buffered[i])
+		if a.buffered[i].brk {
+			a.restart(a.buffered[i-1], a.buffered[i])
+		} else {
+			a.clockStep(a.buffered[i-1], a.buffered[i])
+		}
 	}
 	a.buffered = nil
 }
@@ -744,6 +896,26 @@ func (a *analysis) clockStep(p, q clockSample) {
 	}
 }
 
+// skip is told that messages were skipped (a damaged chunk): steps
+// across the hole are not judged, neither for /clock nor for stamps.
+func (a *analysis) skip() {
+	a.skipped = true
+	a.clkBreak = a.clkSeen
+	for _, t := range a.topics {
+		for _, f := range t.fields {
+			f.hasPrev = false
+		}
+	}
+}
+
+// restart continues the /clock analysis at q after a hole in the
+// messages that follows p.
+func (a *analysis) restart(p, q clockSample) {
+	a.endStall(p)
+	a.stallStart = q
+	a.winAdv, a.winElapsed = 0, 0
+}
+
 func (a *analysis) endStall(last clockSample) {
 	c := &a.clk
 	dur := last.log - a.stallStart.log
@@ -760,7 +932,7 @@ func (a *analysis) finish(rep *Report) {
 		a.setNominal()
 	}
 	if a.clkSeen {
-		a.endStall(clockSample{a.lastClkLog, a.lastClk, a.clk.Messages - 1})
+		a.endStall(clockSample{log: a.lastClkLog, v: a.lastClk, idx: a.clk.Messages - 1})
 	}
 	c := &a.clk
 	c.LastNS, c.LastLogNS = a.lastClk, a.lastClkLog
@@ -780,25 +952,29 @@ func (a *analysis) finish(rep *Report) {
 		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: a.clkSeries.points()})
 	}
 	var fs []Finding
-	add := func(f Finding) {
+	addAs := func(sev Severity, f Finding) {
 		if f.Count > 0 {
-			fs = append(fs, f)
+			fs = append(fs, f.as(sev))
 		}
 	}
+	add := func(f Finding) { addAs(checkOf(f.Code).Severity, f) }
 	// /clock findings.
 	if !a.clkSeen {
-		fs = append(fs, Finding{Severity: SeverityInfo, Code: CodeNoClock, Count: 1,
-			Message: "the bag has no /clock: stamps are compared with the recorder's log time"})
+		msg := "the bag has no /clock: stamps are compared with the recorder's log time"
+		if a.skipped {
+			msg = "no /clock in what could be read (damaged chunks were skipped): stamps are compared with the recorder's log time"
+		}
+		add(Finding{Code: CodeNoClock, Count: 1, Message: msg})
 	}
-	add(Finding{Severity: SeverityError, Code: CodeClockBackward, Rule: "R14,R22", Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
+	add(Finding{Code: CodeClockBackward, Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
 		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockGap, Topic: timemsg.ClockTopic, Count: c.Gaps,
+	add(Finding{Code: CodeClockGap, Topic: timemsg.ClockTopic, Count: c.Gaps,
 		Message: fmt.Sprintf("/clock stops for more than %g periods of %v", a.opts.GapPeriods, time.Duration(c.PeriodNS)), Examples: a.clkEx[CodeClockGap]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockStall, Topic: timemsg.ClockTopic, Count: c.Stalls,
+	add(Finding{Code: CodeClockStall, Topic: timemsg.ClockTopic, Count: c.Stalls,
 		Message: fmt.Sprintf("/clock repeats one value for more than %g periods (paused simulation): sim timers stop", a.opts.GapPeriods), Examples: a.clkEx[CodeClockStall]})
-	add(Finding{Severity: SeverityWarning, Code: CodeClockJump, Rule: "R22,R23", Topic: timemsg.ClockTopic, Count: c.ForwardJumps,
+	add(Finding{Code: CodeClockJump, Topic: timemsg.ClockTopic, Count: c.ForwardJumps,
 		Message: fmt.Sprintf("/clock leaps forward by more than %g steps of %v: due timers fire at once", a.opts.GapPeriods, time.Duration(c.StepNS)), Examples: a.clkEx[CodeClockJump]})
-	add(Finding{Severity: SeverityError, Code: CodeClockWindow, Rule: "R25,R27", Topic: timemsg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
+	add(Finding{Code: CodeClockWindow, Topic: timemsg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
 		Message:  fmt.Sprintf("/clock values at or below the window %v: now − W is negative or zero at these times", a.opts.Window),
 		Examples: append(a.clkEx[CodeWindowNegative], a.clkEx[CodeWindowZero]...)})
 	names := make([]string, 0, len(a.topics))
@@ -820,21 +996,21 @@ func (a *analysis) finish(rep *Report) {
 			rep.Clock.Publishers = c.Publishers
 		}
 		if t.isClock && tr.Publishers > 1 {
-			add(Finding{Severity: SeverityWarning, Code: CodeClockPublishers, Rule: "R18", Topic: n, Count: int64(tr.Publishers),
+			add(Finding{Code: CodeClockPublishers, Topic: n, Count: int64(tr.Publishers),
 				Message: fmt.Sprintf("/clock had %d publishers when recorded: more than one is a fault", tr.Publishers)})
 		}
 		if t.isClock && !t.clockType {
-			add(Finding{Severity: SeverityError, Code: CodeClockType, Rule: "R9", Topic: n, Count: tr.Messages,
+			add(Finding{Code: CodeClockType, Topic: n, Count: tr.Messages,
 				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockType)})
 		}
 		if t.parseErr != nil {
-			add(Finding{Severity: SeverityWarning, Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,
+			add(Finding{Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,
 				Message: fmt.Sprintf("messages of type %q not analysed: %v", tr.Type, t.parseErr)})
 		}
-		add(Finding{Severity: SeverityWarning, Code: CodeDecodeError, Topic: n, Count: tr.DecodeErrs,
+		add(Finding{Code: CodeDecodeError, Topic: n, Count: tr.DecodeErrs,
 			Message: "messages that do not decode with their schema: " + t.firstErr, Examples: t.decodeEx})
 		if a.clkSeen && !t.isClock && tr.BeforeClk > 0 {
-			add(Finding{Severity: SeverityWarning, Code: CodeBeforeFirstClock, Rule: "R16,R26", Topic: n, Count: tr.BeforeClk,
+			add(Finding{Code: CodeBeforeFirstClock, Topic: n, Count: tr.BeforeClk,
 				Message: "messages recorded before the first /clock: their nodes saw now() == 0", Examples: t.beforeEx})
 		} else {
 			tr.BeforeClk = 0
@@ -842,7 +1018,10 @@ func (a *analysis) finish(rep *Report) {
 		for _, path := range t.order {
 			f := t.fields[path]
 			r := f.rep
-			useClk := a.clkSeen && f.anyClk
+			// With /clock in the bag, stamps are judged against it alone:
+			// stamps recorded only before the first /clock are
+			// before_first_clock, not on another time base.
+			useClk := a.clkSeen
 			if useClk {
 				r.Reference, r.OtherBase, r.Future, r.MaxLeadNS = "clock", f.baseClk, f.futClk, f.leadClk
 			} else {
@@ -862,9 +1041,9 @@ func (a *analysis) finish(rep *Report) {
 			if r.Header || strings.HasSuffix(path, "stamp") {
 				stampSev = SeverityError
 			}
-			add(Finding{Severity: stampSev, Code: CodeZeroStamp, Rule: "R10,R29", Topic: n, Field: path, Count: r.Zero,
+			addAs(stampSev, Finding{Code: CodeZeroStamp, Topic: n, Field: path, Count: r.Zero,
 				Message: "stamps equal to 0: uninitialised time (set before the first /clock, or never set)", Examples: f.ex[exZero]})
-			add(Finding{Severity: SeverityWarning, Code: CodeNotNormalized, Rule: "R8", Topic: n, Field: path, Count: f.notNorm,
+			add(Finding{Code: CodeNotNormalized, Topic: n, Field: path, Count: f.notNorm,
 				Message: "nanosec of 1e9 or more", Examples: f.ex[exNotNorm]})
 			if useClk {
 				ex := f.ex[exBaseClk]
@@ -872,26 +1051,25 @@ func (a *analysis) finish(rep *Report) {
 				if len(ex) > 0 && ex[0].Detail != "" {
 					detail = "system (wall) time stamps in a sim-time bag"
 				}
-				add(Finding{Severity: stampSev, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+				addAs(stampSev, Finding{Code: CodeTimeBase, Topic: n, Field: path, Count: r.OtherBase,
 					Message: fmt.Sprintf("%s: more than %v from the latest /clock", detail, a.opts.BaseTolerance), Examples: ex})
-				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
+				add(Finding{Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
 					Message: fmt.Sprintf("stamps ahead of the latest /clock by more than %v (max %v)", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutClk]})
 			} else {
-				add(Finding{Severity: stampSev, Code: CodeTimeBase, Rule: "R3,R30", Topic: n, Field: path, Count: r.OtherBase,
+				addAs(stampSev, Finding{Code: CodeTimeBase, Topic: n, Field: path, Count: r.OtherBase,
 					Message: fmt.Sprintf("stamps more than %v from the recorder's log time: sim-time stamps in a wall-clock bag, or clock skew", a.opts.BaseTolerance), Examples: f.ex[exBaseLog]})
-				add(Finding{Severity: SeverityWarning, Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
+				add(Finding{Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
 					Message: fmt.Sprintf("stamps ahead of the log time by more than %v (max %v): clock skew between hosts?", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutLog]})
 			}
-			add(Finding{Severity: SeverityWarning, Code: CodeNonMonotonic, Topic: n, Field: path, Count: r.NonMonotonic,
+			add(Finding{Code: CodeNonMonotonic, Topic: n, Field: path, Count: r.NonMonotonic,
 				Message: "stamps going backwards within the topic", Examples: f.ex[exNonMono]})
-			add(Finding{Severity: stampSev, Code: CodeWindowNegative, Rule: "R4,R27", Topic: n, Field: path, Count: r.WindowNegative,
+			addAs(stampSev, Finding{Code: CodeWindowNegative, Topic: n, Field: path, Count: r.WindowNegative,
 				Message: fmt.Sprintf("stamp − %v is negative: rclpy raises \"Subtraction leads to negative time\"", a.opts.Window), Examples: f.ex[exWinNeg]})
-			add(Finding{Severity: stampSev, Code: CodeWindowZero, Rule: "R25,R27,R28", Topic: n, Field: path, Count: r.WindowZero,
+			addAs(stampSev, Finding{Code: CodeWindowZero, Topic: n, Field: path, Count: r.WindowZero,
 				Message: fmt.Sprintf("stamp − %v is exactly 0: tf2 reads time 0 as \"latest\"", a.opts.Window), Examples: f.ex[exWinZero]})
 		}
 		rep.Topics = append(rep.Topics, tr)
 	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
 	rep.Findings = fs
 }
 
@@ -900,29 +1078,29 @@ func (a *analysis) finish(rep *Report) {
 type decimator struct {
 	pts    []Point
 	stride int64
-	seen   int64
+	skip   int64 // points to pass over before the next one kept
 }
 
 const maxPoints = 2048
 
 func (d *decimator) add(p Point) {
+	if d.skip > 0 {
+		d.skip--
+		return
+	}
 	if d.stride == 0 {
 		d.stride = 1
 	}
-	if d.seen%d.stride == 0 {
-		if len(d.pts) == maxPoints {
-			half := d.pts[:0]
-			for i := 0; i < len(d.pts); i += 2 {
-				half = append(half, d.pts[i])
-			}
-			d.pts = half
-			d.stride *= 2
+	if len(d.pts) == maxPoints {
+		half := d.pts[:0]
+		for i := 0; i < len(d.pts); i += 2 {
+			half = append(half, d.pts[i])
 		}
-		if d.seen%d.stride == 0 {
-			d.pts = append(d.pts, p)
-		}
+		d.pts = half
+		d.stride *= 2 // p, the (maxPoints × old stride)-th, falls on the new stride
 	}
-	d.seen++
+	d.pts = append(d.pts, p)
+	d.skip = d.stride - 1
 }
 
 func (d *decimator) points() []Point { return d.pts }

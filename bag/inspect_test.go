@@ -375,8 +375,8 @@ func TestCorrupt(t *testing.T) {
 		}
 		p := writeFile(t, bad)
 		rep, err := Inspect(context.Background(), []string{p}, Options{})
-		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrTruncated) {
-			t.Errorf("got %v, want ErrCorrupt", err)
+		if !errors.Is(err, ErrDamaged) && !errors.Is(err, ErrTruncated) {
+			t.Errorf("got %v, want ErrDamaged", err)
 		}
 		if rep == nil || rep.Complete {
 			t.Errorf("report %v", rep)

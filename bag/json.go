@@ -2,6 +2,10 @@ package bag
 
 // JSON line types: each embeds a report part after its "kind".
 type (
+	bagLine struct {
+		Kind string `json:"kind"`
+		BagReport
+	}
 	fileLine struct {
 		Kind string `json:"kind"`
 		FileInfo
@@ -30,14 +34,18 @@ type (
 		Warnings   int    `json:"warnings"`
 		Infos      int    `json:"infos"`
 		Complete   bool   `json:"complete"`
+		Skipped    int64  `json:"skipped_messages"`
 	}
 )
 
 // JSONLines returns the report as the JSON-lines objects documented in
-// the package doc, in order: files, clock, topics, findings, summary.
+// the package doc, in order: bag (for a bag directory), files, clock, topics, findings, summary.
 // Each value marshals (encoding/json) to one object with a "kind" field.
 func (r *Report) JSONLines() []any {
 	var out []any
+	if r.Bag != nil {
+		out = append(out, bagLine{"bag", *r.Bag})
+	}
 	for _, f := range r.Files {
 		if f.Compression == nil {
 			f.Compression = []string{}
@@ -56,6 +64,6 @@ func (r *Report) JSONLines() []any {
 	}
 	out = append(out, summaryLine{Kind: "summary", Files: len(r.Files), Messages: r.Messages, Bytes: r.Bytes,
 		Topics: len(r.Topics), StartLogNS: r.StartLogNS, EndLogNS: r.EndLogNS, Errors: r.Count(SeverityError),
-		Warnings: r.Count(SeverityWarning), Infos: r.Count(SeverityInfo), Complete: r.Complete})
+		Warnings: r.Count(SeverityWarning), Infos: r.Count(SeverityInfo), Complete: r.Complete, Skipped: r.Skipped})
 	return out
 }

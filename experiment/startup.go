@@ -544,11 +544,6 @@ func HistoryDemo() HistoryResult {
 	return res
 }
 
-func mustTime(ns int64) simclock.Time[simclock.ROS] {
-	t, _ := simclock.TimeFromNanoseconds[simclock.ROS](ns)
-	return t
-}
-
 func periodOf(hz float64) time.Duration {
 	d, _ := simclock.DurationOf(1/hz, 0)
 	return d

@@ -6,19 +6,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Parameter files and XML launch files set use_sim_time as often as code
-// does, so R16 also reads them: YAML through a YAML parser (keys of
-// mappings), XML launch files through encoding/xml (attribute values, as in
-// <param name="use_sim_time" value="true"/>). They need no cgo.
+// Parameter files, launch files and shell scripts set use_sim_time as often
+// as code does, so the string detectors (R16) also read them. YAML goes
+// through a YAML parser, XML launch files through encoding/xml, shell
+// scripts line by line; each is lowered to string expressions whose role
+// says what they stand for. They need no cgo.
 
-// configFindings checks a YAML or XML launch file for R16.
-func configFindings(u *unit) (out []Finding, err error) {
+// lowerConfig records the parameter names, launch argument names and
+// command-line text of a YAML, XML launch or shell file as string
+// expressions of u, and its comments for suppression. On a parse error what
+// was read so far is kept.
+func lowerConfig(u *unit) (err error) {
 	defer func() {
 		// yaml.v3 has panicked on malformed input in the past; a bad file
 		// must not take the run down.
@@ -26,90 +32,203 @@ func configFindings(u *unit) (out []Finding, err error) {
 			err = fmt.Errorf("%w: %v", ErrParse, p)
 		}
 	}()
-	r, _ := RuleByID("R16")
-	report := func(off int, name string) {
-		var edits []Edit
-		if off >= 0 && off+len(name) <= len(u.src) && string(u.src[off:off+len(name)]) == name {
-			edits = []Edit{{Start: off, End: off + len(name), New: "use_sim_time"}}
-		}
-		f := Finding{File: u.path, Rule: r.ID, Level: r.Level,
-			Message: fmt.Sprintf("parameter name %q is not use_sim_time: the node silently keeps wall time", name),
-			Why:     "Only the use_sim_time parameter switches a node to /clock (R16); any other spelling declares or sets an unrelated parameter and is ignored.",
-			Fix:     "write use_sim_time", Edits: edits}
-		if off < 0 {
-			off = 0
-		}
-		f.Line, f.Col = u.position(off)
-		f.EndLine, f.EndCol = u.position(off + len(name))
-		out = append(out, f)
-	}
 	switch u.lang {
 	case langYAML:
-		dec := yaml.NewDecoder(bytes.NewReader(u.src))
-		for {
-			var doc yaml.Node
-			err := dec.Decode(&doc)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return out, fmt.Errorf("%w: %v", ErrParse, err)
-			}
-			u.yamlComments(&doc)
-			walkYAML(&doc, func(key *yaml.Node) {
-				if simTimeMisspellings[key.Value] {
-					off := u.offsetOf(key.Line, key.Column)
-					if off >= 0 && off < len(u.src) && (u.src[off] == '"' || u.src[off] == '\'') {
-						off++
-					}
-					report(off, key.Value)
-				}
-			})
-		}
+		return u.lowerYAML()
 	case langXML:
-		dec := xml.NewDecoder(bytes.NewReader(u.src))
-		dec.Strict = false
-		for {
-			start := int(dec.InputOffset())
-			tok, err := dec.RawToken()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return out, fmt.Errorf("%w: %v", ErrParse, err)
-			}
-			end := int(dec.InputOffset())
-			switch t := tok.(type) {
-			case xml.StartElement:
-				for _, a := range t.Attr {
-					if simTimeMisspellings[a.Value] {
-						// The value's position inside this tag's bytes.
-						rel := bytes.Index(u.src[start:end], []byte(a.Value))
-						off := -1
-						if rel >= 0 {
-							off = start + rel
-						}
-						report(off, a.Value)
-					}
-				}
-			case xml.Comment:
-				u.comments = append(u.comments, &node{kind: "comment", start: start, end: end})
-			}
-		}
+		return u.lowerXML()
+	case langShell:
+		u.lowerShell()
 	}
-	return out, nil
+	return nil
 }
 
-// walkYAML calls f on every mapping key under n.
-func walkYAML(n *yaml.Node, f func(key *yaml.Node)) {
-	if n.Kind == yaml.MappingNode {
+// addString records the string name found at byte offset off (-1 when
+// unknown: the string is then placed at the start of the file and has no
+// content node, so no fix).
+func (u *unit) addString(off int, name string, role strRole) {
+	e := &expr{kind: eString, name: name, role: role, n: &node{kind: "string"}}
+	if off >= 0 && off+len(name) <= len(u.src) && string(u.src[off:off+len(name)]) == name {
+		e.n.start, e.n.end = off, off+len(name)
+		e.content = e.n
+	} else {
+		off = max(off, 0)
+		e.n.start, e.n.end = off, min(off+len(name), len(u.src))
+	}
+	u.strings = append(u.strings, e)
+}
+
+// lowerYAML records every mapping key as a parameter name (parameter files,
+// "/**: ros__parameters:" wildcards included), the name of a launch.yaml
+// param or set_parameter as a parameter name and of a launch.yaml arg as a
+// launch argument, and every other scalar as text.
+func (u *unit) lowerYAML() error {
+	dec := yaml.NewDecoder(bytes.NewReader(u.src))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrParse, err)
+		}
+		u.yamlComments(&doc)
+		u.walkYAML(&doc, "")
+	}
+}
+
+// yamlOffset is the byte offset of a scalar's text: its position, past an
+// opening quote.
+func (u *unit) yamlOffset(n *yaml.Node) int {
+	off := u.offsetOf(n.Line, n.Column)
+	if off >= 0 && off < len(u.src) && (u.src[off] == '"' || u.src[off] == '\'') {
+		off++
+	}
+	return off
+}
+
+// walkYAML lowers n, whose key in the enclosing mapping (or the key of the
+// sequence holding it) is parent.
+func (u *unit) walkYAML(n *yaml.Node, parent string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		// A launch.yaml "param: [{name: x, value: y}]" item, or an arg.
+		var nameNode *yaml.Node
+		hasSimTime := false
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			f(n.Content[i])
+			switch n.Content[i].Value {
+			case "name":
+				nameNode = n.Content[i+1]
+			case "use_sim_time":
+				hasSimTime = true
+			}
+		}
+		role := roleParamName
+		if hasSimTime {
+			role = roleDupName
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			u.addString(u.yamlOffset(k), k.Value, role)
+			if v == nameNode && v.Kind == yaml.ScalarNode {
+				switch parent {
+				case "param", "set_parameter":
+					u.addString(u.yamlOffset(v), v.Value, roleParamName)
+					continue
+				case "arg":
+					u.addString(u.yamlOffset(v), v.Value, roleLaunchArg)
+					continue
+				}
+			}
+			u.walkYAML(v, k.Value)
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			u.walkYAML(c, parent)
+		}
+	case yaml.ScalarNode:
+		if strings.Contains(n.Value, ":=") {
+			u.addText(u.yamlOffset(n), n.Value)
 		}
 	}
-	for _, c := range n.Content {
-		walkYAML(c, f)
+}
+
+// addText records text that may hold name:=value arguments. The text is
+// looked up in the source from off, so that fixes land on the right bytes
+// even when the scalar or attribute was quoted or escaped; when it is not
+// found verbatim, its arguments are reported without a fix.
+func (u *unit) addText(off int, text string) {
+	u.addString(off, text, roleText)
+}
+
+// lowerXML records the name of <param> and <set_parameter> elements as
+// parameter names, of <arg> as launch argument names, and every other
+// attribute value that holds ":=" as text (args="--ros-args -p x:=1").
+func (u *unit) lowerXML() error {
+	dec := xml.NewDecoder(bytes.NewReader(u.src))
+	dec.Strict = false
+	for {
+		start := int(dec.InputOffset())
+		tok, err := dec.RawToken()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrParse, err)
+		}
+		end := int(dec.InputOffset())
+		switch t := tok.(type) {
+		case xml.StartElement:
+			for _, a := range t.Attr {
+				role := roleText
+				if a.Name.Local == "name" {
+					switch t.Name.Local {
+					case "param", "set_parameter":
+						role = roleParamName
+					case "arg":
+						role = roleLaunchArg
+					}
+				}
+				if role == roleText && !strings.Contains(a.Value, ":=") {
+					continue
+				}
+				// The value's position inside this tag's bytes.
+				rel := bytes.Index(u.src[start:end], []byte(a.Value))
+				off := -1
+				if rel >= 0 {
+					off = start + rel
+				}
+				u.addString(off, a.Value, role)
+			}
+		case xml.Comment:
+			u.comments = append(u.comments, &node{kind: "comment", start: start, end: end})
+		}
 	}
+}
+
+// lowerShell records every line of a shell script that may set a parameter
+// (name:=value, ros2 param set) as text; "#" comments are comments.
+func (u *unit) lowerShell() {
+	off := 0
+	for off < len(u.src) {
+		end := bytes.IndexByte(u.src[off:], '\n')
+		if end < 0 {
+			end = len(u.src)
+		} else {
+			end += off
+		}
+		line := u.src[off:end]
+		code := line
+		if i := shellComment(line); i >= 0 {
+			u.comments = append(u.comments, &node{kind: "comment", start: off + i, end: end})
+			code = line[:i]
+		}
+		if bytes.Contains(code, []byte(":=")) || bytes.Contains(code, []byte("param")) {
+			u.addString(off, string(code), roleText)
+		}
+		off = end + 1
+	}
+}
+
+// shellComment returns the index of the "#" that starts a comment in a
+// shell line, or -1. A "#" starts a comment at the start of a word outside
+// quotes ("${#x}" and "a#b" do not).
+func shellComment(line []byte) int {
+	var quote byte
+	for i, b := range line {
+		switch {
+		case quote != 0:
+			if b == quote {
+				quote = 0
+			}
+		case b == '\'' || b == '"':
+			quote = b
+		case b == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return i
+		}
+	}
+	return -1
 }
 
 // yamlComments records the comments yaml.v3 attaches to nodes as comment
@@ -143,14 +262,18 @@ func (u *unit) yamlComments(n *yaml.Node) {
 // offsetOf converts a 1-based line and code-point column to a byte offset,
 // -1 when out of range.
 func (u *unit) offsetOf(line, col int) int {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(u.src[off:], '\n')
-		if i < 0 {
-			return -1
+	if u.lines == nil {
+		u.lines = append(u.lines, 0)
+		for i, b := range u.src {
+			if b == '\n' {
+				u.lines = append(u.lines, i+1)
+			}
 		}
-		off += i + 1
 	}
+	if line < 1 || line > len(u.lines) {
+		return -1
+	}
+	off := u.lines[line-1]
 	for c := 1; c < col; c++ {
 		if off >= len(u.src) || u.src[off] == '\n' {
 			return -1
@@ -160,3 +283,23 @@ func (u *unit) offsetOf(line, col int) int {
 	}
 	return off
 }
+
+// configParseError describes a YAML, XML or shell file that lowerConfig
+// could not read to the end, with the line of the error when the parser
+// gives one.
+func configParseError(u *unit, err error) ParseError {
+	pe := ParseError{File: u.path, Message: err.Error()}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		pe.Line = se.Line
+	} else if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		pe.Line, _ = strconv.Atoi(m[1])
+	}
+	pe.Message = strings.TrimPrefix(pe.Message, ErrParse.Error()+": ")
+	// yaml.v3 also counts a lone "\r" as a line break; findings count "\n".
+	pe.Line = min(pe.Line, bytes.Count(u.src, []byte{'\n'})+1)
+	return pe
+}
+
+// yamlLine finds the line in yaml.v3's error messages ("yaml: line 3: ...").
+var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // archive is a parsed txtar file: a comment, then "-- name --" sections.
@@ -73,8 +75,10 @@ func wants(t *testing.T, a archive) []string {
 				t.Fatalf("%s:%d: corrected file has a want annotation", f.name, i+1)
 			}
 			for _, r := range strings.Fields(w) {
-				if _, ok := RuleByID(r); ok {
-					out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+				if id, err := rules.Parse(r); err == nil {
+					if _, ok := RuleByID(id); ok {
+						out = append(out, fmt.Sprintf("%s:%d: %s", f.name, i+1, r))
+					}
 				}
 			}
 		}
@@ -100,7 +104,15 @@ func TestCorpus(t *testing.T) {
 			a := parseArchive(data)
 			dir := t.TempDir()
 			extract(t, a, dir)
-			res, err := Run(t.Context(), []string{dir}, Config{})
+			// A "ros-distro: kilted" line in the archive's comment picks the
+			// distribution the expectations are written for.
+			cfg := Config{}
+			for line := range strings.SplitSeq(a.comment, "\n") {
+				if d, ok := strings.CutPrefix(strings.TrimSpace(line), "ros-distro:"); ok {
+					cfg.RosDistro = strings.TrimSpace(d)
+				}
+			}
+			res, err := Run(t.Context(), []string{dir}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -168,6 +168,14 @@ func (c *cppFront) function(n *node, cls *class) {
 			}
 			if id := c.declName(prm.child("declarator")); id != nil {
 				f.params[u.text(id)] = normType(u.text(prm.child("type")))
+				f.paramOrder = append(f.paramOrder, u.text(id))
+				if d := prm.child("declarator"); d != nil && d.kind == "reference_declarator" &&
+					!strings.Contains(u.text(prm), "const") {
+					if f.outParams == nil {
+						f.outParams = map[string]bool{}
+					}
+					f.outParams[u.text(id)] = true
+				}
 			}
 		}
 	}
@@ -186,9 +194,11 @@ func (c *cppFront) function(n *node, cls *class) {
 			tname := normType(u.text(target))
 			if isNodeType(tname) && cls != nil {
 				cls.isNode = true
-				continue
 			}
-			if target.kind != "field_identifier" {
+			if target.kind != "field_identifier" || isNodeType(tname) {
+				// A base class's arguments run in the constructor too:
+				// Node("name", NodeOptions().parameter_overrides(...)).
+				f.body = append(f.body, &stmt{kind: sExpr, n: fi, e: c.expr(args, f)})
 				continue
 			}
 			var value *expr
@@ -254,6 +264,24 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 				} else if len(d.children) > 1 {
 					s.value = c.construct(typ, d.children[len(d.children)-1], f)
 				}
+			case "function_declarator":
+				// rclcpp::Clock clock(RCL_ROS_TIME); inside a body is a
+				// variable with constructor arguments, whatever the
+				// grammar's most vexing parse says.
+				id := c.declName(d)
+				if id == nil {
+					continue
+				}
+				s.target = &expr{kind: eName, n: id, name: u.text(id)}
+				if ps := d.child("parameters"); ps != nil && len(ps.children) > 0 {
+					call := &expr{kind: eCall, n: ps, recv: &expr{kind: eName, n: ps, name: typ}, argList: ps}
+					for _, p := range ps.children {
+						if p.kind != "comment" {
+							call.args = append(call.args, &expr{kind: eName, n: p, name: u.text(p)})
+						}
+					}
+					s.value = call
+				}
 			default:
 				id := c.declName(d)
 				if id == nil {
@@ -270,8 +298,23 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 			if ch.kind == "comment" {
 				continue
 			}
-			if ch.kind == "assignment_expression" && u.text(ch.child("operator")) == "=" {
-				out = append(out, &stmt{kind: sAssign, n: ch, target: c.expr(ch.child("left"), f), value: c.expr(ch.child("right"), f)})
+			if ch.kind == "assignment_expression" {
+				switch op := u.text(ch.child("operator")); op {
+				case "=":
+					out = append(out, &stmt{kind: sAssign, n: ch, target: c.expr(ch.child("left"), f), value: c.expr(ch.child("right"), f)})
+					continue
+				case "-=", "+=":
+					// t -= W stores t - W: lowered so, the window checks see it.
+					left := c.expr(ch.child("left"), f)
+					value := &expr{kind: eBinary, n: ch, op: op[:1], l: left, r: c.expr(ch.child("right"), f)}
+					out = append(out, &stmt{kind: sAssign, n: ch, target: left, value: value})
+					continue
+				}
+			}
+			if ch.kind == "update_expression" {
+				// count_++ assigns count_: it is state (see stateMember).
+				arg := c.expr(ch.child("argument"), f)
+				out = append(out, &stmt{kind: sAssign, n: ch, target: arg, value: &expr{kind: eOther, n: ch, subs: []*expr{arg}}})
 				continue
 			}
 			out = append(out, &stmt{kind: sExpr, n: ch, e: c.expr(ch, f)})

@@ -9,8 +9,9 @@
 // rclcpp::Time() mixed with ROS time (R3, R5, R6, R30), baselines taken from
 // now() in a constructor and later used as now() - prev (R29), tf2 lookups at
 // a time that may be 0 (R28), rclpy Time/Duration with positional arguments
-// (R2, R7) and misspellings of use_sim_time (R16) in code, YAML parameter
-// files and XML launch files.
+// (R2, R7) and misspellings of use_sim_time (R16), found by similarity, in
+// code, YAML parameter and launch files, XML launch files and the
+// name:=value arguments of launch files and shell scripts.
 //
 // Findings can be silenced with a comment on the same line, or alone on the
 // line before: "# simclock: ignore[R27]", "// simclock: ignore[R27,R28]", or
@@ -31,44 +32,54 @@
 // expression: enclosing ifs, earlier "if c: return" exits (elif chains
 // included) and the left side of && and ||.
 //
-// Flow-insensitivity over-approximates; three rules keep it precise on real
-// code (navigation2 was the test bed): a default-constructed rclcpp::Time
-// member counts as SYSTEM_TIME only when nothing ever assigns it; a baseline
-// is taken as set when the same function assigns it from ROS time earlier,
-// or when a condition holding at the use reads a member assigned together
-// with the baseline ("if (!cmd_ || now() - cmd_time_ > 1s)"); and a check
-// anywhere in the function that reads the baseline counts as handling it.
+// Flow-insensitivity over-approximates; these rules keep it precise on
+// real code (the corpus of lint/corpus/repos.tsv, 21 public repositories,
+// is the test bed; scripts/lint-corpus measures it):
+//   - A default-constructed rclcpp::Time member that nothing assigns is
+//     SYSTEM_TIME 0. One that only methods assign (not a constructor or an
+//     initialiser such as on_configure, onInit, reset) is "unset": reported
+//     only where it is read as a last_*/prev_* baseline, or read before the
+//     same function assigns it, with no state guard holding and no caller
+//     that sets it before the call (message_filters#175, mavros#1734).
+//   - A baseline is taken as set when the same function assigns it from ROS
+//     time earlier, or when a condition holding at the use reads state: a
+//     member a method assigns (a flag, a counter, a has-data pointer) or a
+//     method's answer ("if (!cmd_ || now() - cmd_time_ > 1s)",
+//     "if (!isDataReady()) return;"). Configuration set once is not state.
+//   - A check anywhere in the function that reads the baseline counts as
+//     handling it.
+//   - Guards may be written in a helper that returns the comparison
+//     ("if (!clock_started(now, W)) return;") or as a difference
+//     ("now.nanoseconds - W.nanoseconds <= 0").
+//   - Arguments carry their clock type into the class's own methods (not
+//     into non-const reference out-parameters); two parameters are never
+//     reported against each other, as which callers' values meet is unknown.
 //
-// # Parser choice
+// # Context
 //
-// The linter needs real parsers for two languages people actually write
-// ROS 2 nodes in, and must not choke on the unfinished or macro-heavy code
-// found in real packages. tree-sitter (github.com/tree-sitter/go-tree-sitter
-// with the official tree-sitter-python and tree-sitter-cpp grammars) gives
-// both from one API: the grammars are maintained upstream, parse Python 3
-// and C++20 including lambdas, templates and chrono literals, and recover
-// from syntax errors locally instead of failing the file, which matters for
-// C++ that is only valid after the preprocessor. The alternatives were
-// worse: go/parser-style hand-written parsers for two languages are months
-// of work; shelling out to CPython's ast module covers only Python and needs
-// an interpreter; libclang needs the package's compile flags and include
-// paths (a colcon build) to produce any tree at all. The cost is cgo: the
-// grammars are C. That cgo is confined to parse_cgo.go and tswalk_cgo.go; a
-// build without cgo compiles parse_nocgo.go, where every entry point returns
-// [ErrNoParser]. The tree is copied out of C once per file by a single C
-// function (tswalk_cgo.go) rather than one cgo call per node, and
-// tree-sitter allocates with libc directly instead of through the binding's
-// Go callbacks; together that halved the time per file. The analysis itself
-// makes no cgo calls.
+// Test code (gtest, pytest, launch_testing, unittest; by directory, file
+// name or the framework it includes) runs on wall time unless it turns
+// use_sim_time on, so the sim-time startup rules R26, R27 and R29 skip it
+// (context.go). An explicit Time(), rclcpp::Time(0) or tf2::TimePointZero
+// in a tf2 lookup is the intended "latest" idiom and is not R28. A
+// throttle or rate limiter that only compares the elapsed time with a
+// minimum is not R29: a large first interval lets one event through.
+//
+// What now() - W below 0 does depends on the distribution ([Config]
+// RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp
+// throws from 28.2 (Kilted, Rolling; ros2/rclcpp#2510) and silently gives
+// a negative Time before (Humble, Jazzy), where a C++ window whose result
+// is only compared is harmless and not reported.
 //
 // # Limits
 //
-// The analysis is per function plus class members; it does not follow
-// calls (a window computed in a helper called from __init__ is not seen as
-// being in the constructor). C++ classes merge by simple name within a
-// package (the nearest directory with a package.xml). Values are classified
-// by construction syntax, so a clock or time passed in as a parameter is
-// unknown and never reported. The linter cannot know whether a node runs
-// with use_sim_time, so R27 also fires on code that only ever sees wall
-// time, where the window is harmless in practice.
+// The analysis is per function plus class members; it follows calls only
+// into the same class's methods (argument clock types, guard helpers,
+// callers that set a member first): a window computed in a helper called
+// from __init__ is not seen as being in the constructor, and a stamp
+// returned by a getter is unknown. C++ classes merge by simple name within
+// a package (the nearest directory with a package.xml). The linter cannot
+// know whether a node runs with use_sim_time, so outside test code R27
+// also fires on code that only ever sees wall time, where the window is
+// harmless in practice.
 package lint

@@ -55,7 +55,7 @@ func TestDumpFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, x := range res.Findings {
-		t.Logf("%s:%d:%d: %s: %s [%s] edits=%v", x.File, x.Line, x.Col, x.Rule, x.Message, x.Level, x.Edits)
+		t.Logf("%s:%d:%d: %s: %s [%s] edits=%v", x.File, x.Line, x.Col, x.Rule, x.Message, x.Severity, x.Edits)
 	}
 	t.Logf("files=%d parse errors=%v", res.Files, res.ParseErrors)
 }
@@ -79,7 +79,8 @@ func TestDumpErrors(t *testing.T) {
 		if l == langCPP {
 			in = blankVisibilityMacros(src)
 		}
-		root, hasErr, err := parse(l, in)
+		root, errAt, err := parse(l, in)
+		hasErr := errAt >= 0
 		if err != nil || !hasErr {
 			continue
 		}

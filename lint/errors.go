@@ -12,6 +12,9 @@ var (
 	ErrParse = errors.New("parse failed")
 	// ErrUnknownRule is returned for a rule ID that the linter does not have.
 	ErrUnknownRule = errors.New("unknown rule")
+	// ErrUnknownDistro is returned for a ROS 2 distribution the linter
+	// does not know.
+	ErrUnknownDistro = errors.New("unknown ROS 2 distribution")
 	// ErrOverlappingEdits is returned when two fixes touch the same bytes.
 	ErrOverlappingEdits = errors.New("overlapping edits")
 )

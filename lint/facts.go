@@ -17,6 +17,11 @@ const (
 	fCtorNow                   // now() read in a Node constructor: 0 before the first /clock
 	fROSClock                  // a clock whose now() is ROS_TIME (node.get_clock())
 	fSysClock                  // a clock whose now() is SYSTEM_TIME (Clock(), rclcpp::Clock())
+	fZero                      // may be the zero time: Time(), rclcpp::Time(0), a default-constructed member
+	// fUnset marks a default-constructed rclcpp::Time member that no
+	// constructor sets: SYSTEM_TIME 0 until its first assignment, which
+	// gives it another clock type (message_filters#175, mavros#1734).
+	fUnset
 )
 
 // fTime is any time point.
@@ -31,7 +36,11 @@ type dataflow struct {
 	classes  []*class
 	locals   map[*fn]map[string]fact
 	declared map[*fn]map[string]bool // C++ and Python locals, params included
-	members  map[*class]map[string]fact
+	// localTypes holds the declared C++ type of each local and parameter,
+	// so that a later plain assignment (t = msg.header.stamp) is read as
+	// a conversion to that type.
+	localTypes map[*fn]map[string]string
+	members    map[*class]map[string]fact
 	// assigns lists the values assigned to each local or member, for
 	// alias detection and fixes.
 	localVals  map[*fn]map[string][]*expr
@@ -56,19 +65,26 @@ type memberAssign struct {
 func newDataflow(units []*unit, classes []*class) *dataflow {
 	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}}
 	d.declared = map[*fn]map[string]bool{}
+	d.localTypes = map[*fn]map[string]string{}
 	for _, u := range units {
 		for _, f := range u.fns {
 			decl := map[string]bool{}
-			for p := range f.params {
+			types := map[string]string{}
+			for p, typ := range f.params {
 				decl[p] = true
+				types[p] = typ
 			}
 			eachStmt(f.body, func(s *stmt) {
 				if s.kind == sAssign && s.target != nil && s.target.kind == eName &&
 					(s.decl || u.lang == langPython) {
 					decl[s.target.name] = true
+					if s.decl && s.typ != "" {
+						types[s.target.name] = s.typ
+					}
 				}
 			})
 			d.declared[f] = decl
+			d.localTypes[f] = types
 		}
 	}
 	return d
@@ -119,17 +135,25 @@ func (d *dataflow) solve() {
 	for _, c := range d.classes {
 		for name, fl := range c.fields {
 			// A default-constructed rclcpp::Time member is 0 ns SYSTEM_TIME.
-			// When the code assigns it anywhere, it is usually assigned before
-			// it is read (behind a flag or a state the analysis cannot see),
-			// so only a member that is never assigned keeps that fact.
-			if fl.init == nil && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0 {
-				d.members[c][name] = fSystem
-			} else if fl.init == nil {
+			// A member that is never assigned keeps that fact. One that a
+			// constructor sets has the type of that value. One that only
+			// other methods set is unset until then (fUnset): the checks
+			// report it only where it is read before its first assignment,
+			// with no guard (behind a flag or a state, it is usually set).
+			switch {
+			case fl.init == nil && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
+				d.members[c][name] = fSystem | fZero
+			case fl.init == nil && isTimeType(fl.typ) && !d.setInCtor(c, name):
+				d.members[c][name] = fUnset | fZero
+			case fl.init == nil && fl.typ == "rclcpp.Clock":
+				d.members[c][name] = fSysClock // rclcpp::Clock's default clock type is RCL_SYSTEM_TIME
+			case fl.init == nil:
 				d.members[c][name] = typeFacts(fl.typ)
 			}
 		}
 	}
 	d.solveFields()
+	flows := d.collectArgFlows()
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
@@ -162,15 +186,20 @@ func (d *dataflow) solve() {
 					if p == "" || strings.HasPrefix(p, "self.") {
 						return
 					}
+					typ := s.typ
+					if typ == "" && !s.decl {
+						typ = d.localTypes[f][p]
+					}
 					var ft fact
-					if s.value == nil {
-						if isTimeType(s.typ) {
-							ft = fSystem
-						} else {
-							ft = typeFacts(s.typ)
-						}
-					} else {
-						ft = d.valueFacts(s.typ, s.value, f)
+					switch {
+					case s.value != nil:
+						ft = d.valueFacts(typ, s.value, f)
+					case isTimeType(typ):
+						ft = fSystem | fZero
+					case typ == "rclcpp.Clock":
+						ft = fSysClock
+					default:
+						ft = typeFacts(typ)
 					}
 					if old := d.locals[f][p]; old|ft != old {
 						d.locals[f][p] = old | ft
@@ -179,6 +208,7 @@ func (d *dataflow) solve() {
 				})
 			}
 		}
+		changed = d.propagateArgs(flows) || changed
 		if !changed {
 			break
 		}
@@ -198,7 +228,72 @@ func (d *dataflow) valueFacts(typ string, value *expr, f *fn) fact {
 	if tf := typeFacts(typ); tf != 0 && ft&tf == 0 {
 		ft |= tf
 	}
+	// A header stamp converted to rclcpp::Time by assignment or
+	// initialisation takes the message constructor: RCL_ROS_TIME.
+	if isTimeType(typ) && ft&fTime == 0 && value.kind != eCall && mentionsStamp(value.text()) {
+		ft |= fROS
+	}
 	return ft
+}
+
+// assignFacts is the facts of the value assignment s stores into path p,
+// read as a conversion to p's declared type.
+func (d *dataflow) assignFacts(s *stmt, p string, f *fn) fact {
+	typ := s.typ
+	if typ == "" {
+		if m, ok := strings.CutPrefix(p, "self."); ok && f.cls != nil {
+			if fl := f.cls.fields[m]; fl != nil {
+				typ = fl.typ
+			}
+		} else {
+			typ = d.localTypes[f][p]
+		}
+	}
+	return d.valueFacts(typ, s.value, f)
+}
+
+// mentionsStamp reports whether source text reads a message header's
+// stamp (msg->header.stamp, header.stamp): a builtin_interfaces Time,
+// which rclcpp::Time converts with RCL_ROS_TIME. A bare .stamp may be an
+// rclcpp::Time of any clock type already.
+func mentionsStamp(t string) bool {
+	return strings.Contains(strings.ToLower(t), "header")
+}
+
+// setInCtor reports whether a constructor of c, or a method that
+// initialises the object (on_configure, onInit, initialize, reset,
+// activate...), assigns member name.
+func (d *dataflow) setInCtor(c *class, name string) bool {
+	for _, v := range d.memberVals[c][name] {
+		if v.f.ctor || isInitMethod(v.f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stateMember reports whether a method other than a constructor or an
+// initialiser assigns member name: it holds state, not configuration.
+func (d *dataflow) stateMember(c *class, name string) bool {
+	for _, v := range d.memberVals[c][name] {
+		if !v.f.ctor && !isInitMethod(v.f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isInitMethod reports whether a method name says it initialises state
+// before the object's callbacks run: lifecycle transitions and plugin
+// initialisers.
+func isInitMethod(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"init", "configure", "activate", "reset", "setup", "start"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isTimeType reports whether a normalised C++ type is rclcpp::Time.
@@ -417,7 +512,11 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 	if q := canon(d.qual(callee, f), l); q != "" {
 		switch {
 		case q == "rclpy.time.Time":
-			return clockTypeFacts(d.clockArg(e, 2), fSystem, fROS, fSystem)
+			ft := clockTypeFacts(d.clockArg(e, 2), fSystem, fROS, fSystem)
+			if zeroTime(e) {
+				ft |= fZero
+			}
+			return ft
 		case q == "rclpy.time.Time.from_msg":
 			return clockTypeFacts(d.clockArg(e, 1), fROS, fROS, fSystem)
 		case q == "rclpy.duration.Duration", q == "rclpy.duration.Duration.from_msg":
@@ -427,11 +526,19 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		case q == "rclpy.clock.ROSClock":
 			return fROSClock
 		case q == "rclcpp.Time":
-			return d.cppTimeCtor(e, f)
+			ft := d.cppTimeCtor(e, f)
+			if zeroTime(e) {
+				ft |= fZero
+			}
+			return ft
 		case q == "rclcpp.Duration" || strings.HasPrefix(q, "rclcpp.Duration.from_") || q == "rclcpp.Duration.max":
 			return fDuration
-		case isChronoDuration(q):
+		case isChronoDuration(q), q == "tf2.durationFromSec", q == "tf2_ros.fromMsg<rclcpp.Duration>":
 			return fDuration
+		case l == langCPP && strings.Contains(q, "TimeStamp<") && strings.HasSuffix(q, ".value"):
+			// message_filters::message_traits::TimeStamp<M>::value(msg):
+			// the header stamp as rclcpp::Time, RCL_ROS_TIME.
+			return fROS
 		case q == "rclcpp.Clock" || q == "std.make_shared<rclcpp.Clock>" || q == "rclcpp.Clock.make_shared":
 			return clockTypeFacts(d.cppClockArg(e), fSysClock, fROSClock, fSysClock)
 		case l == langCPP && q == "get_clock" && f.cls != nil:
@@ -563,6 +670,22 @@ func (e *expr) text() string {
 	return string(e.u.src[e.n.start:e.n.end])
 }
 
+// zeroTime reports whether a Time construction has only literal zeros or
+// clock-type constants as arguments: Time(), rclcpp::Time(0, 0, RCL_ROS_TIME).
+func zeroTime(e *expr) bool {
+	for _, a := range e.args {
+		if !isZero(a) && !strings.Contains(a.text(), "_TIME") {
+			return false
+		}
+	}
+	for _, k := range e.kwargs {
+		if k.name != "clock_type" && !isZero(k.value) {
+			return false
+		}
+	}
+	return true
+}
+
 // isZero reports whether e is a literal zero.
 func isZero(e *expr) bool {
 	if e == nil || e.kind != eNumber {
@@ -614,5 +737,108 @@ func (d *dataflow) solveFields() {
 		}
 		d.fields[u] = fm
 		d.fieldVals[u] = vals
+	}
+}
+
+// argFlow is a call from one method of a class to another: the facts of
+// args flow into the callee's params.
+type argFlow struct {
+	from   *fn
+	to     *fn
+	args   []*expr
+	params []string
+}
+
+// collectArgFlows lists the calls through which propagateArgs moves facts:
+// a class's methods calling each other with as many arguments as the
+// callee has parameters.
+func (d *dataflow) collectArgFlows() []argFlow {
+	var out []argFlow
+	for _, u := range d.units {
+		for _, f := range u.fns {
+			if f.cls == nil {
+				continue
+			}
+			eachStmt(f.body, func(s *stmt) {
+				for _, e := range []*expr{s.e, s.value} {
+					walkExpr(e, func(call *expr) {
+						if call.kind != eCall || call.recv == nil || len(call.args) == 0 {
+							return
+						}
+						name := ""
+						switch r := call.recv; {
+						case r.kind == eName && u.lang == langCPP:
+							name = r.name
+						case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+							name = r.name
+						default:
+							return
+						}
+						for _, g := range f.cls.fns {
+							if g.name != name || g == f {
+								continue
+							}
+							params := g.paramOrder
+							if g.u.lang == langPython && len(params) > 0 && params[0] == "self" {
+								params = params[1:]
+							}
+							if len(params) != len(call.args) {
+								continue // another overload, or defaults in play
+							}
+							out = append(out, argFlow{from: f, to: g, args: call.args, params: params})
+						}
+					})
+				}
+			})
+		}
+	}
+	return out
+}
+
+// propagateArgs gives the parameters of a class's methods the facts of the
+// arguments the class's own code passes them (process(now(), stamp)), so a
+// time handed to a helper keeps its clock type. Only times, durations and
+// clocks flow, never into a non-const reference (an out-parameter). It
+// reports whether anything changed.
+func (d *dataflow) propagateArgs(flows []argFlow) bool {
+	changed := false
+	for _, fl := range flows {
+		for i, a := range fl.args {
+			p := fl.params[i]
+			if fl.to.outParams[p] {
+				continue
+			}
+			ft := d.valueFacts(fl.to.params[p], a, fl.from) & (fTime | fDuration | fROSClock | fSysClock)
+			if old := d.locals[fl.to][p]; old|ft != old {
+				d.locals[fl.to][p] = old | ft
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// walkExpr calls visit on e and every expression inside it.
+func walkExpr(e *expr, visit func(*expr)) {
+	if e == nil {
+		return
+	}
+	visit(e)
+	eachChild(e, func(c *expr) { walkExpr(c, visit) })
+}
+
+// eachChild calls f on each direct subexpression of e (nil ones included).
+func eachChild(e *expr, f func(*expr)) {
+	f(e.recv)
+	f(e.l)
+	f(e.r)
+	for _, a := range e.args {
+		f(a)
+	}
+	for _, k := range e.kwargs {
+		f(k.value)
+	}
+	for _, sub := range e.subs {
+		f(sub)
 	}
 }

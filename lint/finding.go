@@ -3,18 +3,21 @@ package lint
 import (
 	"cmp"
 	"slices"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // Finding is one reported pitfall.
 type Finding struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"` // 1-based
-	Col     int    `json:"col"`  // 1-based, in Unicode code points
-	EndLine int    `json:"end_line"`
-	EndCol  int    `json:"end_col"`
-	Rule    string `json:"rule"`
-	Level   Level  `json:"level"`
-	Message string `json:"message"`
+	File    string   `json:"file"`
+	Line    int      `json:"line"` // 1-based
+	Col     int      `json:"col"`  // 1-based, in Unicode code points
+	EndLine int      `json:"end_line"`
+	EndCol  int      `json:"end_col"`
+	Rule    rules.ID `json:"rule"`
+	// Severity is the rule's, except for findings a rule reports as info.
+	Severity rules.Severity `json:"severity"`
+	Message  string         `json:"message"`
 	// Why explains the failure, citing the spec rules.
 	Why string `json:"why"`
 	// Fix says how to repair it, in words.

@@ -40,8 +40,22 @@ type expr struct {
 	content *node
 	// argList is the argument list node of an eCall, for fixes.
 	argList *node
-	u       *unit
+	// role says what an eString is; the front ends of YAML, XML and shell
+	// files set it, Python and C++ literals are roleCode.
+	role strRole
+	u    *unit
 }
+
+// strRole is what a string expression stands for.
+type strRole uint8
+
+const (
+	roleCode      strRole = iota // a Python or C++ string literal: its context is in the syntax tree
+	roleParamName                // a parameter name: a YAML parameter file key, <param name=...>
+	roleDupName                  // a parameter name in a mapping that also has use_sim_time
+	roleLaunchArg                // a launch argument's name: <arg name=...>, launch.yaml arg
+	roleText                     // a value or command line that may hold name:=value arguments
+)
 
 // bindUnit points every expression of u at u, so expr.text works.
 func bindUnit(u *unit) {
@@ -140,9 +154,15 @@ type fn struct {
 	ctor   bool
 	outer  *fn // enclosing function of a lambda or nested def
 	params map[string]string
-	body   []*stmt
-	n      *node
-	u      *unit
+	// paramOrder lists the parameter names in order (Python's self
+	// included), to map a call's arguments to them.
+	paramOrder []string
+	// outParams are C++ parameters passed by non-const reference: what a
+	// caller passes there is overwritten, so its facts do not flow in.
+	outParams map[string]bool
+	body      []*stmt
+	n         *node
+	u         *unit
 }
 
 // unit is one parsed source file.
@@ -159,7 +179,8 @@ type unit struct {
 	lastImportEnd int
 	comments      []*node
 	strings       []*expr
-	hasErr        bool
+	// lines holds the byte offset of each line's start, built on demand.
+	lines []int
 }
 
 func (u *unit) text(n *node) string {

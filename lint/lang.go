@@ -14,6 +14,7 @@ const (
 	langCPP
 	langYAML // ROS 2 parameter files
 	langXML  // XML launch files
+	langShell
 )
 
 func (l lang) String() string {
@@ -26,6 +27,8 @@ func (l lang) String() string {
 		return "yaml"
 	case langXML:
 		return "xml"
+	case langShell:
+		return "shell"
 	}
 	return "none"
 }
@@ -39,6 +42,8 @@ func langOf(name string) lang {
 	switch filepath.Ext(lower) {
 	case ".yaml", ".yml":
 		return langYAML
+	case ".sh", ".bash":
+		return langShell
 	case ".py":
 		return langPython
 	case ".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp":

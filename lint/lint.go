@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -12,14 +13,20 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // Config selects what a run checks.
 type Config struct {
-	// Rules lists the rule IDs to report; empty means every rule.
-	Rules []string
+	// Rules lists the rules to report; empty means every rule.
+	Rules []rules.ID
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int
+	// RosDistro is the ROS 2 distribution the code targets (see Distros):
+	// what a negative time does in rclcpp depends on it. "" means
+	// DefaultDistro.
+	RosDistro string
 }
 
 // Result is the outcome of a run.
@@ -27,16 +34,40 @@ type Result struct {
 	Findings []Finding
 	// Files is the number of source files analysed.
 	Files int
-	// ParseErrors lists files that tree-sitter could only partly parse; they
-	// are still analysed, so their findings may be incomplete.
-	ParseErrors []string
+	// ParseErrors lists the files that did not parse cleanly, by path.
+	ParseErrors []ParseError
+}
+
+// ParseError is a file that did not parse cleanly.
+type ParseError struct {
+	File string `json:"file"`
+	// Line is where the first error is, 1-based; 0 when unknown.
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	// Recovered is set when the parser recovered and the file was analysed
+	// around the error (tree-sitter, typically at an unexpanded macro).
+	// Otherwise nothing after the error was analysed (a YAML or XML file
+	// that is not well formed).
+	Recovered bool `json:"recovered"`
+}
+
+// Failures returns the parse errors that were not recovered from: files
+// the linter could not analyse past some point.
+func (r *Result) Failures() []ParseError {
+	var out []ParseError
+	for _, p := range r.ParseErrors {
+		if !p.Recovered {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Failed reports whether any finding is a warning or an error that has not
-// been fixed. Notes alone do not fail a run.
+// been fixed. Info findings alone do not fail a run.
 func (r *Result) Failed() bool {
 	for _, f := range r.Findings {
-		if f.Level != LevelNote && !f.Fixed {
+		if f.Severity.Fails() && !f.Fixed {
 			return true
 		}
 	}
@@ -52,8 +83,8 @@ type source struct {
 // skipDirs are directories a walk never enters: colcon output and VCS data.
 var skipDirs = map[string]bool{"build": true, "install": true, "log": true, "node_modules": true, "__pycache__": true}
 
-// Files lists the Python and C++ sources, YAML parameter files and XML
-// launch files under paths, sorted. A path that names a file is taken
+// Files lists the Python and C++ sources, YAML parameter and launch files,
+// XML launch files and shell scripts under paths, sorted. A path that names a file is taken
 // whatever its extension (unknown extensions are read as Python).
 func Files(paths []string) ([]string, error) {
 	var out []string
@@ -90,9 +121,13 @@ func Files(paths []string) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
-// Run lints the Python and C++ files under paths. C++ classes are merged
-// across the files of one run, so give a package's headers and sources
-// together.
+// Run lints the files under paths (see Files). C++ classes are merged
+// across the files of one package (the nearest directory with a
+// package.xml), so give a package's headers and sources together.
+//
+// Files are read, parsed and analysed a package at a time by a pool of
+// Config.Workers goroutines, and each package's trees are released before
+// the next is read: memory grows with the largest package, not with the run.
 func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
@@ -103,11 +138,7 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 	}
 	srcs := make([]source, len(files))
 	for i, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		srcs[i] = source{f, b}
+		srcs[i] = source{path: f}
 	}
 	return analyze(ctx, srcs, cfg)
 }
@@ -116,64 +147,74 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 // and is used in findings.
 func Source(name string, src []byte, cfg Config) (*Result, error) {
 	if langOf(name) == langNone {
-		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML or XML launch file", name)
+		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML, XML launch or shell file", name)
+	}
+	if src == nil {
+		src = []byte{}
 	}
 	return analyze(context.Background(), []source{{name, src}}, cfg)
+}
+
+// MaxFileSize bounds the files Run reads: a larger file (generated tables,
+// amalgamated sources) is reported as not parsed instead of holding its
+// whole syntax tree in memory. Hand-written ROS 2 code is far smaller: the
+// largest file in 29 public repositories is 705 kB, a sine table.
+const MaxFileSize = 8 << 20
+
+// run holds what every group of a run shares.
+type run struct {
+	enabled map[rules.ID]bool
+	distro  string
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
 	}
-	enabled := map[string]bool{}
+	distro, err := ParseDistro(cfg.RosDistro)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{enabled: map[rules.ID]bool{}, distro: distro}
 	ids := cfg.Rules
 	if len(ids) == 0 {
-		for _, r := range Rules {
-			ids = append(ids, r.ID)
+		for _, rule := range Rules {
+			ids = append(ids, rule.ID)
 		}
 	}
 	for _, id := range ids {
-		r, ok := RuleByID(id)
+		rule, ok := RuleByID(id)
 		if !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id)
+			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id.String())
 		}
-		enabled[r.ID] = true
+		r.enabled[rule.ID] = true
 	}
-	units := make([]*unit, len(srcs))
-	errs := make([]error, len(srcs))
+	groups := groupSources(srcs)
+	// Largest groups first, so that no worker is left with a big package
+	// at the end while the others idle.
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[b].size, groups[a].size) })
+	results := make([]groupResult, len(groups))
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(workers, max(len(srcs), 1)) {
+	for range min(workers, max(len(groups), 1)) {
 		wg.Go(func() {
+			ps := newParserSet()
+			defer ps.close()
 			for i := range next {
-				s := srcs[i]
-				l := langOf(s.path)
-				if l == langNone {
-					l = langPython
-				}
-				if l == langYAML || l == langXML {
-					units[i] = &unit{path: s.path, lang: l, src: s.src}
-					continue
-				}
-				in := s.src
-				if l == langCPP {
-					in = blankVisibilityMacros(in)
-				}
-				root, hasErr, err := parse(l, in)
-				if err != nil {
-					errs[i] = fmt.Errorf("lint %s: %w", s.path, err)
-					continue
-				}
-				units[i] = &unit{path: s.path, lang: l, src: s.src, root: root, hasErr: hasErr}
+				results[i] = r.group(groups[i], ps)
 			}
 		})
 	}
 feed:
-	for i := range srcs {
+	for _, i := range order {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -185,15 +226,109 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	res := &Result{Files: len(srcs)}
+	for _, g := range results {
+		if g.err != nil {
+			return nil, g.err
 		}
+		res.Findings = append(res.Findings, g.findings...)
+		res.ParseErrors = append(res.ParseErrors, g.parseErrors...)
+	}
+	sortFindings(res.Findings)
+	slices.SortFunc(res.ParseErrors, func(a, b ParseError) int { return cmp.Compare(a.File, b.File) })
+	return res, nil
+}
+
+// group is files analysed together: the C++ files of one package, whose
+// classes merge across headers and sources, or any other file alone.
+type group struct {
+	root string   // the package root of C++ files
+	srcs []source // in path order
+	size int64    // bytes, for scheduling
+}
+
+// groupResult is what analysing a group produced.
+type groupResult struct {
+	findings    []Finding
+	parseErrors []ParseError
+	err         error
+}
+
+// groupSources splits srcs into groups, in the order of their first file.
+func groupSources(srcs []source) []group {
+	var groups []group
+	byRoot := map[string]int{}
+	roots := pkgRoots{}
+	for _, s := range srcs {
+		size := int64(len(s.src))
+		if s.src == nil {
+			if info, err := os.Stat(s.path); err == nil {
+				size = info.Size()
+			}
+		}
+		if langOf(s.path) != langCPP {
+			groups = append(groups, group{srcs: []source{s}, size: size})
+			continue
+		}
+		root := roots.of(filepath.Dir(s.path))
+		i, ok := byRoot[root]
+		if !ok {
+			i = len(groups)
+			byRoot[root] = i
+			groups = append(groups, group{root: root})
+		}
+		groups[i].srcs = append(groups[i].srcs, s)
+		groups[i].size += size
+	}
+	return groups
+}
+
+// group reads, parses and analyses the files of g. Nothing of it outlives
+// the call but the findings.
+func (r *run) group(g group, ps *parserSet) (out groupResult) {
+	units := make([]*unit, 0, len(g.srcs))
+	for _, s := range g.srcs {
+		src := s.src
+		if src == nil {
+			if info, err := os.Stat(s.path); err == nil && info.Size() > MaxFileSize {
+				out.parseErrors = append(out.parseErrors, ParseError{File: s.path,
+					Message: fmt.Sprintf("%d bytes, larger than %d: not analysed (generated code?)", info.Size(), MaxFileSize)})
+				continue
+			}
+			b, err := os.ReadFile(s.path)
+			if err != nil {
+				out.err = err
+				return out
+			}
+			src = b
+		}
+		l := langOf(s.path)
+		if l == langNone {
+			l = langPython
+		}
+		u := &unit{path: s.path, lang: l, src: src}
+		if l == langPython || l == langCPP {
+			in := src
+			if l == langCPP {
+				in = blankVisibilityMacros(in)
+			}
+			root, errAt, err := ps.parse(l, in)
+			if err != nil {
+				out.err = fmt.Errorf("lint %s: %w", s.path, err)
+				return out
+			}
+			u.root = root
+			if errAt >= 0 {
+				line, _ := u.position(errAt)
+				out.parseErrors = append(out.parseErrors, ParseError{File: s.path, Line: line,
+					Message: "syntax error (often an unexpanded macro); analysed around it", Recovered: true})
+			}
+		}
+		units = append(units, u)
 	}
 	// Lower in file order, so C++ classes merge deterministically.
-	ct := &classTable{byName: map[string]*class{}, roots: map[string]string{}}
+	ct := &classTable{byName: map[string]*class{}, scope: g.root}
 	var classes []*class
-	res := &Result{Files: len(units)}
 	for _, u := range units {
 		switch u.lang {
 		case langPython:
@@ -201,16 +336,16 @@ feed:
 			lowerPython(u)
 		case langCPP:
 			collectComments(u)
-			ct.scope = ct.packageRoot(filepath.Dir(u.path))
 			lowerCPP(u, ct)
+		case langYAML, langXML, langShell:
+			if err := lowerConfig(u); err != nil {
+				out.parseErrors = append(out.parseErrors, configParseError(u, err))
+			}
 		}
 		bindUnit(u)
 		u.root = nil // the tree is no longer needed; let it go
 		if u.lang == langPython {
 			classes = append(classes, u.classes...)
-		}
-		if u.hasErr {
-			res.ParseErrors = append(res.ParseErrors, u.path)
 		}
 	}
 	classes = append(classes, ct.order...)
@@ -223,29 +358,17 @@ feed:
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: enabled, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{}}
+	c := &checker{d: d, enabled: r.enabled, distro: r.distro, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
+		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()
 	for _, u := range units {
 		before := len(c.findings)
-		if u.lang == langYAML || u.lang == langXML {
-			fs, err := configFindings(u)
-			if err != nil {
-				// A file that is not valid YAML/XML is reported like a C++
-				// file tree-sitter could only partly parse.
-				res.ParseErrors = append(res.ParseErrors, u.path)
-			}
-			if enabled["R16"] {
-				c.findings = append(c.findings, fs...)
-			}
-		} else {
-			c.check(u)
-		}
+		c.check(u)
 		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
 	}
-	res.Findings = c.findings
-	sortFindings(res.Findings)
-	return res, nil
+	out.findings = c.findings
+	return out
 }
 
 // classTable merges C++ classes by name across the files of one package in
@@ -253,9 +376,8 @@ feed:
 // include/pkg/x.hpp.
 type classTable struct {
 	byName map[string]*class
-	order  []*class          // every class, in creation order
-	roots  map[string]string // directory -> package root, cached
-	scope  string            // package root of the file being lowered
+	order  []*class // every class, in creation order
+	scope  string   // package root of the files being lowered
 }
 
 func (t *classTable) get(name string) *class {
@@ -269,21 +391,24 @@ func (t *classTable) get(name string) *class {
 	return c
 }
 
-// packageRoot returns the nearest directory at or above dir holding a
-// package.xml (a ROS 2 package), or dir itself when there is none.
-func (t *classTable) packageRoot(dir string) string {
-	if r, ok := t.roots[dir]; ok {
+// pkgRoots caches the package root of directories.
+type pkgRoots map[string]string
+
+// of returns the nearest directory at or above dir holding a package.xml
+// (a ROS 2 package), or dir itself when there is none.
+func (t pkgRoots) of(dir string) string {
+	if r, ok := t[dir]; ok {
 		return r
 	}
 	root := dir
 	if _, err := os.Stat(filepath.Join(dir, "package.xml")); err != nil {
 		if parent := filepath.Dir(dir); parent != dir {
-			if r := t.packageRoot(parent); r != parent || fileExists(filepath.Join(parent, "package.xml")) {
+			if r := t.of(parent); r != parent || fileExists(filepath.Join(parent, "package.xml")) {
 				root = r
 			}
 		}
 	}
-	t.roots[dir] = root
+	t[dir] = root
 	return root
 }
 
@@ -352,7 +477,7 @@ func Fix(res *Result) (int, error) {
 
 // finding builds a Finding at node n.
 func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
-	f := Finding{File: u.path, Rule: r.ID, Level: r.Level, Message: msg, Why: why, Fix: fix, Edits: edits}
+	f := Finding{File: u.path, Rule: r.ID, Severity: r.Severity, Message: msg, Why: why, Fix: fix, Edits: edits}
 	if n != nil {
 		f.Line, f.Col = u.position(n.start)
 		f.EndLine, f.EndCol = u.position(n.end)
@@ -376,7 +501,7 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 	}
 	type sup struct {
 		all   bool
-		rules map[string]bool
+		rules map[rules.ID]bool
 	}
 	byLine := map[int]*sup{}
 	for _, c := range u.comments {
@@ -390,12 +515,12 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 		if !ok {
 			continue
 		}
-		s := &sup{rules: map[string]bool{}}
+		s := &sup{rules: map[rules.ID]bool{}}
 		if inner, ok := strings.CutPrefix(rest, "["); ok {
 			if j := strings.IndexByte(inner, ']'); j >= 0 {
 				for id := range strings.SplitSeq(inner[:j], ",") {
-					if r, ok := RuleByID(strings.TrimSpace(id)); ok {
-						s.rules[r.ID] = true
+					if id, err := rules.Parse(id); err == nil {
+						s.rules[id] = true
 					}
 				}
 			}

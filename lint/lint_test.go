@@ -4,10 +4,13 @@ package lint
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -32,7 +35,7 @@ func TestApplyEdits(t *testing.T) {
 
 func TestParseRules(t *testing.T) {
 	got, err := ParseRules(" r27, R29,R27 ")
-	if err != nil || strings.Join(got, ",") != "R27,R29" {
+	if err != nil || fmt.Sprint(got) != "[R27 R29]" {
 		t.Fatalf("got %v, %v", got, err)
 	}
 	if got, err := ParseRules(""); err != nil || got != nil {
@@ -41,7 +44,7 @@ func TestParseRules(t *testing.T) {
 	if _, err := ParseRules("R27,R99"); !errors.Is(err, ErrUnknownRule) {
 		t.Fatalf("err = %v, want ErrUnknownRule", err)
 	}
-	if _, err := Source("a.py", nil, Config{Rules: []string{"R1"}}); !errors.Is(err, ErrUnknownRule) {
+	if _, err := Source("a.py", nil, Config{Rules: []rules.ID{rules.R1}}); !errors.Is(err, ErrUnknownRule) {
 		t.Fatalf("Source with unknown rule: err = %v", err)
 	}
 }
@@ -63,14 +66,14 @@ def f(node):
 	}
 	// The R28 note is adjusted after it is reported; with R28 off there is
 	// nothing to adjust.
-	if _, err := Source("n.py", []byte("from rclpy.time import Time\nb.lookup_transform('a', 'b', Time())\n"), Config{Rules: []string{"R16"}}); err != nil {
+	if _, err := Source("n.py", []byte("from rclpy.time import Time\nb.lookup_transform('a', 'b', Time())\n"), Config{Rules: []rules.ID{rules.R16}}); err != nil {
 		t.Fatal(err)
 	}
-	only, err := Source("n.py", src, Config{Rules: []string{"R2"}})
+	only, err := Source("n.py", src, Config{Rules: []rules.ID{rules.R2}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(only.Findings) != 1 || only.Findings[0].Rule != "R2" {
+	if len(only.Findings) != 1 || only.Findings[0].Rule != rules.R2 {
 		t.Fatalf("R2 only: %+v", only.Findings)
 	}
 }
@@ -137,7 +140,7 @@ void N::tick() {
 	var got []string
 	for _, f := range res.Findings {
 		rel, _ := filepath.Rel(dir, f.File)
-		got = append(got, filepath.ToSlash(rel)+":"+f.Rule)
+		got = append(got, filepath.ToSlash(rel)+":"+f.Rule.String())
 	}
 	if strings.Join(got, " ") != "a/src/n.cpp:R27 a/src/n.cpp:R5" {
 		t.Fatalf("findings %v, want R27 and R5 in a/src/n.cpp only", got)
@@ -183,7 +186,7 @@ func TestSyntaxErrors(t *testing.T) {
 	if len(res.ParseErrors) != 1 {
 		t.Errorf("ParseErrors = %v, want the file", res.ParseErrors)
 	}
-	if len(res.Findings) != 1 || res.Findings[0].Rule != "R2" {
+	if len(res.Findings) != 1 || res.Findings[0].Rule != rules.R2 {
 		t.Errorf("findings %+v, want R2 after the syntax error", res.Findings)
 	}
 }
@@ -200,7 +203,7 @@ func TestConfigFix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Findings) != 1 || res.Findings[0].Rule != "R16" {
+		if len(res.Findings) != 1 || res.Findings[0].Rule != rules.R16 {
 			t.Fatalf("%s: findings %+v", tc.name, res.Findings)
 		}
 		got, err := ApplyEdits([]byte(tc.src), res.Findings[0].Edits)
@@ -230,5 +233,28 @@ func TestBlankMacros(t *testing.T) {
 	src := []byte("int x;")
 	if got := blankVisibilityMacros(src); &got[0] != &src[0] {
 		t.Error("copied a source with nothing to blank")
+	}
+}
+
+// TestMaxFileSize checks that a file larger than MaxFileSize is reported
+// as not parsed, by name, instead of being read.
+func TestMaxFileSize(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "table.cpp")
+	if err := os.WriteFile(big, []byte("int x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ok.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), []string{dir}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 2 || len(res.Failures()) != 1 || res.Failures()[0].File != big || res.Failures()[0].Recovered {
+		t.Errorf("files %d, failures %+v: want the big file named as not parsed", res.Files, res.Failures())
 	}
 }

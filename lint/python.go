@@ -120,8 +120,13 @@ func (p *pyFront) exprStmt(n *node, f *fn) []*stmt {
 		}
 		return []*stmt{{kind: sAssign, n: n, target: p.expr(left, f), value: p.expr(right, f), typ: typ}}
 	case "augmented_assignment":
-		return []*stmt{{kind: sExpr, n: n, e: &expr{kind: eOther, n: n,
-			subs: []*expr{p.expr(n.child("left"), f), p.expr(n.child("right"), f)}}}}
+		left := p.expr(n.child("left"), f)
+		right := p.expr(n.child("right"), f)
+		if op := p.u.text(n.child("operator")); op == "-=" || op == "+=" {
+			// t -= W stores t - W: lowered so, the window checks see it.
+			return []*stmt{{kind: sAssign, n: n, target: left, value: &expr{kind: eBinary, n: n, op: op[:1], l: left, r: right}}}
+		}
+		return []*stmt{{kind: sExpr, n: n, e: &expr{kind: eOther, n: n, subs: []*expr{left, right}}}}
 	}
 	return []*stmt{{kind: sExpr, n: n, e: p.expr(n, f)}}
 }
@@ -191,6 +196,7 @@ func (p *pyFront) function(n *node, outer *fn, cls *class) {
 			switch prm.kind {
 			case "identifier":
 				f.params[u.text(prm)] = ""
+				f.paramOrder = append(f.paramOrder, u.text(prm))
 			case "typed_parameter", "typed_default_parameter", "default_parameter":
 				name := prm.child("name")
 				if name == nil {
@@ -202,6 +208,7 @@ func (p *pyFront) function(n *node, outer *fn, cls *class) {
 				}
 				if name != nil {
 					f.params[u.text(name)] = typ
+					f.paramOrder = append(f.paramOrder, u.text(name))
 				}
 			}
 		}

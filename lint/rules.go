@@ -1,50 +1,89 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
-)
 
-// Level is how serious a finding is, with SARIF's names.
-type Level string
-
-// Levels. Notes are reported but do not fail a run (see Result.Failed).
-const (
-	LevelError   Level = "error"
-	LevelWarning Level = "warning"
-	LevelNote    Level = "note"
+	"github.com/simclock/simclock/rules"
 )
 
 // Rule describes one check. IDs are the rule numbers of the ROS 2 time
-// specification (docs: ../shared/spec/ros2-time.md); a check that guards
-// against several rules uses the one whose failure it reports.
+// specification (docs/rules.md); a check that guards against several rules
+// uses the one whose failure it reports.
+//
+// Every rule lives in a file of its own, rule_rNN.go, which registers the
+// rule's metadata together with its detector, the way staticcheck keeps one
+// analyzer per check: adding a rule is one such file.
 type Rule struct {
-	ID      string
-	Name    string // short kebab-case name, used in SARIF
-	Summary string
-	Level   Level
+	ID rules.ID
+	// Name is a short kebab-case name: the finding code in docs/rules.md
+	// and the rule name in SARIF.
+	Name     string
+	Summary  string // what is found, in one line
+	Severity rules.Severity
 	// Fixable reports whether --fix can repair some findings mechanically.
 	Fixable bool
+	// Fix says in one line how to repair a finding.
+	Fix string
+	// Help is a paragraph saying why the pattern is wrong and how to fix it,
+	// printed once per rule in human output and used as SARIF rule help.
+	Help string
+	// SimTimeOnly rules are hazards of a clock that starts at 0: they are
+	// not reported in test code that runs on wall time (see context.go).
+	SimTimeOnly bool
+
+	// The detectors. A rule sets the hooks it needs; check calls them.
+	detector
 }
 
-// Rules lists every check, in rule-number order.
-var Rules = []Rule{
-	{"R2", "time-positional-args", "rclpy Time() called with positional arguments (keyword-only)", LevelError, true},
-	{"R5", "clock-type-subtraction", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time", LevelError, true},
-	{"R6", "clock-type-comparison", "SYSTEM_TIME baseline (Time(), rclcpp::Time()) compared with ROS time", LevelError, true},
-	{"R7", "duration-positional-args", "rclpy Duration() called with positional arguments (keyword-only)", LevelError, true},
-	{"R16", "use-sim-time-spelling", "misspelt use_sim_time parameter name (code, YAML parameter files, XML launch files)", LevelError, true},
-	{"R26", "window-in-constructor", "now() - Duration computed in a Node constructor, where now() is 0 under sim time", LevelError, false},
-	{"R27", "unguarded-window", "now() - Duration without a guard that skips now <= W", LevelWarning, false},
-	{"R28", "lookup-time-zero", "tf2 lookup at a time that may be 0, or at an explicit Time(): tf2 reads 0 as latest", LevelWarning, false},
-	{"R29", "constructor-baseline", "baseline taken from now() in a constructor, used in now() - prev without a prev <= 0 guard", LevelWarning, false},
+// detector is what a rule runs over a unit. Hooks left nil are skipped.
+type detector struct {
+	// expr is called on every expression of every function (Python and
+	// C++), with the conditions known to hold there.
+	expr func(c *checker, e *expr, f *fn, conds []cond)
+	// str is called on every string literal (Python and C++) and on every
+	// parameter-name-like key or attribute value in YAML and XML files.
+	str func(c *checker, s *expr)
 }
 
-// RuleByID returns the rule with the given ID (case-insensitive).
-func RuleByID(id string) (Rule, bool) {
+// HelpURL is the address of the rule's section in docs/rules.md.
+func (r Rule) HelpURL() string { return r.ID.URL() }
+
+// Check describes the rule as a finding kind, in the table form every
+// simclock tool shares.
+func (r Rule) Check() rules.Check {
+	return rules.Check{Code: r.Name, Severity: r.Severity, Rules: []rules.ID{r.ID}, Title: r.Summary, Fix: r.Fix}
+}
+
+// Checks returns every rule as a finding kind, in rule-number order.
+func Checks() []rules.Check {
+	out := make([]rules.Check, len(Rules))
+	for i, r := range Rules {
+		out[i] = r.Check()
+	}
+	return out
+}
+
+// Rules lists every check, in rule-number order. The rule_rNN.go files
+// fill it at initialisation.
+var Rules []Rule
+
+// register adds r to Rules, keeping rule-number order. It panics on a
+// duplicate ID, which is a programming error.
+func register(r Rule) {
+	if _, ok := RuleByID(r.ID); ok {
+		panic(fmt.Sprintf("lint: rule %s registered twice", r.ID))
+	}
+	Rules = append(Rules, r)
+	slices.SortFunc(Rules, func(a, b Rule) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// RuleByID returns the linter's rule with the given ID.
+func RuleByID(id rules.ID) (Rule, bool) {
 	for _, r := range Rules {
-		if strings.EqualFold(r.ID, id) {
+		if r.ID == id {
 			return r, true
 		}
 	}
@@ -53,18 +92,19 @@ func RuleByID(id string) (Rule, bool) {
 
 // ParseRules parses a comma-separated rule list such as "R27,R29". An empty
 // string selects every rule.
-func ParseRules(s string) ([]string, error) {
-	var ids []string
+func ParseRules(s string) ([]rules.ID, error) {
+	var ids []rules.ID
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		r, ok := RuleByID(part)
-		if !ok {
+		id, err := rules.Parse(part)
+		r, ok := RuleByID(id)
+		if err != nil || !ok {
 			known := make([]string, len(Rules))
 			for i, r := range Rules {
-				known[i] = r.ID
+				known[i] = r.ID.String()
 			}
 			return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownRule, part, strings.Join(known, ","))
 		}

@@ -28,6 +28,12 @@ extern uint16_t ts_node_symbol(sc_node) __attribute__((weak));
 extern bool ts_node_is_named(sc_node) __attribute__((weak));
 extern uint32_t ts_node_start_byte(sc_node) __attribute__((weak));
 extern uint32_t ts_node_end_byte(sc_node) __attribute__((weak));
+extern bool ts_node_is_error(sc_node) __attribute__((weak));
+extern bool ts_node_is_missing(sc_node) __attribute__((weak));
+extern bool ts_node_has_error(sc_node) __attribute__((weak));
+extern void *ts_parser_parse_string(void *, const void *, const char *, uint32_t) __attribute__((weak));
+extern sc_node ts_tree_root_node(const void *) __attribute__((weak));
+extern void ts_tree_delete(void *) __attribute__((weak));
 
 static int sc_libc_allocator(void) {
 	if (!ts_set_allocator) {
@@ -41,7 +47,9 @@ static int sc_have_walk(void) {
 	return ts_tree_cursor_new && ts_tree_cursor_delete && ts_tree_cursor_current_node &&
 		ts_tree_cursor_current_field_id && ts_tree_cursor_goto_first_child &&
 		ts_tree_cursor_goto_next_sibling && ts_tree_cursor_goto_parent && ts_node_symbol &&
-		ts_node_is_named && ts_node_start_byte && ts_node_end_byte;
+		ts_node_is_named && ts_node_start_byte && ts_node_end_byte && ts_node_is_error &&
+		ts_node_is_missing && ts_node_has_error && ts_parser_parse_string && ts_tree_root_node &&
+		ts_tree_delete;
 }
 
 // sc_rec is one kept node: named, or carrying a field name.
@@ -71,8 +79,9 @@ static int sc_push(sc_rec **out, size_t *n, size_t *cap, sc_node nd, uint16_t fi
 }
 
 // sc_walk flattens the tree under *root in pre-order into a malloc'd
-// array; the caller frees it. Returns NULL on allocation failure.
-static sc_rec *sc_walk(const sc_node *root, size_t *count) {
+// array; the caller frees it. Returns NULL on allocation failure. *err_at
+// is set to the start byte of the first error or missing node, if any.
+static sc_rec *sc_walk(const sc_node *root, size_t *count, int64_t *err_at) {
 	sc_rec *out = NULL;
 	size_t n = 0, cap = 0, sp = 0, scap = 64;
 	int32_t *stack = malloc(scap * sizeof *stack);
@@ -85,6 +94,9 @@ static sc_rec *sc_walk(const sc_node *root, size_t *count) {
 		for (;;) {
 			sc_node nd = ts_tree_cursor_current_node(&cur);
 			uint16_t field = ts_tree_cursor_current_field_id(&cur);
+			if (*err_at < 0 && (ts_node_is_error(nd) || ts_node_is_missing(nd))) {
+				*err_at = ts_node_start_byte(nd);
+			}
 			int keep = field != 0 || ts_node_is_named(nd);
 			if (keep) {
 				if (!sc_push(&out, &n, &cap, nd, field, stack[sp - 1])) {
@@ -123,6 +135,26 @@ fail:
 	free(out);
 	return NULL;
 }
+
+// sc_parse parses src with parser and flattens the tree, all in one call
+// from Go: no read callback into Go, no copy of the source, and the tree
+// is freed before returning. *err_at is -1 for a clean parse, else the
+// start byte of the first error (0 when tree-sitter reports an error it
+// does not place). Returns NULL when there is no tree or no memory.
+static sc_rec *sc_parse(void *parser, const char *src, uint32_t len, size_t *count, int64_t *err_at) {
+	void *tree = ts_parser_parse_string(parser, NULL, src, len);
+	if (!tree) {
+		return NULL;
+	}
+	sc_node root = ts_tree_root_node(tree);
+	*err_at = -1;
+	sc_rec *recs = sc_walk(&root, count, err_at);
+	if (*err_at < 0 && ts_node_has_error(root)) {
+		*err_at = 0;
+	}
+	ts_tree_delete(tree);
+	return recs;
+}
 */
 import "C"
 
@@ -152,8 +184,9 @@ func walkTree(root *sitter.Node, g *grammarNames) (n *node, ok bool) {
 		return nil, false
 	}
 	var count C.size_t
+	errAt := C.int64_t(-1)
 	// sitter.Node is a struct holding exactly one C.TSNode.
-	recs := C.sc_walk((*C.sc_node)(unsafe.Pointer(root)), &count)
+	recs := C.sc_walk((*C.sc_node)(unsafe.Pointer(root)), &count, &errAt)
 	if recs == nil {
 		return nil, false
 	}
@@ -163,7 +196,60 @@ func walkTree(root *sitter.Node, g *grammarNames) (n *node, ok bool) {
 	if len(rs) == 0 || uint(rs[0].start) != start || uint(rs[0].end) != end || uint16(rs[0].symbol) != root.KindId() {
 		return nil, false
 	}
+	return buildNodes(rs, g), true
+}
+
+// parseWalk parses src with p and copies the tree out in one cgo call
+// (sc_parse). errAt is the byte offset of the first syntax error, -1 when
+// there is none. ok is false when the fast path is unavailable.
+func parseWalk(p *sitter.Parser, src []byte, g *grammarNames) (root *node, errAt int, ok bool) {
+	if !haveWalk || unsafe.Sizeof(*p) != unsafe.Sizeof(uintptr(0)) || len(src) >= 1<<32-1 {
+		return nil, 0, false
+	}
+	// sitter.Parser is a struct holding exactly one *C.TSParser.
+	inner := *(*unsafe.Pointer)(unsafe.Pointer(p))
+	var data *C.char
+	if len(src) > 0 {
+		data = (*C.char)(unsafe.Pointer(&src[0]))
+	} else {
+		data = (*C.char)(unsafe.Pointer(&emptySource[0]))
+	}
+	var count C.size_t
+	var errAtC C.int64_t
+	recs := C.sc_parse(inner, data, C.uint32_t(len(src)), &count, &errAtC)
+	if recs == nil {
+		return nil, 0, false
+	}
+	defer C.free(unsafe.Pointer(recs))
+	rs := unsafe.Slice(recs, int(count))
+	if len(rs) == 0 {
+		return nil, 0, false
+	}
+	return buildNodes(rs, g), int(errAtC), true
+}
+
+// emptySource gives an empty file a valid pointer to pass to C.
+var emptySource = []byte{0}
+
+// buildNodes turns the flat records of sc_walk into linked Go nodes, held
+// in one slice.
+func buildNodes(rs []C.sc_rec, g *grammarNames) *node {
 	nodes := make([]node, len(rs))
+	// Every node but the root is some node's child: one backing array
+	// holds all children lists, each sized by a first counting pass, so
+	// no list is grown by append.
+	counts := make([]int32, len(rs))
+	for i := range rs {
+		if p := int(rs[i].parent); p >= 0 && p < i {
+			counts[p]++
+		}
+	}
+	kids := make([]*node, len(rs))
+	off := 0
+	for i, c := range counts {
+		nodes[i].children = kids[off : off : off+int(c)]
+		off += int(c)
+	}
 	for i := range rs {
 		r := &rs[i]
 		nd := &nodes[i]
@@ -180,5 +266,5 @@ func walkTree(root *sitter.Node, g *grammarNames) (n *node, ok bool) {
 			nd.parent.children = append(nd.parent.children, nd)
 		}
 	}
-	return &nodes[0], true
+	return &nodes[0]
 }

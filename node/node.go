@@ -7,6 +7,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,15 +49,29 @@ type Options struct {
 	// qos_overrides./clock parameters do; nil means KEEP_LAST 1,
 	// BEST_EFFORT, VOLATILE (R16).
 	ClockQoS *transport.QoS
+	// TimeSource, when set, is a time source the node shares with other
+	// nodes of the process instead of creating its own: one /clock
+	// subscription, and one store per message for all their clocks (see
+	// simclock.ROSClock.Share). use_sim_time is then the shared time
+	// source's (UseSimTime is ignored), and OnWarning, BeforeClock and
+	// ClockQoS are its own. Close detaches the node's clock and leaves the
+	// time source open.
+	TimeSource *timesource.TimeSource
+	// Namespace is the node's namespace; "" means "/". A relative
+	// namespace is taken relative to "/".
+	Namespace string
 }
 
 // A Node is one ROS 2 node. Its methods are safe for concurrent use.
 type Node struct {
-	name  string
-	exec  *executor.Executor
-	tr    transport.Transport
-	clock *simclock.ROSClock
-	ts    *timesource.TimeSource
+	name      string
+	namespace string
+	exec      *executor.Executor
+	tr        transport.Transport
+	ownTr     bool // tr is a node view of the caller's transport, closed with the node
+	clock     *simclock.ROSClock
+	ts        *timesource.TimeSource
+	ownTS     bool // ts was created by New, and is closed by Close
 
 	ros, steady, system *timer.Queue
 
@@ -69,22 +84,49 @@ type Node struct {
 
 // New creates a node on exec and tr. Its ROS clock reads exec's system
 // clock while sim time is off, so a virtual-time executor gives the node
-// virtual time.
+// virtual time. name and opts.Namespace must be valid ROS names
+// (ValidateName, NormalizeNamespace). When tr can scope endpoints to
+// nodes (transport.NodeScoper, as the DDS transport does), the node's
+// publishers and subscriptions, its /clock reader included, are announced
+// under its name, so ROS 2 graph tools list it.
 func New(name string, exec *executor.Executor, tr transport.Transport, opts Options) (*Node, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	ns, err := NormalizeNamespace(opts.Namespace)
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", name, err)
+	}
+	ownTr := false
+	if s, ok := tr.(transport.NodeScoper); ok {
+		view, err := s.ForNode(name, ns)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %w", name, err)
+		}
+		tr, ownTr = view, true
+	}
 	n := &Node{
 		name:      name,
+		namespace: ns,
 		exec:      exec,
 		tr:        tr,
+		ownTr:     ownTr,
 		clock:     simclock.NewROSClockOn(exec.System(), exec.Steady()),
 		onWarning: opts.OnWarning,
 	}
-	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	n.ts, n.ownTS = opts.TimeSource, opts.TimeSource == nil
+	if n.ownTS {
+		n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	}
 	n.ts.AttachClock(n.clock)
 	n.ros = timer.NewQueue[simclock.ROS](n.clock)
 	n.steady = timer.NewQueue(exec.Steady())
 	n.system = timer.NewQueue(exec.System())
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		exec.AddQueue(q)
+	}
+	if !n.ownTS {
+		return n, nil // use_sim_time is the shared time source's
 	}
 	if err := n.ts.SetUseSimTime(opts.UseSimTime); err != nil {
 		n.Close()
@@ -95,6 +137,12 @@ func New(name string, exec *executor.Executor, tr transport.Transport, opts Opti
 
 // Name returns the node's name.
 func (n *Node) Name() string { return n.name }
+
+// Namespace returns the node's namespace ("/" for the root).
+func (n *Node) Namespace() string { return n.namespace }
+
+// FullName returns the node's fully qualified name, "/ns/name".
+func (n *Node) FullName() string { return strings.TrimSuffix(n.namespace, "/") + "/" + n.name }
 
 // Clock returns the node's ROS clock (rclpy's get_clock()).
 func (n *Node) Clock() *simclock.ROSClock { return n.clock }
@@ -199,8 +247,8 @@ func (n *Node) Subscribe(topic, typeName string, qos transport.QoS, handle func(
 	return sub, nil
 }
 
-// Close stops the node's timers, subscriptions and time source. It does
-// not close the transport.
+// Close stops the node's timers, subscriptions and time source, and
+// withdraws the node from the graph. It does not close the transport.
 func (n *Node) Close() error {
 	n.mu.Lock()
 	removes := n.removes
@@ -209,12 +257,20 @@ func (n *Node) Close() error {
 	for _, r := range removes {
 		r()
 	}
-	err := n.ts.Close()
+	var err error
+	if n.ownTS {
+		err = n.ts.Close()
+	} else {
+		n.ts.DetachClock(n.clock)
+	}
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		if q != nil {
 			n.exec.RemoveQueue(q)
 			q.Close()
 		}
+	}
+	if n.ownTr {
+		err = errors.Join(err, n.tr.Close())
 	}
 	return err
 }

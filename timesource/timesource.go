@@ -3,7 +3,10 @@
 //
 // With use_sim_time on, a TimeSource subscribes to /clock (KEEP_LAST 1,
 // BEST_EFFORT, VOLATILE), enables the ROS-time override on every attached
-// clock, and sets each message as the override value. Before the first
+// clock, and sets each message as the override value. The attached clocks
+// share one override cell (simclock.ROSClock.Share), so a message costs
+// one store however many clocks follow it, and each clock's jump
+// callbacks still see exactly the jumps rcl gives them. Before the first
 // message the clocks read 0. A clock attached later gets the last value at
 // once. Turning use_sim_time off disables the override, so the clocks read
 // system time again; the stored value is kept, as in rclpy, so turning it
@@ -80,6 +83,10 @@ type TimeSource struct {
 	// other state.
 	setMu sync.Mutex
 
+	// cell is the clock whose override cell the attached clocks share:
+	// the time source sets it, they read it.
+	cell *simclock.ROSClock
+
 	mu            sync.Mutex // mu guards the fields below
 	clocks        []*simclock.ROSClock
 	active        bool
@@ -102,7 +109,7 @@ func New(tr transport.Transport, subscribe SubscribeFunc, opts Options) *TimeSou
 		q := transport.ClockSubscriptionQoS
 		opts.QoS = &q
 	}
-	return &TimeSource{tr: tr, subscribe: subscribe, opts: opts}
+	return &TimeSource{tr: tr, subscribe: subscribe, opts: opts, cell: simclock.NewROSClock()}
 }
 
 // AttachClock makes c follow this time source: it gets the last /clock
@@ -112,22 +119,19 @@ func (ts *TimeSource) AttachClock(c *simclock.ROSClock) {
 	defer ts.setMu.Unlock()
 	ts.mu.Lock()
 	ts.clocks = append(ts.clocks, c)
-	last, active := ts.last, ts.active
 	ts.mu.Unlock()
-	c.SetROSTimeOverride(last)
-	if active {
-		c.EnableROSTimeOverride()
-	} else {
-		c.DisableROSTimeOverride()
-	}
+	c.Share(ts.cell) // c's callbacks see it take the last value, then the state
 }
 
 // DetachClock stops c following this time source; c keeps its state.
 func (ts *TimeSource) DetachClock(c *simclock.ROSClock) {
 	ts.mu.Lock()
-	// Copy on write: Handle ranges over the old slice without the lock.
-	ts.clocks = slices.DeleteFunc(slices.Clone(ts.clocks), func(x *simclock.ROSClock) bool { return x == c })
+	attached := slices.Contains(ts.clocks, c)
+	ts.clocks = slices.DeleteFunc(ts.clocks, func(x *simclock.ROSClock) bool { return x == c })
 	ts.mu.Unlock()
+	if attached {
+		c.Unshare()
+	}
 }
 
 // UseSimTime reports whether sim time is on.
@@ -162,15 +166,12 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 		ts.sub, ts.removeSub = nil, nil
 	}
 	ts.active = on
-	clocks := slices.Clone(ts.clocks)
 	ts.mu.Unlock()
 
-	for _, c := range clocks {
-		if on {
-			c.EnableROSTimeOverride()
-		} else {
-			c.DisableROSTimeOverride()
-		}
+	if on {
+		ts.cell.EnableROSTimeOverride()
+	} else {
+		ts.cell.DisableROSTimeOverride()
 	}
 	if on {
 		remove := ts.subscribe(sub, ts.Handle)
@@ -185,8 +186,8 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 	return sub.Close()
 }
 
-// Handle applies one /clock sample: decode, then set it on every attached
-// clock. A sample that does not decode, or whose nanosec is 1e9 or more,
+// Handle applies one /clock sample: decode, then set it on the attached
+// clocks' shared cell. A sample that does not decode, or whose nanosec is 1e9 or more,
 // is counted and dropped. It does not allocate for a well-formed sample
 // from a publisher already seen.
 func (ts *TimeSource) Handle(s transport.Sample) {
@@ -225,16 +226,13 @@ func (ts *TimeSource) Handle(s transport.Sample) {
 	ts.last = t
 	ts.received = true
 	active := ts.active
-	// Clocks are set outside the lock: their jump callbacks may call back.
-	clocks := ts.clocks
 	ts.mu.Unlock()
 	ts.warn(warn)
 	if !active {
 		return
 	}
-	for _, c := range clocks {
-		c.SetROSTimeOverride(t)
-	}
+	// Outside the lock: the clocks' jump callbacks may call back.
+	ts.cell.SetROSTimeOverride(t)
 }
 
 func (ts *TimeSource) warn(err error) {

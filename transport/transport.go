@@ -176,9 +176,32 @@ var ErrClosed = errors.New("transport closed")
 // silently does not match) never return it.
 var ErrIncompatibleQoS = errors.New("incompatible QoS")
 
+// A Waiter is a Subscription that can block its caller until samples may
+// be queued, without a hand-off through another goroutine: the dds
+// transport waits in Cyclone's waitset on the caller's thread. Receive
+// uses it when a subscription offers it.
+type Waiter interface {
+	// Wait blocks until samples may be queued (it may return with none),
+	// ctx is done (ctx's error) or the subscription is closed
+	// (ErrClosed).
+	Wait(ctx context.Context) error
+}
+
+// A WakeSetter is a Subscription that can call a function when samples
+// may be queued, from the goroutine that noticed them, in place of
+// signalling Notify: an executor uses it to be woken without a forwarding
+// goroutine (and one more hand-off) per subscription.
+type WakeSetter interface {
+	// SetWake makes the subscription call f, which must not block,
+	// whenever samples may be queued; SetWake(nil) goes back to Notify.
+	SetWake(f func())
+}
+
 // Receive calls handle for every sample sub receives until ctx is done,
-// then returns ctx's error. handle runs on the calling goroutine.
+// then returns ctx's error (or ErrClosed when sub is closed while it
+// waits on a Waiter). handle runs on the calling goroutine.
 func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
+	w, _ := sub.(Waiter)
 	for {
 		for {
 			s, ok := sub.Take()
@@ -187,10 +210,37 @@ func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
 			}
 			handle(s)
 		}
+		if w != nil {
+			if err := w.Wait(ctx); err != nil {
+				return err
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-sub.Notify():
 		}
 	}
+}
+
+// A NodeScoper is a Transport that can attribute endpoints to named ROS
+// nodes, so that the graph sees them as ROS 2 does (transport/dds
+// announces them on ros_discovery_info). node.New uses it when the
+// transport offers it.
+type NodeScoper interface {
+	// ForNode returns a view whose endpoints belong to the node
+	// namespace/name. Closing the view closes them and withdraws the node,
+	// leaving the underlying transport open.
+	ForNode(name, namespace string) (Transport, error)
+}
+
+// A Sampler is a polled reader: no goroutine waits for its data, and its
+// owner takes samples when it chooses (transport/dds's RawReader).
+type Sampler interface {
+	// Take removes and returns the oldest queued sample. ok is false
+	// when there is none.
+	Take() (s Sample, ok bool)
+	// Close stops the reader.
+	Close() error
 }

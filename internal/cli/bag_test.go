@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.uber.org/goleak"
 )
 
 const (
@@ -147,9 +145,13 @@ func TestBagUsage(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
-	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag")
-	if code != ExitFailure || !strings.Contains(errOut, "is a directory") {
-		t.Errorf("directory: exit %d, stderr %q", code, errOut)
+	code, _, errOut = runBagCLI(t, false, "bag", "inspect", hazardsBag, hazardsBag)
+	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
+		t.Errorf("same file twice: exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag", hazardsBag)
+	if code != ExitUsage || !strings.Contains(errOut, "give the directory alone") {
+		t.Errorf("directory and file: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -165,31 +167,19 @@ func TestBagInspectFlags(t *testing.T) {
 	}
 }
 
-// TestBagClock plays the hazard bag's 6 s timeline at rate 1000 on the
-// in-process transport.
-func TestBagClock(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	code, out, errOut := runBagCLI(t, false, "bag", "clock", "--rate", "1000", "--hz", "2000", hazardsBag)
-	if code != ExitOK {
-		t.Fatalf("exit %d, stderr %s", code, errOut)
-	}
-	// The bag's log time runs from 1763999998.000000000 (first /range) to 1764000003.990000000.
-	if !strings.Contains(out, "last 1764000003.990000000 s") || !strings.Contains(errOut, "from 1763999998.000000000") {
-		t.Errorf("stdout %q stderr %q", out, errOut)
+// An interrupted looping bag clock ends with its summary, like pub (the
+// full output is the bag_clock golden, in virtual time).
+func TestBagClockLoopInterrupted(t *testing.T) {
+	out, errOut, code := runVirtual(t, nil, 2500*time.Millisecond, "bag", "clock", "--rate", "4", "--hz", "10", "--loop", hazardsBag)
+	if code != ExitOK || !strings.Contains(out, "summary") || !strings.Contains(out, "start,loop") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
 
-func TestBagClockLoopInterrupted(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	code := Main(ctx, []string{"bag", "clock", "--rate", "100", "--hz", "200", "--loop", hazardsBag},
-		&Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
-	if code == ExitOK || code == ExitUsage {
-		t.Errorf("exit %d after the deadline; stderr %s", code, errb.String())
-	}
-	if !strings.Contains(out.String(), "published") {
-		t.Errorf("stdout %q", out.String())
+// An unwritable --svg path loses nothing: the report is printed first.
+func TestBagInspectPlotUnwritable(t *testing.T) {
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--svg", filepath.Join(t.TempDir(), "no", "dir", "t.svg"), hazardsBag)
+	if code != ExitFailure || !strings.Contains(out, "findings:") || !strings.Contains(errOut, "t.svg") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 // lintOptions holds the flag values of simclock lint.
@@ -18,6 +21,9 @@ type lintOptions struct {
 	format string
 	fix    bool
 	rules  string
+	distro string
+	strict bool
+	root   string
 	paths  []string
 }
 
@@ -25,18 +31,19 @@ func newLintCmd(env *Env) *cobra.Command {
 	opts := &lintOptions{}
 	var ids []string
 	for _, r := range lint.Rules {
-		ids = append(ids, r.ID)
+		ids = append(ids, r.ID.String())
 	}
 	cmd := &cobra.Command{
 		Use:   "lint [flags] PATH...",
 		Short: "Find ROS 2 time pitfalls in rclpy and rclcpp source code",
-		Long: `simclock lint [--format text|json|sarif] [--fix] [--rules R27,R29] PATH...
+		Long: `simclock lint [--format text|json|sarif] [--fix] [--rules R27,R29] [--strict] PATH...
 
-Scans the Python and C++ files under each PATH (and YAML parameter files and
-XML launch files, for a misspelt use_sim_time) for the time pitfalls of the
-ROS 2 time specification and reports each as
+Scans the Python and C++ files under each PATH (and YAML parameter and launch
+files, XML launch files and shell scripts, for a misspelt use_sim_time) for
+the time pitfalls of the ROS 2 time specification and reports each as
   file:line:col: RULE: message
-followed by why it is wrong and how to fix it. Directories named build,
+followed by how to fix it; why each rule matters is said once, after the
+findings, with its section in docs/rules.md. Directories named build,
 install, log and hidden ones are skipped. Give a package's headers and
 sources together: C++ class members are followed across the files of one
 package.
@@ -49,8 +56,23 @@ Silence a finding with a comment on its line or alone on the line before:
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
-Exit status: 0 when clean (notes alone do not fail), 1 when warnings or
-errors remain, 2 on usage errors.
+--ros-distro (default jazzy) words what now() - W below 0 does: rclpy
+raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
+negative Time on Humble and Jazzy, where a window that is only compared is
+therefore harmless and not reported. Test code (gtest, pytest,
+launch_testing) runs on wall time unless it mentions use_sim_time, so the
+sim-time startup rules (R26, R27, R29) skip it.
+
+Files that could not be parsed (YAML or XML that is not well formed) are
+named on stderr as file:line: could not parse, and counted; C++ with syntax
+errors (often unexpanded macros) is analysed around them and counted.
+--strict fails the run when a file could not be parsed. SARIF artifact URIs
+are relative to --root (default: the git work tree holding the paths, else
+the current directory), however the paths were typed.
+
+Exit status: 0 when clean (info findings alone do not fail), 1 when warnings
+or errors remain (or, with --strict, a file could not be parsed), 2 on usage
+errors.
 
 Examples:
   simclock lint src/my_pkg
@@ -65,6 +87,10 @@ Examples:
 	addFormatFlag(flags, &opts.format, "sarif")
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
+	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
+	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
+	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -75,16 +101,26 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}
-	rules, err := lint.ParseRules(opts.rules)
+	ids, err := lint.ParseRules(opts.rules)
 	if err != nil {
 		return flagErrorf("--rules: %v", err)
+	}
+	if _, err := lint.ParseDistro(opts.distro); err != nil {
+		return flagErrorf("--ros-distro: %v", err)
 	}
 	for _, p := range opts.paths {
 		if _, err := os.Stat(p); err != nil {
 			return flagErrorf("lint: %v", err)
 		}
 	}
-	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: rules})
+	if opts.root != "" && opts.format != "sarif" {
+		return flagErrorf("--root only applies to --format sarif")
+	}
+	roots, err := scanRoot(opts.root, opts.paths)
+	if err != nil {
+		return flagErrorf("--root: %v", err)
+	}
+	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: ids, RosDistro: opts.distro})
 	if err != nil {
 		if errors.Is(err, lint.ErrNoParser) {
 			return err
@@ -99,26 +135,30 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	}
 	switch opts.format {
 	case formatJSON:
-		err = writeLintJSON(env.Stdout, res, rules, opts.fix, fixed)
+		err = writeLintJSON(env.Stdout, res, ids, opts.fix, fixed, opts.strict)
 	case "sarif":
-		err = writeLintSARIF(env.Stdout, res)
+		err = writeLintSARIF(env.Stdout, res, roots, opts.strict)
 	default:
-		err = writeLintText(env.Stdout, env.Stderr, res, fixed)
+		err = writeLintText(env.Stdout, env.Stderr, res, fixed, opts.strict)
 	}
 	if err != nil {
 		return err
 	}
-	if res.Failed() {
+	if lintFailed(res, opts.strict) {
 		return errFindings
 	}
 	return nil
 }
 
-func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
+// writeLintText prints each finding with its fix, then once per rule why
+// it matters and where it is documented, all wrapped to 100 columns. Files
+// that could not be parsed are named on errOut, then the summary.
+func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bool) error {
+	var seen []rules.ID
 	for _, f := range res.Findings {
 		mark := ""
-		if f.Level == lint.LevelNote {
-			mark = " (note)"
+		if f.Severity == rules.Info {
+			mark = " (info)"
 		}
 		if f.Fixed {
 			mark += " (fixed)"
@@ -129,45 +169,112 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int) error {
 		if f.Fixed {
 			continue
 		}
-		if _, err := fmt.Fprintf(out, "    why: %s\n    fix: %s\n", f.Why, f.Fix); err != nil {
+		if !slices.Contains(seen, f.Rule) {
+			seen = append(seen, f.Rule)
+		}
+		if err := printWrapped(out, "    fix: ", f.Fix); err != nil {
 			return err
 		}
+	}
+	slices.Sort(seen)
+	for i, id := range seen {
+		r, _ := lint.RuleByID(id)
+		if i == 0 {
+			if _, err := fmt.Fprintln(out); err != nil {
+				return err
+			}
+		}
+		if err := printWrapped(out, "", fmt.Sprintf("why %s (%s): %s", r.ID, r.Name, r.Help)); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(out, "    %s\n", r.HelpURL()); err != nil {
+			return err
+		}
+	}
+	failures := res.Failures()
+	for _, p := range failures {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		fmt.Fprintf(errOut, "%s: %s\n", where, parseErrorText(p))
 	}
 	if len(res.Findings) > 0 || fixed > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), fixed, res.Files)
 	}
-	if n := len(res.ParseErrors); n > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors (often unexpanded macros); analysed around them\n", n)
+	if n := len(failures); n > 0 {
+		what := "analysed up to the error"
+		if strict {
+			what = "--strict: the run fails"
+		}
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
+	}
+	if n := len(res.ParseErrors) - len(failures); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors (often unexpanded macros); analysed around them (--format json lists them)\n", n)
 	}
 	return nil
+}
+
+// lintWidth is the width lint's human output is wrapped to.
+const lintWidth = 100
+
+// printWrapped prints text after prefix, wrapped at spaces to lintWidth
+// columns, continuation lines indented under the text.
+func printWrapped(w io.Writer, prefix, text string) error {
+	indent := strings.Repeat(" ", max(len(prefix), 4))
+	line := prefix
+	start := len(prefix)
+	for _, word := range strings.Fields(text) {
+		if len(line) > start && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > lintWidth {
+			if _, err := fmt.Fprintln(w, line); err != nil {
+				return err
+			}
+			line, start = indent, len(indent)
+		}
+		if len(line) > start {
+			line += " "
+		}
+		line += word
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
 }
 
 // JSON lines of simclock lint --format json (schema 1), one object per line:
 //
 //	{"kind":"env","schema":1,"tool":"simclock lint","version":"...","rules":["R2",...],"fix":false}
 //	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
-//	 "level":"warning","message":"...","why":"...","fix":"...","fixed":false,"fixable":false}
-//	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":0}
+//	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
+//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
+//	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
 //
-// Columns count Unicode code points from 1. "fixed" is omitted unless --fix
-// applied the finding's edits; "failed" is the exit status's view (notes
-// alone do not fail). Fields may be added, never renamed.
+// Columns count Unicode code points from 1. "severity" is info, warning or
+// error; "level" is the same in SARIF's words (info is "note"). "fixed" is
+// omitted unless --fix applied the finding's edits; "failed" is the exit
+// status's view (info alone does not fail). A parse_error line names each
+// file that did not parse cleanly: "recovered" when it was analysed around
+// the error, else the file could not be parsed past "line" ("unparsed"
+// counts those; --strict fails the run on them). Fields may be added,
+// never renamed.
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
 	Kind string `json:"kind"`
 	lint.Finding
-	Fixable bool `json:"fixable"`
+	// Level is the severity in SARIF's words (info is "note"), kept for
+	// readers of schema 1 from before "severity".
+	Level   string `json:"level"`
+	Fixable bool   `json:"fixable"`
 }
 
 // lintEnv and lintSummary are the first and last JSON lines.
 type lintEnv struct {
-	Kind    string   `json:"kind"`
-	Schema  int      `json:"schema"`
-	Tool    string   `json:"tool"`
-	Version string   `json:"version"`
-	Rules   []string `json:"rules"`
-	Fix     bool     `json:"fix"`
+	Kind    string     `json:"kind"`
+	Schema  int        `json:"schema"`
+	Tool    string     `json:"tool"`
+	Version string     `json:"version"`
+	Rules   []rules.ID `json:"rules"`
+	Fix     bool       `json:"fix"`
 }
 
 type lintSummary struct {
@@ -177,155 +284,103 @@ type lintSummary struct {
 	Fixed       int    `json:"fixed"`
 	Failed      bool   `json:"failed"`
 	ParseErrors int    `json:"parse_errors"`
+	Unparsed    int    `json:"unparsed"`
 }
 
-func writeLintJSON(out io.Writer, res *lint.Result, rules []string, fix bool, fixed int) error {
+// lintFailed is the exit status's view of a run: warnings or errors left,
+// or under --strict a file that could not be parsed.
+func lintFailed(res *lint.Result, strict bool) bool {
+	return res.Failed() || strict && len(res.Failures()) > 0
+}
+
+// lintParseError is a file that did not parse cleanly, as a JSON line.
+type lintParseError struct {
+	Kind string `json:"kind"`
+	lint.ParseError
+}
+
+func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fixed int, strict bool) error {
 	jl := newJSONLines(out)
-	if len(rules) == 0 {
+	if len(ids) == 0 {
 		for _, r := range lint.Rules {
-			rules = append(rules, r.ID)
+			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{Kind: "env", Schema: 1, Tool: "simclock lint", Version: Version, Rules: rules, Fix: fix}); err != nil {
+	if err := jl.Write(lintEnv{Kind: "env", Schema: 1, Tool: "simclock lint", Version: Version, Rules: ids, Fix: fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		lf := lintFinding{Kind: "finding", Finding: f, Fixable: len(f.Edits) > 0}
+		lf := lintFinding{Kind: "finding", Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
 		lf.Edits = nil
 		if err := jl.Write(lf); err != nil {
 			return err
 		}
 	}
+	for _, p := range res.ParseErrors {
+		if err := jl.Write(lintParseError{Kind: "parse_error", ParseError: p}); err != nil {
+			return err
+		}
+	}
 	return jl.Write(lintSummary{Kind: "summary", Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
-		Failed: res.Failed(), ParseErrors: len(res.ParseErrors)})
+		Failed: lintFailed(res, strict), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
 }
 
-// SARIF 2.1.0, the subset simclock writes.
-type sarifLog struct {
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name    string      `json:"name"`
-	Version string      `json:"version"`
-	Rules   []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID                   string       `json:"id"`
-	Name                 string       `json:"name"`
-	ShortDescription     sarifText    `json:"shortDescription"`
-	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
-}
-
-type sarifDefault struct {
-	Level string `json:"level"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-	Fixes     []sarifFix      `json:"fixes,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine,omitempty"`
-	StartColumn int `json:"startColumn,omitempty"`
-	EndLine     int `json:"endLine,omitempty"`
-	EndColumn   int `json:"endColumn,omitempty"`
-}
-
-type sarifFix struct {
-	Description     sarifText             `json:"description"`
-	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
-}
-
-type sarifArtifactChange struct {
-	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
-	Replacements     []sarifReplacement `json:"replacements"`
-}
-
-type sarifReplacement struct {
-	DeletedRegion   sarifBytes `json:"deletedRegion"`
-	InsertedContent sarifText  `json:"insertedContent"`
-}
-
-// sarifBytes is a region by byte offset; an insertion at the start of a
-// file has offset 0 and length 0, so neither may be omitted.
-type sarifBytes struct {
-	ByteOffset int `json:"byteOffset"`
-	ByteLength int `json:"byteLength"`
-}
-
-// sarifURI turns a path into a SARIF artifact URI: relative paths stay
-// relative (resolved against the checkout by code scanning).
-func sarifURI(p string) string {
-	if filepath.IsAbs(p) {
-		return "file://" + filepath.ToSlash(p)
-	}
-	return filepath.ToSlash(filepath.Clean(p))
-}
-
-func writeLintSARIF(out io.Writer, res *lint.Result) error {
+// writeLintSARIF writes res as SARIF 2.1.0 with artifact URIs relative to
+// roots. Files that could not be parsed are tool notifications: warnings,
+// or errors under --strict (which then also marks the run unsuccessful).
+func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bool) error {
 	run := sarifRun{
-		Tool:       sarifTool{Driver: sarifDriver{Name: "simclock", Version: Version}},
-		ColumnKind: "unicodeCodePoints",
-		Results:    []sarifResult{},
+		Tool: sarifTool{Driver: sarifDriver{Name: "simclock", Version: Version,
+			InformationURI: rules.Home, Rules: []sarifRule{}}},
+		OriginalURIBaseIDs: roots.baseIDs(),
+		ColumnKind:         "unicodeCodePoints",
+		Results:            []sarifResult{},
 	}
-	index := map[string]int{}
+	index := map[rules.ID]int{}
 	for i, r := range lint.Rules {
 		index[r.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: r.ID, Name: r.Name, ShortDescription: sarifText{r.Summary},
-			DefaultConfiguration: sarifDefault{string(r.Level)},
+			ID: r.ID.String(), Name: r.Name, ShortDescription: sarifText{r.Summary},
+			FullDescription: sarifText{r.Help},
+			Help: sarifMarkdown{Text: r.Help + " Fix: " + r.Fix + ".",
+				Markdown: fmt.Sprintf("%s\n\n**Fix:** %s.\n\n[%s in docs/rules.md](%s)", r.Help, r.Fix, r.ID, r.HelpURL())},
+			HelpURI:              r.HelpURL(),
+			DefaultConfiguration: sarifDefault{r.Severity.SARIFLevel()},
 		})
 	}
+	inv := sarifInvocation{ExecutionSuccessful: true}
+	for _, p := range res.ParseErrors {
+		level := "note"
+		if !p.Recovered {
+			level = "warning"
+			if strict {
+				level = "error"
+				inv.ExecutionSuccessful = false
+			}
+		}
+		loc := sarifPhysical{ArtifactLocation: roots.artifact(p.File)}
+		if p.Line > 0 {
+			loc.Region = &sarifRegion{StartLine: p.Line}
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Level: level, Message: sarifText{parseErrorText(p)}, Locations: []sarifLocation{{PhysicalLocation: loc}}})
+	}
+	run.Invocations = []sarifInvocation{inv}
 	for _, f := range res.Findings {
 		if f.Fixed {
 			continue
 		}
-		uri := sarifURI(f.File)
+		art := roots.artifact(f.File)
 		sr := sarifResult{
-			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Level),
-			Message: sarifText{f.Message + ". Why: " + f.Why + " Fix: " + f.Fix},
+			RuleID: f.Rule.String(), RuleIndex: index[f.Rule], Level: f.Severity.SARIFLevel(),
+			Message: sarifText{f.Message + ". Fix: " + f.Fix},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{uri},
+				ArtifactLocation: art,
 				Region:           &sarifRegion{StartLine: f.Line, StartColumn: f.Col, EndLine: f.EndLine, EndColumn: f.EndCol},
 			}}},
 		}
 		if len(f.Edits) > 0 {
-			ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{uri}}
+			ch := sarifArtifactChange{ArtifactLocation: art}
 			for _, e := range f.Edits {
 				ch.Replacements = append(ch.Replacements, sarifReplacement{
 					DeletedRegion:   sarifBytes{ByteOffset: e.Start, ByteLength: e.End - e.Start},
@@ -336,7 +391,13 @@ func writeLintSARIF(out io.Writer, res *lint.Result) error {
 		}
 		run.Results = append(run.Results, sr)
 	}
-	enc := newJSONLines(out)
-	enc.enc.SetIndent("", "  ")
-	return enc.Write(sarifLog{Version: "2.1.0", Runs: []sarifRun{run}})
+	return writeSARIF(out, sarifLog{Runs: []sarifRun{run}})
+}
+
+// parseErrorText says what went wrong with a file.
+func parseErrorText(p lint.ParseError) string {
+	if p.Recovered {
+		return "could not parse part of the file (" + p.Message + ")"
+	}
+	return "could not parse: " + p.Message
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // runCLI runs simclock in-process and returns stdout, stderr and the exit code.
@@ -28,7 +29,7 @@ func TestLintGolden(t *testing.T) {
 	}{
 		{"text.golden", []string{"lint", "testdata/lint/pkg"}},
 		{"json.golden", []string{"lint", "--format", "json", "testdata/lint/pkg"}},
-		{"sarif.golden", []string{"lint", "--format", "sarif", "testdata/lint/pkg"}},
+		{"sarif.golden", []string{"lint", "--format", "sarif", "--root", "testdata/lint", "testdata/lint/pkg"}},
 		{"rules.golden", []string{"lint", "--rules", "R29,r27", "testdata/lint/pkg"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,6 +37,9 @@ func TestLintGolden(t *testing.T) {
 			if code != ExitFailure {
 				t.Errorf("exit %d, want %d (findings); stderr: %s", code, ExitFailure, errOut)
 			}
+			// The scan root is an absolute path; the golden holds a stand-in.
+			root, _ := filepath.Abs("testdata/lint")
+			out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
 			golden(t, tc.name, out)
 		})
 	}
@@ -43,17 +47,43 @@ func TestLintGolden(t *testing.T) {
 
 func TestLintText(t *testing.T) {
 	out, errOut, _ := runCLI(t, "lint", "testdata/lint/pkg")
-	// Compiler-style first lines, each followed by why and fix.
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines)%3 != 0 {
-		t.Fatalf("want finding/why/fix triples, got %d lines", len(lines))
-	}
-	for i := 0; i < len(lines); i += 3 {
-		if !strings.HasPrefix(lines[i], "testdata/lint/pkg/") || strings.Count(lines[i], ":") < 4 {
-			t.Errorf("line %q is not file:line:col: rule: message", lines[i])
+	// Compiler-style first lines, each followed by its fix; then, once per
+	// rule, why it matters and its section in docs/rules.md.
+	findings, whys := 0, map[string]int{}
+	rulesSeen := map[string]bool{}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for i, line := range lines {
+		if n := utf8.RuneCountInString(line); n > 100 && !strings.HasPrefix(line, "testdata/") {
+			t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
 		}
-		if !strings.HasPrefix(lines[i+1], "    why: ") || !strings.HasPrefix(lines[i+2], "    fix: ") {
-			t.Errorf("finding %q lacks why/fix lines", lines[i])
+		switch {
+		case strings.HasPrefix(line, "testdata/lint/pkg/"):
+			findings++
+			if strings.Count(line, ":") < 4 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "    fix: ") {
+				t.Errorf("finding %q is not file:line:col: rule: message followed by its fix", line)
+			}
+			rulesSeen[strings.Fields(line)[1]] = true
+		case strings.HasPrefix(line, "why "):
+			id := strings.Fields(line)[1]
+			whys[id]++
+			j := i + 1
+			for j < len(lines) && strings.HasPrefix(lines[j], "    ") && !strings.HasPrefix(lines[j], "    https://") {
+				j++
+			}
+			if j >= len(lines) || !strings.HasSuffix(lines[j], "docs/rules.md#"+strings.ToLower(id)) {
+				t.Errorf("why %q is not followed by its URL", line)
+			}
+		}
+	}
+	if findings != 9 {
+		t.Errorf("%d findings, want 9:\n%s", findings, out)
+	}
+	if len(whys) != len(rulesSeen) {
+		t.Errorf("why printed for %v, want once for each of %v", whys, rulesSeen)
+	}
+	for id, n := range whys {
+		if n != 1 {
+			t.Errorf("why %s printed %d times, want once", id, n)
 		}
 	}
 	if !strings.Contains(out, "window.cpp:8:14: R26:") || !strings.Contains(out, "tracker.py:24:15: R29:") {
@@ -98,45 +128,85 @@ func TestLintJSONLines(t *testing.T) {
 	}
 }
 
-func TestLintSARIF(t *testing.T) {
-	out, _, _ := runCLI(t, "lint", "--format", "sarif", "testdata/lint/pkg")
-	var log struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Tool struct {
-				Driver struct {
-					Name  string `json:"name"`
-					Rules []struct {
-						ID string `json:"id"`
-					} `json:"rules"`
-				} `json:"driver"`
-			} `json:"tool"`
-			Results []struct {
-				RuleID    string `json:"ruleId"`
-				RuleIndex int    `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct {
-							URI string `json:"uri"`
-						} `json:"artifactLocation"`
-						Region struct {
-							StartLine   int `json:"startLine"`
-							StartColumn int `json:"startColumn"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-				Fixes []json.RawMessage `json:"fixes"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
+// sarifShape is the part of a SARIF log the tests check.
+type sarifShape struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool struct {
+			Driver struct {
+				Name           string `json:"name"`
+				InformationURI string `json:"informationUri"`
+				Rules          []struct {
+					ID               string `json:"id"`
+					Name             string `json:"name"`
+					ShortDescription struct {
+						Text string `json:"text"`
+					} `json:"shortDescription"`
+					Help struct {
+						Text     string `json:"text"`
+						Markdown string `json:"markdown"`
+					} `json:"help"`
+					HelpURI string `json:"helpUri"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Invocations []struct {
+			ExecutionSuccessful        bool `json:"executionSuccessful"`
+			ToolExecutionNotifications []struct {
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Locations []sarifLocation `json:"locations"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+		OriginalURIBaseIDs map[string]struct {
+			URI string `json:"uri"`
+		} `json:"originalUriBaseIds"`
+		Results []struct {
+			RuleID    string            `json:"ruleId"`
+			RuleIndex int               `json:"ruleIndex"`
+			Level     string            `json:"level"`
+			Locations []sarifLocation   `json:"locations"`
+			Fixes     []json.RawMessage `json:"fixes"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+func parseSARIF(t *testing.T, out string) sarifShape {
+	t.Helper()
+	var log sarifShape
 	if err := json.Unmarshal([]byte(out), &log); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\n%s", err, out)
 	}
-	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "simclock" {
+	if log.Version != "2.1.0" || !strings.HasSuffix(log.Schema, "sarif-schema-2.1.0.json") || len(log.Runs) != 1 {
 		t.Fatalf("bad SARIF envelope: %+v", log)
 	}
 	run := log.Runs[0]
+	if run.Tool.Driver.Name != "simclock" || !strings.HasPrefix(run.Tool.Driver.InformationURI, "https://") {
+		t.Errorf("bad driver %+v", run.Tool.Driver)
+	}
+	if len(run.Invocations) != 1 {
+		t.Errorf("%d invocations, want 1", len(run.Invocations))
+	}
+	root := run.OriginalURIBaseIDs["SRCROOT"].URI
+	if !strings.HasPrefix(root, "file:///") || !strings.HasSuffix(root, "/") {
+		t.Errorf("SRCROOT %q is not an absolute directory URI", root)
+	}
+	return log
+}
+
+func TestLintSARIF(t *testing.T) {
+	out, _, _ := runCLI(t, "lint", "--format", "sarif", "testdata/lint/pkg")
+	log := parseSARIF(t, out)
+	run := log.Runs[0]
+	for _, r := range run.Tool.Driver.Rules {
+		if r.Name == "" || r.ShortDescription.Text == "" || r.Help.Text == "" || !strings.Contains(r.Help.Markdown, r.HelpURI) ||
+			!strings.HasSuffix(r.HelpURI, "docs/rules.md#"+strings.ToLower(r.ID)) {
+			t.Errorf("rule %s lacks name, description, help or helpUri: %+v", r.ID, r)
+		}
+	}
 	if len(run.Results) != 9 {
 		t.Fatalf("%d results, want 9", len(run.Results))
 	}
@@ -146,13 +216,121 @@ func TestLintSARIF(t *testing.T) {
 			t.Errorf("ruleIndex %d does not point at %s", r.RuleIndex, r.RuleID)
 		}
 		loc := r.Locations[0].PhysicalLocation
-		if !strings.HasPrefix(loc.ArtifactLocation.URI, "testdata/lint/pkg/") || loc.Region.StartLine < 1 || loc.Region.StartColumn < 1 {
+		// Relative to the root: the git work tree, or here the package
+		// directory when the test runs outside one.
+		if !strings.Contains(loc.ArtifactLocation.URI, "lint/pkg/") || strings.HasPrefix(loc.ArtifactLocation.URI, "/") ||
+			loc.ArtifactLocation.URIBaseID != "SRCROOT" || loc.Region.StartLine < 1 || loc.Region.StartColumn < 1 {
 			t.Errorf("bad location %+v", loc)
 		}
 		fixes += len(r.Fixes)
 	}
-	if fixes != 4 { // R16, R5 (Time() baseline), R2, R6 (rclcpp::Time(5, 0))
-		t.Errorf("%d results carry fixes, want 4", fixes)
+	// R5 (Time() baseline), R2, R6 (rclcpp::Time(5, 0)); not R16, a
+	// declaration that must not be renamed to use_sim_time.
+	if fixes != 3 {
+		t.Errorf("%d results carry fixes, want 3", fixes)
+	}
+}
+
+// TestLintSARIFRoot checks that artifact URIs are relative to the scan
+// root (the git work tree) however the path was typed: relative, with
+// ./, absolute, or with ../ from a sibling directory.
+func TestLintSARIFRoot(t *testing.T) {
+	repo := t.TempDir()
+	for _, d := range []string{".git", "other", "src"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.CopyFS(filepath.Join(repo, "src", "pkg"), os.DirFS("testdata/lint/pkg")); err != nil {
+		t.Fatal(err)
+	}
+	uris := func(args ...string) []string {
+		t.Helper()
+		out, errOut, _ := runCLI(t, append([]string{"lint", "--format", "sarif"}, args...)...)
+		log := parseSARIF(t, out)
+		if got := log.Runs[0].OriginalURIBaseIDs["SRCROOT"].URI; args[0] != "--root" && !strings.HasSuffix(got, filepath.ToSlash(repo)+"/") {
+			t.Errorf("%v: SRCROOT %s, want %s; stderr %s", args, got, repo, errOut)
+		}
+		var out2 []string
+		for _, r := range log.Runs[0].Results {
+			out2 = append(out2, r.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+		}
+		return out2
+	}
+	t.Chdir(repo)
+	want := uris("src/pkg")
+	if len(want) == 0 || !strings.HasPrefix(want[0], "src/pkg/") {
+		t.Fatalf("URIs %v, want src/pkg/...", want)
+	}
+	for _, args := range [][]string{{"./src/pkg"}, {filepath.Join(repo, "src", "pkg")}, {"src/pkg/"}} {
+		if got := uris(args...); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%v: URIs %v, want %v", args, got, want)
+		}
+	}
+	t.Chdir(filepath.Join(repo, "other"))
+	if got := uris("../src/pkg"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("../src/pkg: URIs %v, want %v", got, want)
+	}
+	// --root moves the base.
+	if got := uris("--root", "../src", "../src/pkg"); len(got) == 0 || !strings.HasPrefix(got[0], "pkg/") {
+		t.Errorf("--root ../src: URIs %v, want pkg/...", got)
+	}
+}
+
+// TestLintParseErrors checks that files that could not be parsed are
+// named with their line and counted, and that --strict fails the run.
+func TestLintParseErrors(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"config/bad.yaml":       "talker:\n  ros__parameters:\n    rate: [1, 2\n",
+		"launch/bad.launch.xml": "<launch>\n  <node pkg=\"a\"\n</launch>\n",
+		"src/macro.cpp":         "#include <x>\nFOO_BEGIN(x) {\n  int a = ;\n}\n",
+		"ok/node.py":            "x = 1\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code := runCLI(t, "lint", dir)
+	if code != ExitOK || out != "" {
+		t.Errorf("exit %d, stdout %q: want 0 and nothing (no findings)", code, out)
+	}
+	for _, want := range []string{
+		filepath.Join(dir, "config/bad.yaml") + ":2: could not parse",
+		filepath.Join(dir, "launch/bad.launch.xml") + ":3: could not parse",
+		"2 file(s) could not be parsed",
+		"1 file(s) had syntax errors",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	_, errOut, code = runCLI(t, "lint", "--strict", dir)
+	if code != ExitFailure || !strings.Contains(errOut, "--strict") {
+		t.Errorf("--strict: exit %d, want 1; stderr %s", code, errOut)
+	}
+	out, _, code = runCLI(t, "lint", "--strict", "--format", "json", dir)
+	if code != ExitFailure || strings.Count(out, `"kind":"parse_error"`) != 3 ||
+		!strings.Contains(out, `"unparsed":2`) || !strings.Contains(out, `"failed":true`) ||
+		!strings.Contains(out, `"file":"`+filepath.Join(dir, "src/macro.cpp")+`","line":3`) {
+		t.Errorf("--strict --format json: exit %d\n%s", code, out)
+	}
+	out, _, _ = runCLI(t, "lint", "--strict", "--format", "sarif", dir)
+	inv := parseSARIF(t, out).Runs[0].Invocations[0]
+	levels := map[string]int{}
+	for _, n := range inv.ToolExecutionNotifications {
+		levels[n.Level]++
+		if len(n.Locations) != 1 || n.Locations[0].PhysicalLocation.ArtifactLocation.URI == "" {
+			t.Errorf("notification without a location: %+v", n)
+		}
+	}
+	if inv.ExecutionSuccessful || levels["error"] != 2 || levels["note"] != 1 {
+		t.Errorf("--strict SARIF: successful %v, notification levels %v; want false, 2 errors, 1 note", inv.ExecutionSuccessful, levels)
 	}
 }
 
@@ -171,6 +349,10 @@ func TestLintExitCodes(t *testing.T) {
 		{"bad rule", []string{"lint", "--rules", "R99", "testdata/lint/pkg"}, ExitUsage},
 		{"missing path", []string{"lint", "testdata/lint/nope"}, ExitUsage},
 		{"unknown flag", []string{"lint", "--fixx", "testdata/lint/pkg"}, ExitUsage},
+		{"bad distro", []string{"lint", "--ros-distro", "foxy", "testdata/lint/pkg"}, ExitUsage},
+		{"kilted", []string{"lint", "--ros-distro", "kilted", "testdata/lint/pkg"}, ExitFailure},
+		{"root without sarif", []string{"lint", "--root", ".", "testdata/lint/pkg"}, ExitUsage},
+		{"strict and clean", []string{"lint", "--strict", "testdata/lint/clean"}, ExitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := runCLI(t, tc.args...)
@@ -196,10 +378,12 @@ func TestLintFix(t *testing.T) {
 	if code != ExitFailure {
 		t.Errorf("exit %d, want 1 (unfixable findings remain); stderr %s", code, errOut)
 	}
-	if n := strings.Count(out, "(fixed)"); n != 4 {
-		t.Errorf("%d findings marked fixed, want 4:\n%s", n, out)
+	// declare_parameter('use_simulated_time') is not renamed: that would
+	// declare use_sim_time, which rclpy has declared already.
+	if n := strings.Count(out, "(fixed)"); n != 3 {
+		t.Errorf("%d findings marked fixed, want 3:\n%s", n, out)
 	}
-	if !strings.Contains(errOut, "9 finding(s), 4 fixed") {
+	if !strings.Contains(errOut, "9 finding(s), 3 fixed") {
 		t.Errorf("stderr summary %q", errOut)
 	}
 	for _, name := range []string{"my_pkg/tracker.py", "src/window.cpp"} {
@@ -214,12 +398,32 @@ func TestLintFix(t *testing.T) {
 	if strings.Contains(out, `"fixable":true`) {
 		t.Errorf("fixable findings after --fix:\n%s", out)
 	}
-	for _, rule := range []string{`"rule":"R16"`, `"rule":"R2"`, `"rule":"R5"`, `"rule":"R6"`} {
+	for _, rule := range []string{`"rule":"R2"`, `"rule":"R5"`, `"rule":"R6"`} {
 		if strings.Contains(out, rule) {
 			t.Errorf("%s still reported after --fix", rule)
 		}
 	}
+	if !strings.Contains(out, `"rule":"R16"`) {
+		t.Errorf("the misspelt declaration is no longer reported:\n%s", out)
+	}
 	if !strings.Contains(out, `"parse_errors":0`) {
 		t.Errorf("fixed files no longer parse cleanly:\n%s", out)
+	}
+}
+
+// TestLintDistroWording checks that --ros-distro words what a negative
+// rclcpp::Time does: silent before rclcpp 28.2 (Humble, Jazzy), thrown
+// from 28.2 (Kilted, Rolling).
+func TestLintDistroWording(t *testing.T) {
+	for distro, want := range map[string]string{
+		"humble":  "rclcpp on Humble (before 28.2) silently gives a negative Time",
+		"jazzy":   "rclcpp on Jazzy (before 28.2) silently gives a negative Time",
+		"kilted":  "rclcpp on Kilted (28.2 and later) throws std::runtime_error",
+		"rolling": "rclcpp on Rolling (28.2 and later) throws std::runtime_error",
+	} {
+		out, errOut, code := runCLI(t, "lint", "--rules", "R27", "--ros-distro", distro, "testdata/lint/pkg/src")
+		if code != ExitFailure || !strings.Contains(out, want) {
+			t.Errorf("--ros-distro %s: exit %d, output lacks %q:\n%s%s", distro, code, want, out, errOut)
+		}
 	}
 }

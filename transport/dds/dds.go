@@ -9,7 +9,9 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
+	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds/internal/ddsc"
 )
@@ -128,10 +130,18 @@ type Transport struct {
 	domain uint32
 	pp     ddsc.Entity
 
+	// The ros_discovery_info writer announcing this participant's nodes.
+	info   ddsc.Entity // the writer
+	infoTp ddsc.Entity // its topic
+	infoSt ddsc.Sertype
+	gid    graph.GUID // the participant's GUID, its ROS GID
+
 	mu     sync.Mutex // mu guards the fields below
 	closed bool
 	pubs   []*publisher
 	subs   []*subscription
+	raws   []*RawReader
+	nodes  []*nodeView
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -158,7 +168,13 @@ func Open(ctx context.Context, cfg Config) (*Transport, error) {
 		releaseDomain(cfg.Domain)
 		return nil, fmt.Errorf("dds: domain %d: %w", cfg.Domain, err)
 	}
-	return &Transport{domain: cfg.Domain, pp: pp}, nil
+	t := &Transport{domain: cfg.Domain, pp: pp}
+	if err := t.openDiscoveryWriter(); err != nil {
+		ddsc.Delete(pp) //nolint:errcheck // best effort cleanup
+		releaseDomain(cfg.Domain)
+		return nil, fmt.Errorf("dds: domain %d: ros_discovery_info: %w", cfg.Domain, err)
+	}
+	return t, nil
 }
 
 // Domain returns the domain id t joined.
@@ -173,9 +189,14 @@ func (t *Transport) topic(rosTopic, rosType string) (ddsc.Entity, ddsc.Sertype, 
 	if err != nil {
 		return 0, 0, err
 	}
+	return t.ddsTopic(rosTopic, name, typ)
+}
+
+// ddsTopic creates the DDS topic name of type typ; label names it in errors.
+func (t *Transport) ddsTopic(label, name, typ string) (ddsc.Entity, ddsc.Sertype, error) {
 	tp, st, err := ddsc.CreateTopic(t.pp, name, typ)
 	if err != nil {
-		return 0, 0, fmt.Errorf("dds: topic %s: %w", rosTopic, err)
+		return 0, 0, fmt.Errorf("dds: topic %s: %w", label, err)
 	}
 	return tp, st, nil
 }
@@ -227,7 +248,37 @@ func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transp
 	if err != nil {
 		return nil, err
 	}
-	r, err := ddsc.CreateReader(t.pp, tp, ddsQoS(qos), endpointUserData(typeName))
+	s, err := t.subscribeLocked(topic, tp, ddsQoS(qos), endpointUserData(typeName))
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SubscribeRaw creates a reader on the DDS topic ddsTopic of DDS type
+// ddsType, names taken as they are on the wire ("rt/scan",
+// "sensor_msgs::msg::dds_::LaserScan_"), so that any topic can be sampled
+// as raw CDR whatever its type.
+func (t *Transport) SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, _, err := t.ddsTopic(ddsTopic, ddsTopic, ddsType)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.subscribeLocked(ddsTopic, tp, ddsQoS(qos), "")
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// subscribeLocked creates a reader on tp. The caller holds t.mu.
+func (t *Transport) subscribeLocked(topic string, tp ddsc.Entity, q ddsc.QoS, userData string) (*subscription, error) {
+	r, err := ddsc.CreateReader(t.pp, tp, q, userData)
 	if err != nil {
 		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
 		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
@@ -239,8 +290,9 @@ func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transp
 		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
 	}
 	s := &subscription{t: t, topic: tp, r: r, ws: ws, guard: guard,
-		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID)}
-	s.wg.Go(s.wait)
+		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID),
+		batch: new(ddsc.Batch), depth: int(q.Depth)}
+	s.pending.Store(true)
 	t.subs = append(t.subs, s)
 	return s, nil
 }
@@ -254,9 +306,12 @@ func (t *Transport) Close() error {
 		return nil
 	}
 	t.closed = true
-	pubs, subs := t.pubs, t.subs
-	t.pubs, t.subs = nil, nil
+	pubs, subs, raws := t.pubs, t.subs, t.raws
+	t.pubs, t.subs, t.raws, t.nodes = nil, nil, nil, nil
 	t.mu.Unlock()
+	for _, r := range raws {
+		r.Close() //nolint:errcheck // Close of a child never fails
+	}
 	for _, p := range pubs {
 		p.Close() //nolint:errcheck // Close of a child never fails
 	}
@@ -357,10 +412,23 @@ type subscription struct {
 
 	notify chan struct{} // capacity 1: a pending wake-up coalesces later ones
 	wg     sync.WaitGroup
+	// pending is set by the waiter (or Wait) when the reader signalled
+	// data, and cleared by Take just before it takes: Take calls into C
+	// only when there may be something to take, so polling an empty
+	// subscription (as the executor does every round) costs no cgo call.
+	pending atomic.Bool
+	wake    atomic.Pointer[func()] // set by SetWake: called instead of signalling notify
 
-	mu     sync.Mutex // mu guards the fields below and serialises use of r
-	closed bool
-	ids    map[uint64]transport.PublisherID // writer instance handle → GUID
+	mu      sync.Mutex // mu guards the fields below and serialises use of r
+	closed  bool
+	waiting bool                             // the waiter goroutine runs (Notify was called)
+	inline  bool                             // a Wait is blocked in the waitset on its caller's thread
+	waited  bool                             // Wait was called: pending is kept up to date
+	ids     map[uint64]transport.PublisherID // writer instance handle → GUID
+	batch   *ddsc.Batch
+	depth   int          // the reader's KEEP_LAST depth
+	taken   []ddsc.Taken // taken from the reader, not yet returned
+	next    int          // taken[next] is the oldest not yet returned
 }
 
 // wait runs on its own goroutine until Close triggers the guard.
@@ -371,6 +439,12 @@ func (s *subscription) wait() {
 			return
 		}
 		if res == ddsc.WaitData {
+			s.pending.Store(true)
+			if f := s.wake.Load(); f != nil {
+				(*f)()
+				runtime.Gosched() // as below: let the woken executor run now
+				continue
+			}
 			select {
 			case s.notify <- struct{}{}:
 				// The woken consumer sits in this P's run queue; blocking in
@@ -386,7 +460,10 @@ func (s *subscription) wait() {
 const waitForever = math.MaxInt64
 
 // Take takes the oldest sample from the reader's history, skipping
-// samples that carry only a state change.
+// samples that carry only a state change. It takes up to the reader's
+// depth (at most 16) at once, in one cgo call, and returns them one by
+// one: a reader holds at most depth samples, so one take empties it and
+// the queue here never holds more than depth either.
 func (s *subscription) Take() (transport.Sample, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -394,34 +471,142 @@ func (s *subscription) Take() (transport.Sample, bool) {
 		return transport.Sample{}, false
 	}
 	for {
-		tk, ok, err := ddsc.Take(s.r)
-		if err != nil || !ok {
+		for s.next < len(s.taken) {
+			tk := s.taken[s.next]
+			s.taken[s.next] = ddsc.Taken{}
+			s.next++
+			if !tk.Valid {
+				continue // a state change (writer gone), not data
+			}
+			return transport.Sample{Data: tk.Data, Publisher: s.idLocked(tk.PubHandle),
+				SourceTimestamp: tk.SourceTimestamp}, true
+		}
+		// Cleared before taking: data arriving from now on sets it again.
+		// Only a subscription that someone waits on (Notify, Wait) has
+		// its pending flag kept; one only polled always looks.
+		if !s.pending.Swap(false) && (s.waiting || s.waited) {
 			return transport.Sample{}, false
 		}
-		if !tk.Valid {
-			continue // a state change (writer gone), not data
+		taken, full, err := ddsc.TakeBatch(s.r, s.batch, s.depth, s.taken[:0])
+		s.taken, s.next = taken, 0
+		if err != nil || len(taken) == 0 {
+			return transport.Sample{}, false
 		}
-		return transport.Sample{Data: tk.Data, Publisher: s.idLocked(tk.PubHandle),
-			SourceTimestamp: tk.SourceTimestamp}, true
+		if full && s.depth > ddsc.BatchMax {
+			s.pending.Store(true) // a deeper reader may hold more
+		}
 	}
 }
 
 // idLocked maps a writer handle to its GUID. The caller must hold s.mu.
-func (s *subscription) idLocked(h uint64) transport.PublisherID {
-	if id, ok := s.ids[h]; ok {
+func (s *subscription) idLocked(h uint64) transport.PublisherID { return publisherID(s.r, s.ids, h) }
+
+// publisherID maps writer handle h of reader r to its GUID, caching in ids.
+func publisherID(r ddsc.Entity, ids map[uint64]transport.PublisherID, h uint64) transport.PublisherID {
+	if id, ok := ids[h]; ok {
 		return id
 	}
-	g, err := ddsc.PublicationGUID(s.r, h)
+	g, err := ddsc.PublicationGUID(r, h)
 	if err != nil {
 		return transport.PublisherID(fmt.Sprintf("handle-%x", h))
 	}
 	id := guidID(g)
-	s.ids[h] = id
+	ids[h] = id
 	return id
 }
 
-// Notify is signalled by the waiter goroutine when data arrives.
-func (s *subscription) Notify() <-chan struct{} { return s.notify }
+// Notify is signalled by the waiter goroutine when data arrives. The
+// goroutine starts with the first call: a subscription read with Wait
+// (transport.Receive) needs none.
+func (s *subscription) Notify() <-chan struct{} {
+	s.mu.Lock()
+	if !s.waiting && !s.closed {
+		s.waiting = true
+		s.pending.Store(true) // samples may have come before: make Take look
+		s.wg.Go(s.wait)
+	}
+	s.mu.Unlock()
+	return s.notify
+}
+
+// SetWake makes the waiter goroutine call f instead of signalling Notify
+// (transport.WakeSetter); nil goes back to Notify.
+func (s *subscription) SetWake(f func()) {
+	if f == nil {
+		s.wake.Store(nil)
+		return
+	}
+	s.wake.Store(&f)
+	s.Notify() // starts the waiter goroutine
+}
+
+// Wait blocks until the reader may have data, ctx is done (its error is
+// returned) or the subscription is closed (ErrClosed). It waits in
+// Cyclone's waitset on the calling goroutine's thread, as ddsperf's
+// waitset mode does: the sample is taken by the thread that woke, with no
+// hand-off to another goroutine. Once Notify has been called it waits on
+// Notify instead.
+func (s *subscription) Wait(ctx context.Context) error {
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return transport.ErrClosed
+	case s.waiting || s.inline:
+		if !s.waiting { // another Wait holds the waitset: wait for the waiter goroutine
+			s.waiting = true
+			s.wg.Go(s.wait)
+		}
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.notify:
+			return nil
+		}
+	}
+	s.inline, s.waited = true, true
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inline = false
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		ddsc.Trigger(s.guard) //nolint:errcheck // Close or a later wait sees the state
+		s.mu.Unlock()
+	})
+	defer stop()
+	for {
+		res, err := ddsc.Wait(s.ws, s.r, waitForever)
+		switch {
+		case err != nil:
+			return fmt.Errorf("dds: wait: %w", err)
+		case res == ddsc.WaitData:
+			s.pending.Store(true)
+			return nil
+		case res == ddsc.WaitGuard:
+			// Close, or ctx: Close triggers the guard holding s.mu after
+			// setting closed, so checking and resetting under s.mu loses
+			// neither.
+			s.mu.Lock()
+			closed := s.closed
+			if !closed {
+				ddsc.Untrigger(s.guard) //nolint:errcheck // a later wake-up re-checks
+			}
+			s.mu.Unlock()
+			if closed {
+				return transport.ErrClosed
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
 
 // MatchedPublishers lists the GUIDs of the matched writers, sorted.
 func (s *subscription) MatchedPublishers() []transport.PublisherID {
@@ -450,12 +635,85 @@ func (s *subscription) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.mu.Unlock()
 	ddsc.Trigger(s.guard) //nolint:errcheck // if it fails, Delete below wakes the waitset
+	s.mu.Unlock()
 	s.wg.Wait()
 	for _, e := range []ddsc.Entity{s.ws, s.guard, s.r, s.topic} {
 		ddsc.Delete(e) //nolint:errcheck // the participant's deletion would catch it
 	}
 	s.t.forget(nil, s)
+	return nil
+}
+
+// A RawReader is a DDS reader of any topic and type, read as raw CDR by
+// polling Take: no goroutine or thread waits for its data, so sampling
+// many busy topics costs only what is taken.
+type RawReader struct {
+	t     *Transport
+	topic ddsc.Entity
+	r     ddsc.Entity
+
+	mu     sync.Mutex // mu guards the fields below and serialises use of r
+	closed bool
+	ids    map[uint64]transport.PublisherID
+}
+
+// RawReader creates a polled reader on the DDS topic ddsTopic of DDS type
+// ddsType, names as on the wire ("rt/scan",
+// "sensor_msgs::msg::dds_::LaserScan_"). Its history keeps the last
+// qos.Depth samples.
+func (t *Transport) RawReader(ddsTopic, ddsType string, qos transport.QoS) (*RawReader, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, transport.ErrClosed
+	}
+	tp, _, err := t.ddsTopic(ddsTopic, ddsTopic, ddsType)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ddsc.CreateReader(t.pp, tp, ddsQoS(qos), "")
+	if err != nil {
+		ddsc.Delete(tp) //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: reader on %s: %w", ddsTopic, err)
+	}
+	rr := &RawReader{t: t, topic: tp, r: r, ids: map[uint64]transport.PublisherID{}}
+	t.raws = append(t.raws, rr)
+	return rr, nil
+}
+
+// Take takes the oldest queued sample, skipping state changes.
+func (r *RawReader) Take() (transport.Sample, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return transport.Sample{}, false
+	}
+	for {
+		tk, ok, err := ddsc.Take(r.r)
+		if err != nil || !ok {
+			return transport.Sample{}, false
+		}
+		if tk.Valid {
+			return transport.Sample{Data: tk.Data, Publisher: publisherID(r.r, r.ids, tk.PubHandle),
+				SourceTimestamp: tk.SourceTimestamp}, true
+		}
+	}
+}
+
+// Close deletes the reader.
+func (r *RawReader) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	ddsc.Delete(r.r)     //nolint:errcheck // the participant's deletion would catch it
+	ddsc.Delete(r.topic) //nolint:errcheck // idem
+	r.mu.Unlock()
+	r.t.mu.Lock()
+	r.t.raws = slices.DeleteFunc(r.t.raws, func(x *RawReader) bool { return x == r })
+	r.t.mu.Unlock()
 	return nil
 }

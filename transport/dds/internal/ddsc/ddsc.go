@@ -84,8 +84,9 @@ func (e *LoadError) Error() string {
 	return b.String()
 }
 
-// QoS is what an endpoint asks for: KEEP_LAST Depth, reliability and
-// durability. Data representation is always XCDR1 only.
+// QoS is what an endpoint asks for: KEEP_LAST Depth (KEEP_ALL when Depth
+// is negative), reliability and durability. Data representation is always
+// XCDR1 only.
 type QoS struct {
 	Depth          int32
 	Reliable       bool

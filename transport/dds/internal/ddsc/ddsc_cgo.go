@@ -147,6 +147,49 @@ func Take(r Entity) (t Taken, ok bool, err error) {
 	return t, true, nil
 }
 
+// A Batch is reusable scratch space for TakeBatch.
+type Batch struct {
+	out  [BatchMax]C.struct_sc_taken
+	slab [4096]byte
+}
+
+// BatchMax is the most samples TakeBatch takes at once.
+const BatchMax = 16
+
+// TakeBatch removes up to maxN samples (at most BatchMax) from reader r
+// in one cgo call and appends them to dst. The payloads of one call share
+// one allocation. full reports that it took maxN, so more samples may be
+// queued.
+func TakeBatch(r Entity, b *Batch, maxN int, dst []Taken) (_ []Taken, full bool, err error) {
+	maxN = min(max(maxN, 1), BatchMax)
+	n := C.sc_take_batch(C.int32_t(r), &b.out[0], C.uint32_t(maxN), unsafe.Pointer(&b.slab[0]), C.uint32_t(len(b.slab)))
+	if n <= 0 {
+		return dst, false, check("dds_takecdr", n)
+	}
+	used := 0
+	for i := range int(n) {
+		o := &b.out[i]
+		if o.sd == 0 {
+			used = max(used, int(o.off+o.size))
+		}
+	}
+	slab := make([]byte, used)
+	copy(slab, b.slab[:used])
+	for i := range int(n) {
+		o := &b.out[i]
+		t := Taken{Valid: o.valid != 0, PubHandle: uint64(o.pub_handle), SourceTimestamp: int64(o.src_ts)}
+		switch {
+		case o.sd != 0:
+			t.Data = make([]byte, o.size)
+			C.sc_copy_free(o.sd, unsafe.Pointer(&t.Data[0]), o.size)
+		case o.size > 0:
+			t.Data = slab[o.off : o.off+o.size : o.off+o.size]
+		}
+		dst = append(dst, t)
+	}
+	return dst, int(n) == maxN, nil
+}
+
 // MatchedPublications returns the instance handles of the writers matched
 // with reader r.
 func MatchedPublications(r Entity) ([]uint64, error) {
@@ -204,4 +247,67 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) {
 // Trigger sets the guard condition, waking a Wait.
 func Trigger(guard Entity) error {
 	return check("dds_set_guardcondition", C.sc_trigger(C.int32_t(guard)))
+}
+
+// Untrigger resets the guard condition.
+func Untrigger(guard Entity) error {
+	return check("dds_set_guardcondition", C.sc_untrigger(C.int32_t(guard)))
+}
+
+// CreateBuiltinReader creates a reader on the builtin topic b. Its
+// samples are taken with TakeEndpoint or TakeParticipant.
+func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) {
+	return entity("dds_create_reader(builtin)", C.sc_create_builtin_reader(C.int32_t(pp), C.int32_t(b)))
+}
+
+// TakeEndpoint takes one DCPSPublication (writers true) or
+// DCPSSubscription sample from r. ok is false when none is queued.
+func TakeEndpoint(r Entity, writers bool) (s EndpointSample, ok bool, err error) {
+	var e C.struct_sc_endpoint
+	rc := C.sc_take_endpoint(C.int32_t(r), cbool(writers), &e)
+	if rc <= 0 {
+		return s, false, check("dds_take(endpoint)", rc)
+	}
+	defer C.sc_endpoint_free(&e)
+	s = EndpointSample{Key: [16]byte(C.GoBytes(unsafe.Pointer(&e.key[0]), 16)),
+		Participant: [16]byte(C.GoBytes(unsafe.Pointer(&e.participant_key[0]), 16)),
+		Alive:       e.alive != 0, Topic: goString(e.topic_name), Type: goString(e.type_name)}
+	if e.user_data != nil {
+		s.UserData = C.GoBytes(unsafe.Pointer(e.user_data), C.int(e.user_data_len))
+	}
+	q := &e.qos
+	s.QoS = EndpointQoS{Reliability: int32(q.reliability), Durability: int32(q.durability),
+		HistoryKind: int32(q.history_kind), HistoryDepth: int32(q.history_depth),
+		Deadline: int64(q.deadline), Lifespan: int64(q.lifespan),
+		LivelinessKind: int32(q.liveliness_kind), LeaseDuration: int64(q.lease_duration),
+		Ownership: int32(q.ownership), OwnershipStrength: int32(q.ownership_strength),
+		DestinationOrder: int32(q.destination_order)}
+	for i := range int(q.n_data_representation) {
+		s.QoS.DataRepresentation = append(s.QoS.DataRepresentation, int16(q.data_representation[i]))
+	}
+	return s, true, nil
+}
+
+// TakeParticipant takes one DCPSParticipant sample from r. ok is false
+// when none is queued.
+func TakeParticipant(r Entity) (s ParticipantSample, ok bool, err error) {
+	var p C.struct_sc_participant
+	rc := C.sc_take_participant(C.int32_t(r), &p)
+	if rc <= 0 {
+		return s, false, check("dds_take(participant)", rc)
+	}
+	defer C.sc_participant_free(&p)
+	s = ParticipantSample{Key: [16]byte(C.GoBytes(unsafe.Pointer(&p.key[0]), 16)), Alive: p.alive != 0,
+		Process: goString(p.process_name), PID: goString(p.pid), Host: goString(p.hostname)}
+	if p.user_data != nil {
+		s.UserData = C.GoBytes(unsafe.Pointer(p.user_data), C.int(p.user_data_len))
+	}
+	return s, true, nil
+}
+
+func goString(s *C.char) string {
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
 }

@@ -34,6 +34,17 @@ func Write(w Entity, st Sertype, data []byte) error { return ErrNoCgo }
 // Take reports ErrNoCgo.
 func Take(r Entity) (Taken, bool, error) { return Taken{}, false, ErrNoCgo }
 
+// Batch is reusable scratch space for TakeBatch.
+type Batch struct{}
+
+// TakeBatch reports ErrNoCgo.
+func TakeBatch(r Entity, b *Batch, maxN int, dst []Taken) ([]Taken, bool, error) {
+	return dst, false, ErrNoCgo
+}
+
+// BatchMax is the most samples TakeBatch takes at once.
+const BatchMax = 16
+
 // MatchedPublications reports ErrNoCgo.
 func MatchedPublications(r Entity) ([]uint64, error) { return nil, ErrNoCgo }
 
@@ -51,3 +62,19 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) { return Wait
 
 // Trigger reports ErrNoCgo.
 func Trigger(guard Entity) error { return ErrNoCgo }
+
+// Untrigger reports ErrNoCgo.
+func Untrigger(guard Entity) error { return ErrNoCgo }
+
+// CreateBuiltinReader reports ErrNoCgo.
+func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) { return 0, ErrNoCgo }
+
+// TakeEndpoint reports ErrNoCgo.
+func TakeEndpoint(r Entity, writers bool) (EndpointSample, bool, error) {
+	return EndpointSample{}, false, ErrNoCgo
+}
+
+// TakeParticipant reports ErrNoCgo.
+func TakeParticipant(r Entity) (ParticipantSample, bool, error) {
+	return ParticipantSample{}, false, ErrNoCgo
+}

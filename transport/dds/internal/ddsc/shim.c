@@ -56,7 +56,22 @@
   X(ddsi_sertype_init_flags)              \
   X(ddsi_sertype_fini)                    \
   X(ddsi_serdata_init)                    \
-  X(ddsi_sertype_v0)
+  X(ddsi_sertype_v0)                      \
+  X(dds_take)                             \
+  X(dds_return_loan)                      \
+  X(dds_qget_userdata)                    \
+  X(dds_qget_reliability)                 \
+  X(dds_qget_durability)                  \
+  X(dds_qget_history)                     \
+  X(dds_qget_deadline)                    \
+  X(dds_qget_lifespan)                    \
+  X(dds_qget_liveliness)                  \
+  X(dds_qget_ownership)                   \
+  X(dds_qget_ownership_strength)          \
+  X(dds_qget_destination_order)           \
+  X(dds_qget_data_representation)         \
+  X(dds_qget_prop)                        \
+  X(dds_free)
 
 #define SC_DECLARE(f) static __typeof__(&f) p_##f;
 SC_FUNCS(SC_DECLARE)
@@ -345,11 +360,14 @@ int32_t sc_create_endpoint(int32_t pp, int32_t topic, int is_writer, int reliabl
   (void)pp;
   dds_qos_t *q = p_dds_create_qos();
   p_dds_qset_reliability(q, reliable ? DDS_RELIABILITY_RELIABLE : DDS_RELIABILITY_BEST_EFFORT, DDS_MSECS(100));
-  p_dds_qset_history(q, DDS_HISTORY_KEEP_LAST, depth);
+  if (depth < 0)
+    p_dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+  else
+    p_dds_qset_history(q, DDS_HISTORY_KEEP_LAST, depth);
   p_dds_qset_durability(q, transient_local ? DDS_DURABILITY_TRANSIENT_LOCAL : DDS_DURABILITY_VOLATILE);
   // Cyclone keeps durability_service.history samples for late joiners of a
   // transient-local writer (default 1); make it the history depth.
-  if (transient_local)
+  if (transient_local && depth > 0)
     p_dds_qset_durability_service(q, 0, DDS_HISTORY_KEEP_LAST, depth, DDS_LENGTH_UNLIMITED, DDS_LENGTH_UNLIMITED, DDS_LENGTH_UNLIMITED);
   dds_data_representation_id_t xcdr1 = DDS_DATA_REPRESENTATION_XCDR1;
   p_dds_qset_data_representation(q, 1, &xcdr1);
@@ -400,6 +418,36 @@ void sc_copy_free(uintptr_t sd, void *buf, uint32_t size) {
   if (size > 0)
     memcpy(buf, d->data, size);
   raw_unref(&d->c);
+}
+
+int32_t sc_take_batch(int32_t reader, struct sc_taken *out, uint32_t max, void *slab, uint32_t slab_cap) {
+  enum { MAXB = 64 };
+  struct ddsi_serdata *ds[MAXB];
+  dds_sample_info_t si[MAXB];
+  if (max > MAXB)
+    max = MAXB;
+  dds_return_t n = p_dds_takecdr(reader, ds, max, si, DDS_ANY_STATE);
+  if (n <= 0)
+    return n;
+  uint32_t used = 0;
+  for (dds_return_t i = 0; i < n; i++) {
+    struct raw_serdata *d = (struct raw_serdata *)ds[i];
+    out[i].pub_handle = si[i].publication_handle;
+    out[i].src_ts = si[i].source_timestamp;
+    out[i].valid = si[i].valid_data;
+    out[i].size = si[i].valid_data ? (uint32_t)d->size : 0;
+    out[i].off = used;
+    out[i].sd = 0;
+    if (out[i].size <= slab_cap - used) {
+      if (out[i].size > 0)
+        memcpy((char *)slab + used, d->data, out[i].size);
+      used += out[i].size;
+      raw_unref(&d->c);
+    } else {
+      out[i].sd = (uintptr_t)d;
+    }
+  }
+  return n;
 }
 
 int32_t sc_matched_publications(int32_t reader, uint64_t *handles, uint32_t n) {
@@ -463,3 +511,146 @@ int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns) {
 }
 
 int32_t sc_trigger(int32_t guard) { return p_dds_set_guardcondition(guard, true); }
+
+int32_t sc_untrigger(int32_t guard) { return p_dds_set_guardcondition(guard, false); }
+
+/* ---- discovery: DDS builtin topics ---- */
+
+int32_t sc_create_builtin_reader(int32_t pp, int32_t kind) {
+  dds_entity_t topic;
+  switch (kind) {
+  case SC_BUILTIN_PARTICIPANT: topic = DDS_BUILTIN_TOPIC_DCPSPARTICIPANT; break;
+  case SC_BUILTIN_PUBLICATION: topic = DDS_BUILTIN_TOPIC_DCPSPUBLICATION; break;
+  case SC_BUILTIN_SUBSCRIPTION: topic = DDS_BUILTIN_TOPIC_DCPSSUBSCRIPTION; break;
+  default: return DDS_RETCODE_BAD_PARAMETER;
+  }
+  return p_dds_create_reader(pp, topic, NULL, NULL);
+}
+
+static char *sc_strdup(const char *s) {
+  return s == NULL ? NULL : strdup(s);
+}
+
+static void get_userdata(const dds_qos_t *q, char **out, uint32_t *len) {
+  void *ud = NULL;
+  size_t sz = 0;
+  *out = NULL;
+  *len = 0;
+  if (q == NULL || !p_dds_qget_userdata(q, &ud, &sz) || ud == NULL)
+    return;
+  *out = malloc(sz + 1);
+  if (*out != NULL) {
+    memcpy(*out, ud, sz);
+    (*out)[sz] = 0;
+    *len = (uint32_t)sz;
+  }
+  p_dds_free(ud);
+}
+
+// get_qos fills *o from q, with the DDS defaults of an endpoint of the
+// given kind for policies q does not carry.
+static void get_qos(const dds_qos_t *q, int writer, struct sc_qos *o) {
+  dds_reliability_kind_t rel = writer ? DDS_RELIABILITY_RELIABLE : DDS_RELIABILITY_BEST_EFFORT;
+  dds_duration_t mbt;
+  dds_durability_kind_t dur = DDS_DURABILITY_VOLATILE;
+  dds_history_kind_t hk = DDS_HISTORY_KEEP_LAST;
+  int32_t depth = 1;
+  dds_duration_t deadline = DDS_INFINITY, lifespan = DDS_INFINITY, lease = DDS_INFINITY;
+  dds_liveliness_kind_t lk = DDS_LIVELINESS_AUTOMATIC;
+  dds_ownership_kind_t own = DDS_OWNERSHIP_SHARED;
+  int32_t strength = 0;
+  dds_destination_order_kind_t dord = DDS_DESTINATIONORDER_BY_RECEPTION_TIMESTAMP;
+  uint32_t nrep = 0;
+  dds_data_representation_id_t *reps = NULL;
+  if (q != NULL) {
+    p_dds_qget_reliability(q, &rel, &mbt);
+    p_dds_qget_durability(q, &dur);
+    p_dds_qget_history(q, &hk, &depth);
+    p_dds_qget_deadline(q, &deadline);
+    p_dds_qget_lifespan(q, &lifespan);
+    p_dds_qget_liveliness(q, &lk, &lease);
+    p_dds_qget_ownership(q, &own);
+    p_dds_qget_ownership_strength(q, &strength);
+    p_dds_qget_destination_order(q, &dord);
+    p_dds_qget_data_representation(q, &nrep, &reps);
+  }
+  o->reliability = rel;
+  o->durability = dur;
+  o->history_kind = hk;
+  o->history_depth = depth;
+  o->deadline = deadline;
+  o->lifespan = lifespan;
+  o->liveliness_kind = lk;
+  o->lease_duration = lease;
+  o->ownership = own;
+  o->ownership_strength = strength;
+  o->destination_order = dord;
+  o->n_data_representation = 0;
+  for (uint32_t i = 0; reps != NULL && i < nrep && i < 4; i++)
+    o->data_representation[o->n_data_representation++] = reps[i];
+  if (reps != NULL)
+    p_dds_free(reps);
+}
+
+int32_t sc_take_endpoint(int32_t reader, int writer, struct sc_endpoint *out) {
+  void *buf[1] = {NULL};
+  dds_sample_info_t si;
+  dds_return_t n = p_dds_take(reader, buf, &si, 1, 1);
+  if (n <= 0)
+    return n;
+  const dds_builtintopic_endpoint_t *ep = buf[0];
+  memset(out, 0, sizeof(*out));
+  memcpy(out->key, ep->key.v, 16);
+  memcpy(out->participant_key, ep->participant_key.v, 16);
+  out->alive = si.instance_state == DDS_IST_ALIVE;
+  if (si.valid_data) {
+    out->topic_name = sc_strdup(ep->topic_name);
+    out->type_name = sc_strdup(ep->type_name);
+    get_userdata(ep->qos, &out->user_data, &out->user_data_len);
+  }
+  get_qos(si.valid_data ? ep->qos : NULL, writer, &out->qos);
+  p_dds_return_loan(reader, buf, n);
+  return 1;
+}
+
+void sc_endpoint_free(struct sc_endpoint *e) {
+  free(e->topic_name);
+  free(e->type_name);
+  free(e->user_data);
+}
+
+static char *get_prop(const dds_qos_t *q, const char *name) {
+  char *v = NULL;
+  if (q == NULL || !p_dds_qget_prop(q, name, &v) || v == NULL)
+    return NULL;
+  char *c = strdup(v);
+  p_dds_free(v);
+  return c;
+}
+
+int32_t sc_take_participant(int32_t reader, struct sc_participant *out) {
+  void *buf[1] = {NULL};
+  dds_sample_info_t si;
+  dds_return_t n = p_dds_take(reader, buf, &si, 1, 1);
+  if (n <= 0)
+    return n;
+  const dds_builtintopic_participant_t *p = buf[0];
+  memset(out, 0, sizeof(*out));
+  memcpy(out->key, p->key.v, 16);
+  out->alive = si.instance_state == DDS_IST_ALIVE;
+  if (si.valid_data) {
+    get_userdata(p->qos, &out->user_data, &out->user_data_len);
+    out->process_name = get_prop(p->qos, "__ProcessName");
+    out->pid = get_prop(p->qos, "__Pid");
+    out->hostname = get_prop(p->qos, "__Hostname");
+  }
+  p_dds_return_loan(reader, buf, n);
+  return 1;
+}
+
+void sc_participant_free(struct sc_participant *p) {
+  free(p->user_data);
+  free(p->process_name);
+  free(p->pid);
+  free(p->hostname);
+}

@@ -37,6 +37,19 @@ int32_t sc_take(int32_t reader, uintptr_t *sd, uint32_t *size, int *valid,
 // returned by sc_take) and releases sd.
 void sc_copy_free(uintptr_t sd, void *buf, uint32_t size);
 
+// sc_taken describes one sample taken by sc_take_batch.
+struct sc_taken {
+  uint64_t pub_handle;
+  int64_t src_ts;
+  uintptr_t sd; // non-zero when the payload did not fit the slab: pass to sc_copy_free
+  uint32_t off, size;
+  int32_t valid;
+};
+// sc_take_batch takes up to max samples in one call, copies each payload
+// that fits into slab (slab_cap bytes, packed) and releases it. It returns
+// how many it took, or a negative DDS return code.
+int32_t sc_take_batch(int32_t reader, struct sc_taken *out, uint32_t max, void *slab, uint32_t slab_cap);
+
 int32_t sc_matched_publications(int32_t reader, uint64_t *handles, uint32_t n);
 int32_t sc_publication_guid(int32_t reader, uint64_t handle, uint8_t guid[16]);
 int32_t sc_matched_subscriptions_count(int32_t writer);
@@ -47,5 +60,62 @@ int32_t sc_matched_subscriptions_count(int32_t writer);
 int32_t sc_waiter_create(int32_t pp, int32_t reader, int32_t *ws, int32_t *guard);
 int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns);
 int32_t sc_trigger(int32_t guard);
+int32_t sc_untrigger(int32_t guard);
+
+// ---- discovery: DDS builtin topics ----
+
+// sc_qos is an endpoint's QoS as discovered. Durations are ns, INT64_MAX
+// for infinity. Enumerations keep Cyclone's values.
+struct sc_qos {
+  int32_t reliability;       // dds_reliability_kind_t
+  int32_t durability;        // dds_durability_kind_t
+  int32_t history_kind;      // dds_history_kind_t
+  int32_t history_depth;
+  int64_t deadline;
+  int64_t lifespan;
+  int32_t liveliness_kind;   // dds_liveliness_kind_t
+  int64_t lease_duration;
+  int32_t ownership;         // dds_ownership_kind_t
+  int32_t ownership_strength;
+  int32_t destination_order; // dds_destination_order_kind_t
+  uint32_t n_data_representation;
+  int16_t data_representation[4];
+};
+
+// sc_endpoint is one DCPSPublication or DCPSSubscription sample. Strings and
+// user_data are malloc'd copies that sc_endpoint_free releases.
+struct sc_endpoint {
+  uint8_t key[16];
+  uint8_t participant_key[16];
+  int alive;                 // 0 when the endpoint went away
+  char *topic_name;
+  char *type_name;
+  char *user_data;
+  uint32_t user_data_len;
+  struct sc_qos qos;
+};
+
+// sc_participant is one DCPSParticipant sample; strings as above.
+struct sc_participant {
+  uint8_t key[16];
+  int alive;
+  char *user_data;
+  uint32_t user_data_len;
+  char *process_name;        // Cyclone's __ProcessName property, or NULL
+  char *pid;                 // __Pid
+  char *hostname;            // __Hostname
+};
+
+// Builtin topic kinds for sc_create_builtin_reader.
+enum { SC_BUILTIN_PARTICIPANT = 1, SC_BUILTIN_PUBLICATION = 3, SC_BUILTIN_SUBSCRIPTION = 4 };
+
+int32_t sc_create_builtin_reader(int32_t pp, int32_t kind);
+// sc_take_endpoint takes one sample into *out: 1 when it took one, 0 when
+// none is queued, negative on error. writer says whether the reader is on
+// DCPSPublication, for the defaults of policies a sample lacks.
+int32_t sc_take_endpoint(int32_t reader, int writer, struct sc_endpoint *out);
+void sc_endpoint_free(struct sc_endpoint *e);
+int32_t sc_take_participant(int32_t reader, struct sc_participant *out);
+void sc_participant_free(struct sc_participant *p);
 
 #endif

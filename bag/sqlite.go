@@ -1,0 +1,329 @@
+package bag
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	// modernc.org/sqlite is SQLite itself translated to Go: no cgo, so the
+	// CGO_ENABLED=0 build reads sqlite3 bags too, and it is the same
+	// SQLite that wrote them (file format, WAL, corruption checks), kept
+	// current with upstream releases.
+	_ "modernc.org/sqlite"
+)
+
+// sqliteMagic starts every SQLite 3 database file.
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// sqliteReader is the sqlite3 storage: the schema rosbag2_storage_default_plugins
+// writes, from Dashing to Jazzy. Tables topics (id, name, type,
+// serialization_format, offered_qos_profiles since Foxy,
+// type_description_hash since Iron), messages (id, topic_id, timestamp,
+// data), schema (schema_version, ros_distro) and metadata since Humble,
+// message_definitions (topic_type, encoding, encoded_message_definition)
+// since Iron. Messages are read in timestamp order, as rosbag2 plays
+// them; timestamp is the recorder's receive time, so it is the log time,
+// and sqlite3 bags record no publish time.
+//
+// Type definitions: bags written before Iron hold none. The analysis then
+// falls back to the definitions shipped with package ros2msg for common
+// interface packages, and reports other types as unknown.
+type sqliteReader struct{}
+
+func (sqliteReader) close() {}
+
+// sqliteDSN returns the read-only database name of a file for the driver.
+func sqliteDSN(path string, immutable, truncated bool) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	q := "mode=ro&_pragma=query_only(1)"
+	if truncated {
+		// SQLite refuses a file shorter than its header says unless the
+		// schema is writable; query_only keeps it read-only all the same,
+		// and the pages present are read up to the first missing one.
+		q += "&_pragma=writable_schema(1)"
+	}
+	if immutable {
+		q += "&immutable=1"
+	}
+	return (&url.URL{Scheme: "file", Path: abs, RawQuery: q}).String(), nil
+}
+
+func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink) error {
+	fi.Storage = "sqlite3"
+	fail := func(sentinel error, what string, err error) error {
+		if err != nil {
+			return &ReadError{Path: fi.Path, Offset: -1, Record: what, Err: fmt.Errorf("%w: %v", sentinel, err)}
+		}
+		return &ReadError{Path: fi.Path, Offset: -1, Record: what, Err: sentinel}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("bag: %w", err)
+	}
+	var hdr [100]byte
+	n, _ := io.ReadFull(f, hdr[:])
+	st, serr := f.Stat()
+	f.Close()
+	if serr != nil {
+		return fmt.Errorf("bag: %w", serr)
+	}
+	if fi.Bytes == 0 {
+		fi.Bytes = st.Size()
+	}
+	if n < len(sqliteMagic) || !bytes.Equal(hdr[:len(sqliteMagic)], sqliteMagic) {
+		if n < len(sqliteMagic) && bytes.Equal(hdr[:n], sqliteMagic[:n]) {
+			return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: fmt.Errorf("%w: %d bytes", ErrTruncated, n)}
+		}
+		return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: ErrNotSQLite}
+	}
+	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
+	db, err := openSQLite(ctx, path, truncErr != nil)
+	if err != nil {
+		if truncErr != nil {
+			return truncErr
+		}
+		return fail(ErrCorrupt, "SQLite database", err)
+	}
+	defer db.Close()
+	err = readSQLite(ctx, db, fi, s)
+	if err != nil && truncErr != nil && !errors.Is(err, context.Canceled) {
+		return truncErr
+	}
+	if err == nil && truncErr != nil {
+		return truncErr
+	}
+	return err
+}
+
+// sqliteTruncated checks the database size the header declares against
+// the file's: a recording cut off, or copied in part.
+func sqliteTruncated(hdr []byte, size int64, path string) error {
+	if len(hdr) < 100 {
+		return &ReadError{Path: path, Offset: int64(len(hdr)), Record: "SQLite header", Err: fmt.Errorf("%w: %d of its 100 bytes", ErrTruncated, len(hdr))}
+	}
+	pageSize := int64(binary.BigEndian.Uint16(hdr[16:]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	pages := int64(binary.BigEndian.Uint32(hdr[28:]))
+	// The page count is valid when the change counter matches
+	// version-valid-for (SQLite file format, section 1.3.7).
+	if binary.BigEndian.Uint32(hdr[24:]) != binary.BigEndian.Uint32(hdr[92:]) || pages == 0 {
+		return nil
+	}
+	if want := pages * pageSize; size < want {
+		return &ReadError{Path: path, Offset: size, Record: "SQLite pages",
+			Err: fmt.Errorf("%w: the header declares %d pages of %d bytes (%d bytes), the file has %d", ErrTruncated, pages, pageSize, want, size)}
+	}
+	return nil
+}
+
+func openSQLite(ctx context.Context, path string, truncated bool) (*sql.DB, error) {
+	var last error
+	// A WAL database in a read-only directory may not open read-only
+	// (it wants its -shm file); immutable then reads the main file alone.
+	for _, immutable := range []bool{false, true} {
+		dsn, err := sqliteDSN(path, immutable, truncated)
+		if err != nil {
+			return nil, err
+		}
+		db, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(1)
+		if err = db.PingContext(ctx); err == nil {
+			var n int
+			if err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err == nil {
+				return db, nil
+			}
+		}
+		db.Close()
+		last = err
+	}
+	return nil, last
+}
+
+// sqliteColumns returns the columns of a table, or nil when it is absent.
+func sqliteColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		cols[n] = true
+	}
+	if len(cols) == 0 {
+		return nil, rows.Err()
+	}
+	return cols, rows.Err()
+}
+
+func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
+	fail := func(what string, err error) error {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		sentinel := ErrCorrupt
+		if strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "corrupt") {
+			sentinel = ErrCorrupt
+		}
+		return &ReadError{Path: fi.Path, Offset: -1, Record: what, Err: fmt.Errorf("%w: %v", sentinel, err)}
+	}
+	topicCols, err := sqliteColumns(ctx, db, "topics")
+	if err != nil {
+		return fail("topics table", err)
+	}
+	msgCols, err := sqliteColumns(ctx, db, "messages")
+	if err != nil {
+		return fail("messages table", err)
+	}
+	for _, c := range []string{"id", "name", "type", "serialization_format"} {
+		if !topicCols[c] {
+			return fail("topics table", fmt.Errorf("no column %q: not a rosbag2 sqlite3 bag", c))
+		}
+	}
+	for _, c := range []string{"topic_id", "timestamp", "data"} {
+		if !msgCols[c] {
+			return fail("messages table", fmt.Errorf("no column %q: not a rosbag2 sqlite3 bag", c))
+		}
+	}
+	var version int
+	var distro string
+	if cols, _ := sqliteColumns(ctx, db, "schema"); cols["schema_version"] {
+		q := "SELECT schema_version, '' FROM schema"
+		if cols["ros_distro"] {
+			q = "SELECT schema_version, ros_distro FROM schema"
+		}
+		_ = db.QueryRowContext(ctx, q).Scan(&version, &distro)
+	}
+	fi.Profile = "rosbag2 sqlite3"
+	if version > 0 {
+		fi.Profile = fmt.Sprintf("rosbag2 sqlite3 schema %d", version)
+	}
+	fi.Library = distro
+
+	// Message definitions (Iron on), by type.
+	defs := map[string][2]string{}
+	if cols, _ := sqliteColumns(ctx, db, "message_definitions"); cols["topic_type"] && cols["encoding"] && cols["encoded_message_definition"] {
+		rows, err := db.QueryContext(ctx, "SELECT topic_type, encoding, encoded_message_definition FROM message_definitions")
+		if err != nil {
+			return fail("message_definitions table", err)
+		}
+		for rows.Next() {
+			var typ, enc, def sql.NullString
+			if err := rows.Scan(&typ, &enc, &def); err != nil {
+				rows.Close()
+				return fail("message_definitions table", err)
+			}
+			defs[typ.String] = [2]string{enc.String, def.String}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fail("message_definitions table", err)
+		}
+	}
+
+	q := "SELECT id, name, type, serialization_format, "
+	if topicCols["offered_qos_profiles"] {
+		q += "offered_qos_profiles FROM topics ORDER BY id"
+	} else {
+		q += "'' FROM topics ORDER BY id"
+	}
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return fail("topics table", err)
+	}
+	chans := map[int64]*channel{}
+	var order []*channel
+	for rows.Next() {
+		var id int64
+		var name, typ, format, qos sql.NullString
+		if err := rows.Scan(&id, &name, &typ, &format, &qos); err != nil {
+			rows.Close()
+			return fail("topics table", err)
+		}
+		c := &channel{Topic: name.String, Type: typ.String, MessageEncoding: format.String, OfferedQoS: qos.String}
+		if d, ok := defs[c.Type]; ok && d[1] != "" && d[0] != "unknown" {
+			c.SchemaEncoding, c.Definition = d[0], []byte(d[1])
+		}
+		chans[id] = c
+		order = append(order, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fail("topics table", err)
+	}
+	if s.onChannel != nil {
+		for _, c := range order {
+			s.onChannel(c)
+		}
+	}
+
+	var total int64
+	if s.progress != nil {
+		_ = db.QueryRowContext(ctx, "SELECT count(*) FROM messages").Scan(&total)
+	}
+	// In timestamp order, as rosbag2 plays; when the timestamp index is
+	// unreadable (a file cut short loses it first: it is written last),
+	// in insertion order, which is the recorder's receive order.
+	err = readMessages(ctx, db, "ORDER BY timestamp, id", chans, fi, s, total)
+	if err != nil && fi.Messages == 0 && ctx.Err() == nil {
+		err = readMessages(ctx, db, "ORDER BY id", chans, fi, s, total)
+	}
+	if err != nil {
+		return fail("messages table", err)
+	}
+	s.progressDone(fi.Bytes)
+	return nil
+}
+
+// readMessages hands the messages table to the sink in the given order.
+func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64]*channel, fi *FileInfo, s *sink, total int64) error {
+	rows, err := db.QueryContext(ctx, "SELECT topic_id, timestamp, data FROM messages "+order)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var m message
+	var data sql.RawBytes
+	var topicID int64
+	for rows.Next() {
+		if err := rows.Scan(&topicID, &m.LogTime, &data); err != nil {
+			return err
+		}
+		c := chans[topicID]
+		if c == nil {
+			return fmt.Errorf("message %d on topic id %d, which the topics table lacks", fi.Messages, topicID)
+		}
+		m.Data = data
+		fi.Messages++
+		if err := s.onMessage(c, &m); err != nil {
+			return err
+		}
+		if s.progress != nil && total > 0 && fi.Messages%4096 == 0 {
+			s.progress(fi.Bytes * fi.Messages / total)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,352 @@
+package doctor
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/rules"
+)
+
+// ClockTopic is the DDS topic of /clock.
+const ClockTopic = "rt/clock"
+
+// A Report is what doctor found. Every slice is sorted, so two reports of
+// the same graph print the same.
+type Report struct {
+	Nodes []NodeReport `json:"nodes"`
+	// Participants lists the DDS participants that host no ROS node.
+	Participants []ParticipantReport `json:"participants"`
+	Clock        []ClockWriter       `json:"clock"`
+	Topics       []TopicReport       `json:"topics"`
+	Findings     []Finding           `json:"findings"`
+	Summary      Summary             `json:"summary"`
+}
+
+// NodeReport is one ROS node.
+type NodeReport struct {
+	Name        string `json:"name"` // "/ns/name"
+	Namespace   string `json:"namespace"`
+	Participant string `json:"participant"`
+	Vendor      string `json:"vendor,omitempty"`
+	Process     string `json:"process,omitempty"`
+	// SimTime is true when the node has a /clock reader, which rclcpp,
+	// rclpy and rclnodejs create only with use_sim_time on.
+	SimTime bool `json:"sim_time"`
+	// ClockQoS is the QoS of its /clock reader; empty without one.
+	ClockQoS string `json:"clock_qos,omitempty"`
+	// ClockMatched is how many /clock writers that reader matches under
+	// the DDS QoS rules; null without a reader.
+	ClockMatched *int `json:"clock_writers_matched"`
+	// PublishesClock is true when the node writes /clock.
+	PublishesClock bool     `json:"publishes_clock"`
+	Publishes      []string `json:"publishes"`
+	Subscribes     []string `json:"subscribes"`
+}
+
+// ParticipantReport is one DDS participant hosting no ROS node.
+type ParticipantReport struct {
+	GUID      string `json:"guid"`
+	Vendor    string `json:"vendor,omitempty"`
+	Process   string `json:"process,omitempty"`
+	PID       string `json:"pid,omitempty"`
+	ROS       bool   `json:"ros"` // announces an enclave or ros_discovery_info
+	Endpoints int    `json:"endpoints"`
+}
+
+// TopicReport is one ROS topic (other than /clock, reported as Clock).
+type TopicReport struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Publishers  []string `json:"publishers"`
+	Subscribers []string `json:"subscribers"`
+	// StampBase is "sim", "wall", "zero", "mixed", "unknown" (type not
+	// known, or no sample yet), "none" (the type has no stamp) or
+	// "ignored" (Options.IgnoreStamps).
+	StampBase   string            `json:"stamp_base"`
+	Samples     int               `json:"samples"`
+	ByPublisher []PublisherStamps `json:"by_publisher,omitempty"`
+}
+
+// PublisherStamps is what one writer's stamps were.
+type PublisherStamps struct {
+	Publisher string `json:"publisher"` // node name, or participant description
+	GUID      string `json:"guid"`
+	Samples   int    `json:"samples"`
+	Sim       int    `json:"sim"`
+	Wall      int    `json:"wall"`
+	Zero      int    `json:"zero"`
+	Stale     int    `json:"stale"`
+	Future    int    `json:"future"`
+	Base      string `json:"base"`
+	// Malformed counts samples that did not decode with the type's
+	// definition.
+	Malformed int `json:"malformed,omitempty"`
+}
+
+// A Finding is one problem, naming the node and topic and what to change.
+type Finding struct {
+	Code     string         `json:"code"`
+	Severity rules.Severity `json:"severity"`
+	Rules    []rules.ID     `json:"rules,omitempty"`
+	Node     string         `json:"node,omitempty"`
+	Topic    string         `json:"topic,omitempty"`
+	Message  string         `json:"message"`
+	Fix      string         `json:"fix"`
+}
+
+// Summary counts what the report holds.
+type Summary struct {
+	ElapsedS     float64 `json:"elapsed_s"`
+	Nodes        int     `json:"nodes"`
+	Participants int     `json:"participants"`
+	Topics       int     `json:"topics"`
+	ClockWriters int     `json:"clock_writers"`
+	Errors       int     `json:"errors"`
+	Warnings     int     `json:"warnings"`
+	Infos        int     `json:"infos"`
+	// OK is false when a finding fails the run (warning or error).
+	OK bool `json:"ok"`
+}
+
+// Observation is everything a Report is computed from.
+type Observation struct {
+	Graph graph.Snapshot
+	// Self is the observer's own participant, left out of the report.
+	Self    graph.GUID
+	Elapsed time.Duration
+	// Now is when the observation was taken.
+	Now time.Time
+	// Clock has the measurements of each /clock writer, by GUID string.
+	Clock map[string]ClockWriter
+	// Stamps has the classified stamps by DDS topic, then writer GUID.
+	Stamps map[string]map[string]*WriterStamps
+	// Schemas says, by DDS topic, whether its type carries a stamp:
+	// BaseNone, BaseUnknown (no definition), "ignored", or "" (stamped).
+	Schemas map[string]string
+}
+
+// WriterStamps accumulates one writer's classified stamps on one topic.
+type WriterStamps struct {
+	Counts    StampCounts
+	Malformed int
+	// Example holds, per class, the first stamp seen and the reference it
+	// was compared with (sim time, or wall time for Wall), in ns.
+	Example [numClasses]struct{ Stamp, Ref int64 }
+}
+
+// add counts one classified stamp.
+func (w *WriterStamps) add(c StampClass, stamp, ref int64) {
+	if w.Counts[c] == 0 {
+		w.Example[c].Stamp, w.Example[c].Ref = stamp, ref
+	}
+	w.Counts[c]++
+}
+
+// Analyze builds the report of obs: the tables, and the findings of every
+// detector in detectors.go.
+func Analyze(obs Observation) Report {
+	a := newAnalysis(obs)
+	var r Report
+	r.Nodes = a.nodes()
+	r.Participants = a.participants()
+	r.Clock = a.clockTable()
+	r.Topics = a.topics()
+	for _, d := range detectors {
+		r.Findings = append(r.Findings, d(a)...)
+	}
+	slices.SortStableFunc(r.Findings, func(x, y Finding) int {
+		return cmp.Or(-cmp.Compare(x.Severity, y.Severity), cmp.Compare(x.Code, y.Code),
+			cmp.Compare(x.Node, y.Node), cmp.Compare(x.Topic, y.Topic))
+	})
+	r.Summary = Summary{ElapsedS: obs.Elapsed.Seconds(), Nodes: len(r.Nodes), Participants: len(r.Participants),
+		Topics: len(r.Topics), ClockWriters: len(r.Clock), OK: true}
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case rules.Error:
+			r.Summary.Errors++
+		case rules.Warning:
+			r.Summary.Warnings++
+		default:
+			r.Summary.Infos++
+		}
+		if f.Severity.Fails() {
+			r.Summary.OK = false
+		}
+	}
+	return r
+}
+
+// analysis is the observation with the observer left out, and indexes.
+type analysis struct {
+	obs          Observation
+	snap         graph.Snapshot
+	clockWriters []graph.Endpoint
+	clockReaders []graph.Endpoint
+}
+
+func newAnalysis(obs Observation) *analysis {
+	a := &analysis{obs: obs}
+	s := obs.Graph
+	a.snap.Participants = slices.DeleteFunc(slices.Clone(s.Participants), func(p graph.Participant) bool { return p.GUID == obs.Self })
+	a.snap.Nodes = slices.DeleteFunc(slices.Clone(s.Nodes), func(n graph.Node) bool { return n.Participant == obs.Self })
+	a.snap.Endpoints = slices.DeleteFunc(slices.Clone(s.Endpoints), func(e graph.Endpoint) bool { return e.Participant == obs.Self })
+	a.clockWriters = a.snap.OnTopic(ClockTopic, graph.Writer)
+	a.clockReaders = a.snap.OnTopic(ClockTopic, graph.Reader)
+	return a
+}
+
+// who names an endpoint's owner: its node, or its participant.
+func (a *analysis) who(e graph.Endpoint) string {
+	if e.Node != "" {
+		return e.Node
+	}
+	p, _ := a.snap.Participant(e.Participant)
+	return describeParticipant(p, e.Participant)
+}
+
+func describeParticipant(p graph.Participant, id graph.GUID) string {
+	var extra []string
+	if p.Process != "" {
+		extra = append(extra, p.Process)
+	}
+	if p.PID != "" {
+		extra = append(extra, "pid "+p.PID)
+	}
+	if p.Vendor != "" && len(extra) == 0 {
+		extra = append(extra, p.Vendor)
+	}
+	s := "participant " + id.String()
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return s
+}
+
+// simGraph reports whether the graph runs on sim time: someone publishes
+// /clock, or a node reads it.
+func (a *analysis) simGraph() bool { return len(a.clockWriters) > 0 || len(a.clockReaders) > 0 }
+
+func (a *analysis) nodes() []NodeReport {
+	out := []NodeReport{}
+	for _, n := range a.snap.Nodes {
+		p, _ := a.snap.Participant(n.Participant)
+		nr := NodeReport{Name: n.FullName(), Namespace: n.Namespace, Participant: n.Participant.String(),
+			Vendor: p.Vendor, Process: p.Process, Publishes: []string{}, Subscribes: []string{}}
+		for _, r := range n.Readers {
+			if r.DDSTopic == ClockTopic && !nr.SimTime {
+				nr.SimTime = true
+				nr.ClockQoS = r.QoS.String()
+				m := len(a.snap.Matches(r))
+				nr.ClockMatched = &m
+			}
+			if r.Topic != "" && !slices.Contains(nr.Subscribes, r.Topic) {
+				nr.Subscribes = append(nr.Subscribes, r.Topic)
+			}
+		}
+		for _, w := range n.Writers {
+			nr.PublishesClock = nr.PublishesClock || w.DDSTopic == ClockTopic
+			if w.Topic != "" && !slices.Contains(nr.Publishes, w.Topic) {
+				nr.Publishes = append(nr.Publishes, w.Topic)
+			}
+		}
+		slices.Sort(nr.Publishes)
+		slices.Sort(nr.Subscribes)
+		out = append(out, nr)
+	}
+	return out
+}
+
+func (a *analysis) participants() []ParticipantReport {
+	out := []ParticipantReport{}
+	for _, p := range a.snap.Participants {
+		if len(p.Nodes) > 0 {
+			continue
+		}
+		n := 0
+		for _, e := range a.snap.Endpoints {
+			if e.Participant == p.GUID {
+				n++
+			}
+		}
+		out = append(out, ParticipantReport{GUID: p.GUID.String(), Vendor: p.Vendor, Process: p.Process,
+			PID: p.PID, ROS: p.IsROS(), Endpoints: n})
+	}
+	return out
+}
+
+func (a *analysis) clockTable() []ClockWriter {
+	out := []ClockWriter{}
+	for _, w := range a.clockWriters {
+		cw, ok := a.obs.Clock[w.GUID.String()]
+		if !ok {
+			cw = ClockWriter{GUID: w.GUID.String()}
+		}
+		cw.Node = a.who(w)
+		cw.QoS = w.QoS.String()
+		out = append(out, cw)
+	}
+	return out
+}
+
+func (a *analysis) topics() []TopicReport {
+	out := []TopicReport{}
+	for _, t := range a.snap.Topics() {
+		if t.Topic == "" || t.DDSTopic == ClockTopic {
+			continue
+		}
+		tr := TopicReport{Name: t.Topic, Type: strings.Join(t.Types, ","), Publishers: []string{}, Subscribers: []string{}}
+		for _, w := range t.Writers {
+			if s := a.who(w); !slices.Contains(tr.Publishers, s) {
+				tr.Publishers = append(tr.Publishers, s)
+			}
+		}
+		for _, r := range t.Readers {
+			if s := a.who(r); !slices.Contains(tr.Subscribers, s) {
+				tr.Subscribers = append(tr.Subscribers, s)
+			}
+		}
+		slices.Sort(tr.Publishers)
+		slices.Sort(tr.Subscribers)
+		var all StampCounts
+		for _, w := range t.Writers {
+			ws := a.obs.Stamps[t.DDSTopic][w.GUID.String()]
+			if ws == nil {
+				continue
+			}
+			ps := PublisherStamps{Publisher: a.who(w), GUID: w.GUID.String(), Samples: ws.Counts.Total(),
+				Sim: ws.Counts[Sim], Wall: ws.Counts[Wall], Zero: ws.Counts[Zero], Stale: ws.Counts[Stale],
+				Future: ws.Counts[Future], Base: ws.Counts.Base(), Malformed: ws.Malformed}
+			for i, c := range ws.Counts {
+				all[i] += c
+			}
+			tr.ByPublisher = append(tr.ByPublisher, ps)
+		}
+		slices.SortFunc(tr.ByPublisher, func(x, y PublisherStamps) int {
+			return cmp.Or(cmp.Compare(x.Publisher, y.Publisher), cmp.Compare(x.GUID, y.GUID))
+		})
+		tr.Samples = all.Total()
+		switch base, known := a.obs.Schemas[t.DDSTopic]; {
+		case known && base != "":
+			tr.StampBase = base
+		default:
+			tr.StampBase = all.Base()
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
+// finding fills a Finding from its check.
+func finding(code, node, topic, message string) Finding {
+	c := check(code)
+	return Finding{Code: code, Severity: c.Severity, Rules: c.Rules, Node: node, Topic: topic, Message: message, Fix: c.Fix}
+}
+
+// FormatNs prints a time in ns since the epoch as seconds with 3 decimals.
+func FormatNs(ns int64) string {
+	return fmt.Sprintf("%d.%03d", ns/1e9, (ns%1e9)/1e6)
+}

@@ -1,0 +1,167 @@
+// Command bench runs the benchmarks behind the README's performance
+// figures (benchreport.Rows) with their baselines, several repetitions,
+// writes the ratios to docs/bench.md and copies that table into the
+// README between its markers. Run it as scripts/bench from the module
+// root:
+//
+//	scripts/bench            # 5 repetitions
+//	scripts/bench -n 3 -run dds   # print only the rows of packages matching "dds"
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/simclock/simclock/internal/benchreport"
+)
+
+func main() {
+	n := flag.Int("n", 5, "repetitions")
+	only := flag.String("run", "", "only rows whose package matches this regexp, printed and not written (the report keeps every row)")
+	out := flag.String("o", "docs/bench.md", "report file")
+	readme := flag.String("readme", "README.md", "README to update between its bench markers (empty: none)")
+	benchtime := flag.String("benchtime", "", "override every row's -benchtime (1x: a quick check that the rows still run)")
+	flag.Parse()
+	if err := run(*n, *only, *out, *readme, *benchtime); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// group is one test binary run: a package at one benchtime.
+type group struct {
+	pkg, benchtime string
+	tops           []string // top-level benchmarks
+	bin            string
+}
+
+func run(n int, only, out, readme, benchtime string) error {
+	var sel *regexp.Regexp
+	if only != "" {
+		var err error
+		if sel, err = regexp.Compile(only); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "simclock-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var groups []*group
+	index := map[string]*group{}
+	for _, row := range benchreport.Rows {
+		if sel != nil && !sel.MatchString(row.Pkg) {
+			continue
+		}
+		bt := row.Benchtime
+		if benchtime != "" {
+			bt = benchtime
+		}
+		key := row.Pkg + " " + bt
+		g := index[key]
+		if g == nil {
+			g = &group{pkg: row.Pkg, benchtime: bt, bin: filepath.Join(tmp, fmt.Sprintf("b%d.test", len(groups)))}
+			index[key] = g
+			groups = append(groups, g)
+		}
+		for _, b := range []string{row.Bench, row.Base} {
+			if top, _, _ := strings.Cut(b, "/"); top != "" && !slices.Contains(g.tops, top) {
+				g.tops = append(g.tops, top)
+			}
+		}
+	}
+	built := map[string]string{}
+	for _, g := range groups {
+		if bin, ok := built[g.pkg]; ok {
+			g.bin = bin
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: building %s\n", g.pkg)
+		if err := sh("", "go", "test", "-c", "-o", g.bin, g.pkg); err != nil {
+			return err
+		}
+		built[g.pkg] = g.bin
+	}
+	runs := make([]benchreport.Run, 0, n)
+	for i := range n {
+		run := benchreport.Run{}
+		for _, g := range groups {
+			fmt.Fprintf(os.Stderr, "bench: repetition %d/%d: %s %s\n", i+1, n, g.pkg, strings.Join(g.tops, " "))
+			var buf bytes.Buffer
+			cmd := exec.Command(g.bin, "-test.run=^$", "-test.bench=^("+strings.Join(g.tops, "|")+")$",
+				"-test.benchtime="+g.benchtime, "-test.benchmem")
+			cmd.Dir = g.pkg
+			cmd.Stdout, cmd.Stderr = &buf, os.Stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s: %w\n%s", g.pkg, err, buf.String())
+			}
+			r, err := benchreport.Parse(&buf)
+			if err != nil {
+				return err
+			}
+			for k, v := range r {
+				run[k] = v
+			}
+		}
+		runs = append(runs, run)
+	}
+	rows := benchreport.Rows
+	if sel != nil {
+		rows = slices.DeleteFunc(slices.Clone(rows), func(r benchreport.Row) bool { return !sel.MatchString(r.Pkg) })
+	}
+	report := benchreport.Markdown(benchreport.Summarise(rows, runs), environment(n))
+	fmt.Print(report)
+	if sel != nil {
+		return nil // a partial report replaces neither the report nor the README
+	}
+	if err := os.WriteFile(out, []byte(report), 0o644); err != nil {
+		return err
+	}
+	if readme == "" {
+		return nil
+	}
+	old, err := os.ReadFile(readme)
+	if err != nil {
+		return err
+	}
+	updated, err := benchreport.Splice(string(old), report)
+	if err != nil {
+		return fmt.Errorf("%s: %w", readme, err)
+	}
+	return os.WriteFile(readme, []byte(updated), 0o644)
+}
+
+func sh(dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, os.Stderr, os.Stderr
+	return cmd.Run()
+}
+
+func environment(n int) benchreport.Env {
+	env := benchreport.Env{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Go: runtime.Version(),
+		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()), CPU: "CPU unknown", Load: "unknown", Repetitions: n}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				env.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			env.Load = strings.Join(f[:3], " ")
+		}
+	}
+	return env
+}

@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/simclock/simclock/doctor"
+	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/transport/dds"
+)
+
+// doctorOptions are the flags of simclock doctor.
+type doctorOptions struct {
+	env       *Env
+	duration  time.Duration
+	watch     bool
+	interval  time.Duration
+	tolerance time.Duration
+	format    string
+}
+
+func newDoctorCmd(env *Env) *cobra.Command {
+	o := &doctorOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Audit the time of a live ROS 2 graph: who follows /clock, QoS matches, stamp bases",
+		Long: `simclock doctor joins the DDS domain (ROS_DOMAIN_ID, CYCLONEDDS_URI,
+ROS_AUTOMATIC_DISCOVERY_RANGE and ROS_STATIC_PEERS, as the other commands),
+watches passively for --duration, and reports:
+
+  - every ROS node (from ros_discovery_info) and DDS participants that host none;
+  - per node: whether it follows sim time (it reads /clock, which rclcpp and
+    rclpy do only with use_sim_time on), that reader's QoS, and how many /clock
+    writers it matches under the DDS QoS rules;
+  - /clock writers: node, QoS, rate, real-time factor, current sim time;
+  - topics: for types with a std_msgs/Header or builtin_interfaces/Time (the
+    common interface packages are built in), a sample of stamps per publisher,
+    each classified against /clock as sim, wall, zero, stale or future;
+  - findings with stable codes (docs/rules.md), each naming node, topic and fix.
+
+--format json writes JSON lines (kinds env, node, participant, clock, topic,
+finding, summary; docs/doctor.md). --watch refreshes every --interval until
+interrupted. Exit status: 1 when a warning or error is found, 2 on usage errors.
+
+Examples:
+  simclock doctor
+  ROS_DOMAIN_ID=7 simclock doctor --duration 10s --format json
+  simclock doctor --watch`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return flagErrorf("doctor takes no arguments, got %q", args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runDoctor(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	o.duration, o.interval, o.tolerance = 3*time.Second, 2*time.Second, time.Second
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", "wall-clock time to watch before reporting (with --watch: stop after this, 0 = until interrupted)")
+	f.BoolVar(&o.watch, "watch", false, "keep watching, reporting every --interval")
+	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
+	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
+	addFormatFlag(f, &o.format)
+	return cmd
+}
+
+func (o *doctorOptions) validate() error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	switch {
+	case o.duration < 0:
+		return flagErrorf("--duration must not be negative")
+	case o.duration == 0 && !o.watch:
+		return flagErrorf("--duration 0 needs --watch (a report needs time to discover the graph)")
+	case o.interval <= 0:
+		return flagErrorf("--interval %v: want a positive duration", o.interval)
+	case o.tolerance <= 0:
+		return flagErrorf("--tolerance %v: want a positive duration", o.tolerance)
+	}
+	return nil
+}
+
+func runDoctor(ctx context.Context, o *doctorOptions) error {
+	tr, err := openDDS(ctx, o.env)
+	if err != nil {
+		return err
+	}
+	defer tr.Close() //nolint:errcheck // nothing left to report
+	src := tr.(*dds.Transport)
+	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance})
+	if err != nil {
+		return err
+	}
+	defer w.Close() //nolint:errcheck // Err is checked below
+
+	jsonOut := o.format == formatJSON
+	out := newJSONLines(o.env.Stdout)
+	if jsonOut {
+		out.Write(struct { //nolint:errcheck // stdout
+			envHeader
+			Domain    uint32        `json:"domain"`
+			Duration  time.Duration `json:"duration_ns"`
+			Tolerance time.Duration `json:"tolerance_ns"`
+			Watch     bool          `json:"watch"`
+		}{newEnvHeader("doctor"), src.Domain(), o.duration, o.tolerance, o.watch})
+	}
+	runCtx, cancel := withDuration(ctx, o.duration)
+	defer cancel()
+	print := func(r doctor.Report) {
+		if jsonOut {
+			writeDoctorJSON(out, r) //nolint:errcheck // stdout
+			return
+		}
+		if o.watch && o.env.StderrIsTTY {
+			fmt.Fprint(o.env.Stdout, "\033[H\033[2J")
+		}
+		writeDoctorText(o.env.Stdout, r)
+	}
+	var last doctor.Report
+	if o.watch {
+		tick := time.NewTicker(o.interval)
+		defer tick.Stop()
+		for done := false; !done; {
+			select {
+			case <-runCtx.Done():
+				done = true
+			case <-tick.C:
+				last = w.Report()
+				print(last)
+			}
+		}
+	} else {
+		if o.env.StderrIsTTY {
+			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %v...\n", src.Domain(), o.duration)
+		}
+		<-runCtx.Done()
+		settle(ctx, o.env, w)
+		last = w.Report()
+		print(last)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if !last.Summary.OK {
+		return errFindings
+	}
+	return nil
+}
+
+// maxSettle bounds how long doctor waits past --duration for the
+// ros_discovery_info of participants it has seen, so that their nodes are
+// in the report.
+const maxSettle = 5 * time.Second
+
+// settle waits until every ROS participant seen has announced its nodes,
+// for at most maxSettle.
+func settle(ctx context.Context, env *Env, w *doctor.Watcher) {
+	deadline := time.Now().Add(maxSettle)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	told := false
+	for n := w.Pending(); n > 0 && time.Now().Before(deadline); n = w.Pending() {
+		if !told {
+			fmt.Fprintf(env.Stderr, "simclock doctor: waiting for the nodes of %d participant(s) (ros_discovery_info)\n", n)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// writeDoctorJSON writes a report as JSON lines, each with its kind first.
+func writeDoctorJSON(out *jsonLines, r doctor.Report) error {
+	var errs []error
+	write := func(kind string, v any) {
+		errs = append(errs, out.Write(withKind(kind, v)))
+	}
+	for _, n := range r.Nodes {
+		write("node", n)
+	}
+	for _, p := range r.Participants {
+		write("participant", p)
+	}
+	for _, c := range r.Clock {
+		write("clock", c)
+	}
+	for _, t := range r.Topics {
+		write("topic", t)
+	}
+	for _, f := range r.Findings {
+		write("finding", f)
+	}
+	write("summary", r.Summary)
+	return errors.Join(errs...)
+}
+
+// withKind encodes v, a struct, as a JSON object whose first member is
+// "kind", so a reader of JSON lines can dispatch on the first key.
+func withKind(kind string, v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("cli: encoding %T: %v", v, err)) // report types always encode
+	}
+	body := bytes.TrimSpace(b.Bytes())
+	out := []byte(`{"kind":` + strconv.Quote(kind))
+	if len(body) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...)
+}
+
+// writeDoctorText writes the human report: nodes, topics, /clock writers,
+// then findings.
+func writeDoctorText(w io.Writer, r doctor.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODE\tSIM TIME\t/CLOCK READER\tMATCHED\tPUBLISHES")
+	for _, n := range r.Nodes {
+		sim, matched := "no", "-"
+		if n.SimTime {
+			sim = "yes"
+		}
+		if n.ClockMatched != nil {
+			matched = strconv.Itoa(*n.ClockMatched)
+		}
+		if n.PublishesClock {
+			sim = "clock src"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n.Name, sim, dash(n.ClockQoS), matched, clip(strings.Join(n.Publishes, " "), 40))
+	}
+	for _, p := range r.Participants {
+		fmt.Fprintf(tw, "(participant %s)\t%s\t\t\t%d endpoints\n", p.GUID, dash(strings.TrimSpace(p.Vendor+" "+p.Process)), p.Endpoints)
+	}
+	tw.Flush() //nolint:errcheck // stdout
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOPIC\tTYPE\tPUBLISHERS\tSTAMPS\tSAMPLES")
+	for _, t := range r.Topics {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", clip(t.Name, 30), clip(t.Type, 32), clip(strings.Join(t.Publishers, " "), 24), t.StampBase, t.Samples)
+	}
+	tw.Flush() //nolint:errcheck // stdout
+	if len(r.Clock) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "/CLOCK WRITER\tQOS\tRATE\tRTF\tSIM TIME")
+		for _, c := range r.Clock {
+			rtf := "-"
+			if c.RTF != nil {
+				rtf = strconv.FormatFloat(*c.RTF, 'f', 3, 64)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.1f Hz\t%s\t%s\n", clip(c.Node, 30), c.QoS, c.RateHz, rtf, dash(c.SimTime))
+		}
+		tw.Flush() //nolint:errcheck // stdout
+	}
+	fmt.Fprintln(w)
+	for _, f := range r.Findings {
+		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), tableWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
+		for _, l := range wrap("  fix: "+f.Fix, tableWidth, "    ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+	s := r.Summary
+	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
+		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// clip shortens s to n runes with an ellipsis, so tables fit 100 columns.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

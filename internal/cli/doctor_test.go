@@ -1,0 +1,345 @@
+package cli
+
+// End-to-end tests of simclock doctor: graphs of real processes (simclock
+// pub and monitor, and Go nodes built on package node, see
+// testnode_test.go) on loopback DDS, one domain per graph, each finding
+// provoked on purpose and read back from doctor's JSON.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/simclock/simclock/doctor"
+	"github.com/simclock/simclock/rules/rulestest"
+)
+
+// Domain ids of the doctor tests (this helper's range is 100-129).
+const (
+	domainDoctorHealthy  = 102
+	domainDoctorHazards  = 103
+	domainDoctorTwoPubs  = 104
+	domainDoctorNoClock  = 105
+	domainDoctorBadUsage = 106
+)
+
+func TestDoctorChecksDocumented(t *testing.T) {
+	rulestest.CheckDocumented(t, doctor.Checks)
+}
+
+// startTestNode starts this test binary as a Go ROS node (testnode_test.go)
+// with the given SIMCLOCK_TEST_* settings, and waits until it is set up.
+func startTestNode(t *testing.T, domain int, name string, settings ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(ddsEnv(t, domain), testNodeEnv+"="+name)
+	cmd.Env = append(cmd.Env, settings...)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt) //nolint:errcheck // may have exited
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill() //nolint:errcheck // stuck
+			<-done
+		}
+	})
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		ok := sc.Scan() && sc.Text() == "ready"
+		ready <- ok
+		for sc.Scan() {
+		}
+		cmd.Wait() //nolint:errcheck // killed at cleanup
+		close(done)
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatalf("test node %s did not start:\n%s", name, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("test node %s not ready after 30s:\n%s", name, stderr.String())
+	}
+}
+
+// doctorRun is one parsed run of simclock doctor --format json.
+type doctorRun struct {
+	exit     int
+	env      map[string]any
+	nodes    map[string]doctor.NodeReport
+	topics   map[string]doctor.TopicReport
+	clock    []doctor.ClockWriter
+	findings []doctor.Finding
+	summary  *doctor.Summary
+	raw      string
+}
+
+func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorRun {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"doctor", "--format", "json"}, args...)...)
+	cmd.Env = ddsEnv(t, domain)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := doctorRun{nodes: map[string]doctor.NodeReport{}, topics: map[string]doctor.TopicReport{}, raw: stdout.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.exit = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("doctor: %v\n%s", err, stderr.String())
+	}
+	for i, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal([]byte(line), &head); err != nil {
+			t.Fatalf("doctor line %d is not JSON: %q", i+1, line)
+		}
+		if !strings.HasPrefix(line, `{"kind":`) {
+			t.Errorf("doctor line %d does not start with its kind: %q", i+1, line)
+		}
+		dec := func(v any) {
+			if err := json.Unmarshal([]byte(line), v); err != nil {
+				t.Fatalf("doctor line %d (%s): %v", i+1, head.Kind, err)
+			}
+		}
+		switch head.Kind {
+		case "env":
+			dec(&r.env)
+		case "node":
+			var n doctor.NodeReport
+			dec(&n)
+			r.nodes[n.Name] = n
+		case "topic":
+			var tp doctor.TopicReport
+			dec(&tp)
+			r.topics[tp.Name] = tp
+		case "clock":
+			var c doctor.ClockWriter
+			dec(&c)
+			r.clock = append(r.clock, c)
+		case "finding":
+			var f doctor.Finding
+			dec(&f)
+			r.findings = append(r.findings, f)
+		case "summary":
+			r.summary = new(doctor.Summary)
+			dec(r.summary)
+		case "participant":
+		default:
+			t.Errorf("doctor line %d: unknown kind %q", i+1, head.Kind)
+		}
+	}
+	if r.summary == nil {
+		t.Fatalf("doctor wrote no summary (exit %d):\n%s\n%s", r.exit, stdout.String(), stderr.String())
+	}
+	return r
+}
+
+func (r doctorRun) has(code, node, topic string) bool {
+	return slices.ContainsFunc(r.findings, func(f doctor.Finding) bool {
+		return f.Code == code && (node == "" || f.Node == node) && (topic == "" || f.Topic == topic)
+	})
+}
+
+// awaitDoctor runs doctor until ready holds for a run, and returns that
+// run; discovery takes a machine-dependent time, so only the deadline
+// bounds it.
+func awaitDoctor(t *testing.T, bin string, domain int, what string, ready func(doctorRun) bool) doctorRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	for {
+		r := runDoctorJSON(t, bin, domain, "--duration", "2s")
+		if ready(r) {
+			return r
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("doctor never saw %s; last run:\n%s", what, r.raw)
+		}
+	}
+}
+
+func TestDoctorLiveGraphs(t *testing.T) {
+	requireDDSCLI(t)
+	bin := buildSimclock(t, t.TempDir())
+
+	t.Run("healthy_graph_has_no_findings", func(t *testing.T) {
+		t.Parallel()
+		const d = domainDoctorHealthy
+		pub := startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
+		_ = pub
+		startSimclock(t, bin, d, "monitor", "monitor", "--namespace", "/tools", "--format", "json")
+		startTestNode(t, d, "driver", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/temperature")
+		r := awaitDoctor(t, bin, d, "the three nodes, /clock and sim stamps", func(r doctorRun) bool {
+			return len(r.nodes) == 3 && len(r.clock) == 1 && r.topics["/temperature"].Samples > 0
+		})
+		if len(r.findings) != 0 || r.exit != 0 || !r.summary.OK {
+			t.Fatalf("healthy graph: exit %d, findings:\n%s", r.exit, r.raw)
+		}
+		drv := r.nodes["/driver"]
+		if !drv.SimTime || drv.ClockMatched == nil || *drv.ClockMatched != 1 || drv.ClockQoS != "best_effort volatile" {
+			t.Errorf("/driver = %+v", drv)
+		}
+		if n := r.nodes["/simclock_pub"]; !n.PublishesClock {
+			t.Errorf("/simclock_pub = %+v", n)
+		}
+		if n, ok := r.nodes["/tools/simclock_monitor"]; !ok || !n.SimTime {
+			t.Errorf("/tools/simclock_monitor = %+v (listed %v)", n, ok)
+		}
+		tp := r.topics["/temperature"]
+		if tp.Type != "sensor_msgs/msg/Temperature" || tp.StampBase != "sim" || !slices.Equal(tp.Publishers, []string{"/driver"}) {
+			t.Errorf("/temperature = %+v", tp)
+		}
+		c := r.clock[0]
+		if c.Node != "/simclock_pub" || c.SimNs == nil || *c.SimNs < 1000e9 || c.RateHz <= 0 {
+			t.Errorf("clock writer = %+v", c)
+		}
+	})
+
+	t.Run("each_hazard_is_found", func(t *testing.T) {
+		t.Parallel()
+		const d = domainDoctorHazards
+		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
+		startTestNode(t, d, "forgetful", "SIMCLOCK_TEST_TOPIC=/forgetful/temperature")
+		startTestNode(t, d, "wall_stamper", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/wall/temperature", "SIMCLOCK_TEST_STAMP=wall")
+		startTestNode(t, d, "zero_stamper", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/zero/temperature", "SIMCLOCK_TEST_STAMP=zero")
+		startTestNode(t, d, "laggard", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/late/temperature", "SIMCLOCK_TEST_STAMP=-30s")
+		startTestNode(t, d, "prophet", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/early/temperature", "SIMCLOCK_TEST_STAMP=30s")
+		startTestNode(t, d, "strict", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_NS=/robot",
+			"SIMCLOCK_TEST_CLOCK_QOS=reliable_transient_local")
+		want := []struct{ code, node, topic string }{
+			{doctor.CodeNodeNotOnSimTime, "/forgetful", "/clock"},
+			{doctor.CodeWallStamps, "/forgetful", "/forgetful/temperature"},
+			{doctor.CodeWallStamps, "/wall_stamper", "/wall/temperature"},
+			{doctor.CodeZeroStamps, "/zero_stamper", "/zero/temperature"},
+			{doctor.CodeStaleStamps, "/laggard", "/late/temperature"},
+			{doctor.CodeFutureStamps, "/prophet", "/early/temperature"},
+			{doctor.CodeClockQoSMismatch, "/robot/strict", "/clock"},
+		}
+		r := awaitDoctor(t, bin, d, "every hazard", func(r doctorRun) bool {
+			for _, w := range want {
+				if !r.has(w.code, w.node, w.topic) {
+					return false
+				}
+			}
+			return true
+		})
+		if r.exit != 1 || r.summary.OK {
+			t.Errorf("exit %d, summary %+v; want exit 1", r.exit, *r.summary)
+		}
+		// Nothing else: each node shows exactly its own hazard.
+		for _, f := range r.findings {
+			if !slices.ContainsFunc(want, func(w struct{ code, node, topic string }) bool {
+				return w.code == f.Code && w.node == f.Node && w.topic == f.Topic
+			}) {
+				t.Errorf("unexpected finding %+v", f)
+			}
+			if f.Message == "" || f.Fix == "" || !strings.Contains(f.Message, f.Node) {
+				t.Errorf("finding %s does not name its node or say what to change: %+v", f.Code, f)
+			}
+		}
+		if n := r.nodes["/robot/strict"]; n.ClockMatched == nil || *n.ClockMatched != 0 ||
+			n.ClockQoS != "reliable transient_local" {
+			t.Errorf("/robot/strict = %+v", n)
+		}
+		for topic, base := range map[string]string{"/wall/temperature": "wall", "/zero/temperature": "zero",
+			"/late/temperature": "sim", "/forgetful/temperature": "wall"} {
+			if got := r.topics[topic].StampBase; got != base {
+				t.Errorf("%s stamp_base = %q, want %q", topic, got, base)
+			}
+		}
+	})
+
+	t.Run("two_clock_publishers", func(t *testing.T) {
+		t.Parallel()
+		const d = domainDoctorTwoPubs
+		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
+		startSimclock(t, bin, d, "pub2", "pub", "--start", "1000", "--format", "json", "--ros-args", "-r", "__node:=bag_player")
+		r := awaitDoctor(t, bin, d, "two /clock writers", func(r doctorRun) bool { return len(r.clock) == 2 })
+		if !r.has(doctor.CodeMultipleClockPubs, "", "/clock") || r.exit != 1 {
+			t.Fatalf("exit %d:\n%s", r.exit, r.raw)
+		}
+		if _, ok := r.nodes["/bag_player"]; !ok {
+			t.Errorf("--ros-args -r __node:=bag_player: nodes %v", slices.Collect(mapsKeys(r.nodes)))
+		}
+	})
+
+	t.Run("no_clock_publisher", func(t *testing.T) {
+		t.Parallel()
+		const d = domainDoctorNoClock
+		startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
+		r := awaitDoctor(t, bin, d, "the sim-time node", func(r doctorRun) bool { return len(r.nodes) == 1 })
+		if !r.has(doctor.CodeNoClockPublisher, "/waiting", "/clock") || len(r.findings) != 1 || r.exit != 1 {
+			t.Fatalf("exit %d:\n%s", r.exit, r.raw)
+		}
+	})
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestDoctorUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"doctor", "--duration", "-1s"},
+		{"doctor", "--duration", "0"},
+		{"doctor", "--format", "xml"},
+		{"doctor", "extra"},
+		{"pub", "--node-name", "9lives"},
+		{"monitor", "--namespace", "/a//b"},
+		{"pub", "--ros-args", "-r", "__node:=bad-name"},
+		{"pub", "--ros-args", "-r", "chatter:=talk"},
+	} {
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "ROS_DOMAIN_ID" {
+				return "106"
+			}
+			return ""
+		}}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		code := Main(ctx, append(args, "--transport", "inproc"), env)
+		cancel()
+		if args[0] == "doctor" {
+			// doctor has no --transport; run it without
+			out.Reset()
+			errb.Reset()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			code = Main(ctx, args, env)
+			cancel()
+		}
+		if code != ExitUsage {
+			t.Errorf("simclock %s: exit %d, want %d; stderr %s", strings.Join(args, " "), code, ExitUsage, errb.String())
+		}
+	}
+}

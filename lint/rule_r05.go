@@ -1,0 +1,320 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/simclock/simclock/rules"
+)
+
+func init() {
+	register(Rule{
+		ID:       rules.R5,
+		Name:     "clock-type-subtraction",
+		Summary:  "SYSTEM_TIME baseline (Time(), rclcpp::Time()) subtracted from or by ROS time",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "give the baseline the ROS clock type, or take it from the node clock's now()",
+		Help: "rclpy's Time() and Time(seconds=...) default to SYSTEM_TIME, as do rclcpp::Time() and its integer " +
+			"constructors, while a node clock's now() and Time.from_msg() are ROS_TIME. Subtracting times of different " +
+			"clock types raises in rclpy and throws std::runtime_error in rclcpp, even when the nanoseconds are equal. " +
+			"Give the baseline the ROS clock type or take it from now(); --fix adds the clock type.",
+		detector: detector{expr: detectR5},
+	})
+}
+
+// detectR5 reports a SYSTEM_TIME value subtracted from or by a ROS_TIME one.
+func detectR5(c *checker, e *expr, f *fn, conds []cond) {
+	if e.kind == eBinary && e.op == "-" {
+		c.checkClockTypes(e, f, conds)
+	}
+}
+
+// checkClockTypes: a SYSTEM_TIME value subtracted from (R5) or compared
+// with (R6) a ROS_TIME one (R3, R30). R5 and R6 share it.
+func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
+	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
+	const sysLike = fSystem | fUnset
+	var sys, ros *expr
+	var sysFacts fact
+	switch {
+	case l&sysLike != 0 && r&(fNow|fROS) != 0:
+		sys, ros, sysFacts = e.l, e.r, l
+	case r&sysLike != 0 && l&(fNow|fROS) != 0:
+		sys, ros, sysFacts = e.r, e.l, r
+	default:
+		return
+	}
+	if e.kind == eBinary && (l&fDuration != 0 || r&fDuration != 0) && (l&fTime == 0 || r&fTime == 0) {
+		return
+	}
+	// Two parameters: their facts are the union over every caller, and
+	// which caller's pair meets here is unknown.
+	if c.isParam(e.l, f) && c.isParam(e.r, f) {
+		return
+	}
+	// Both sides may be either clock type (a helper called with ROS times
+	// from one caller and SYSTEM times from another): they travel together,
+	// unless one is a default-constructed member read before it is set.
+	if l&fSystem != 0 && l&(fNow|fROS) != 0 && r&fSystem != 0 && r&(fNow|fROS) != 0 {
+		switch {
+		case l&fUnset != 0:
+			sys, ros, sysFacts = e.l, e.r, fUnset
+		case r&fUnset != 0:
+			sys, ros, sysFacts = e.r, e.l, fUnset
+		default:
+			return
+		}
+	}
+	// A check on the SYSTEM side anywhere in the function (if
+	// self.last.nanoseconds == 0: self.last = now) means the author handles
+	// the unset baseline.
+	if p := c.d.path(sys, f); p != "" {
+		set := map[string]bool{p: true}
+		for _, ce := range c.allIfConds(f) {
+			if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
+				return
+			}
+		}
+		if c.stateGuarded(e, p, f, conds) {
+			return
+		}
+		for _, cd := range conds {
+			if c.mentions(cd.e, set, f, false) {
+				return // prev.seconds() > 0.0 && now - prev < W
+			}
+		}
+	}
+	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
+		return
+	}
+	u := f.u
+	rule, verb := rules.R5, "subtracted from"
+	if e.kind == eCompare {
+		rule, verb = rules.R6, "compared with"
+	} else if sys == e.l {
+		verb = "subtracted by"
+	}
+	rosWhat := "ROS_TIME " + shorten(ros.text())
+	msg := fmt.Sprintf("SYSTEM_TIME value %s is %s %s: raises on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
+	if rule == rules.R5 && sys == e.l {
+		msg = fmt.Sprintf("%s subtracts ROS_TIME %s from SYSTEM_TIME %s: raises on clock-type mismatch", shorten(e.text()), shorten(ros.text()), shorten(sys.text()))
+	}
+	if sysFacts&fSystem == 0 { // fUnset only
+		msg = fmt.Sprintf("rclcpp::Time member %s is default-constructed (SYSTEM_TIME 0) and set only outside the constructor: "+
+			"until its first assignment it is %s %s, which throws on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
+	}
+	why := "Time() and Time(seconds=...) default to SYSTEM_TIME in rclpy, as do rclcpp::Time() and its integer constructors, while get_clock().now() " +
+		"and Time.from_msg() are ROS_TIME (R3). Subtracting (R5) or comparing (R6) times of different clock types fails ('Can't subtract/compare times " +
+		"with different clock types'), even when the nanoseconds are equal (R30)."
+	if u.lang == langCPP {
+		why = strings.Replace(why, "fails (", "throws std::runtime_error (", 1)
+	}
+	fix := fixText(u,
+		"give the baseline the ROS clock type: Time(..., clock_type=ClockType.ROS_TIME), or take it from self.get_clock().now()",
+		"give the baseline the ROS clock type: rclcpp::Time(0, 0, RCL_ROS_TIME), or take it from now()")
+	c.report(u, e, rule, msg, why, fix, c.clockTypeEdits(sys, f))
+}
+
+// clockTypeEdits returns edits that give the SYSTEM_TIME constructions
+// flowing into sys the ROS clock type: the construction itself when sys is
+// one, else every construction assigned to the variable sys names.
+func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
+	var vals []*expr
+	var fields []*field
+	if sys.kind == eCall {
+		vals = append(vals, sys)
+	} else if p := c.d.path(sys, f); sys.kind == eAttr && !strings.HasPrefix(p, "self.") && c.d.lookup(p, f) == 0 {
+		vals = append(vals, c.d.fieldVals[f.u][sys.name]...)
+	} else if p != "" {
+		if m, ok := strings.CutPrefix(p, "self."); ok && f.cls != nil {
+			for _, v := range c.d.memberVals[f.cls][m] {
+				vals = append(vals, v.value)
+			}
+			if fl := f.cls.fields[m]; fl != nil {
+				if fl.init != nil {
+					vals = append(vals, fl.init)
+				} else {
+					fields = append(fields, fl)
+				}
+			}
+		} else {
+			for g := f; g != nil; g = g.outer {
+				vals = append(vals, c.d.localVals[g][p]...)
+			}
+		}
+	}
+	var edits []Edit
+	for _, v := range vals {
+		if v.u != f.u || v.kind != eCall {
+			continue // fixes stay within the file being linted
+		}
+		if c.d.callFacts(v, f)&^fZero != fSystem {
+			continue
+		}
+		q := canon(c.d.qual(v.recv, f), f.u.lang)
+		switch {
+		case q == "rclpy.time.Time" && v.argList != nil && !v.splat:
+			if c.d.clockArg(v, 2) != nil {
+				return nil // an explicit SYSTEM_TIME: a choice, not a slip
+			}
+			close := v.argList.end - 1
+			sep := ""
+			if len(v.args)+len(v.kwargs) > 0 {
+				sep = ", "
+			}
+			edits = append(edits, Edit{Start: close, End: close, New: sep + "clock_type=ClockType.ROS_TIME"})
+			if _, ok := f.u.imports["ClockType"]; !ok {
+				edits = append(edits, Edit{Start: f.u.lastImportEnd, End: f.u.lastImportEnd, New: "from rclpy.clock import ClockType\n"})
+			}
+		case q == "rclcpp.Time" && v.argList != nil:
+			if strings.Contains(v.text(), "RCL_") {
+				return nil
+			}
+			switch len(v.args) {
+			case 0:
+				edits = append(edits, Edit{Start: v.argList.start + 1, End: v.argList.end - 1, New: "0, 0, RCL_ROS_TIME"})
+			case 2:
+				edits = append(edits, Edit{Start: v.argList.end - 1, End: v.argList.end - 1, New: ", RCL_ROS_TIME"})
+			}
+		}
+	}
+	for _, fl := range fields {
+		if fl.file == f.u && isTimeType(fl.typ) {
+			edits = append(edits, Edit{Start: fl.n.end, End: fl.n.end, New: "{0, 0, RCL_ROS_TIME}"})
+		}
+	}
+	return edits
+}
+
+// unsetRead decides whether a read of a default-constructed rclcpp::Time
+// member that only methods set (fUnset) is reported: ordering between
+// callbacks is invisible to the analysis, so it takes the shapes of the
+// real bugs (mavros#1734, message_filters#175): a baseline named last_* or
+// prev_*, or one the same function assigns after reading it, with no
+// condition on the object's state holding at the read.
+func (c *checker) unsetRead(site, sys *expr, f *fn, conds []cond) bool {
+	p := c.d.path(sys, f)
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f.cls == nil {
+		return false
+	}
+	for _, cd := range conds {
+		if c.readsMember(cd.e, f) {
+			return false // if (!joy_) return; if (count_ > 0) ...: a state guard
+		}
+	}
+	if c.setBeforeCalls(f, p) {
+		return false // every caller sets the member before calling f
+	}
+	if baselineName(m) {
+		return true
+	}
+	after := false
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.n != nil && s.n.start > site.n.end && c.d.path(s.target, f) == p {
+			after = true
+		}
+	})
+	return after
+}
+
+// isParam reports whether e names a parameter of f.
+func (c *checker) isParam(e *expr, f *fn) bool {
+	if e == nil || e.kind != eName {
+		return false
+	}
+	_, ok := f.params[e.name]
+	return ok && c.d.path(e, f) == e.name
+}
+
+// setBeforeCalls reports whether f is a method called from other methods
+// of its class, and each such call comes after an assignment to member p
+// in the caller ("if (flags) { prev_reset_ = now(); } ... if (resetAvailable())").
+func (c *checker) setBeforeCalls(f *fn, p string) bool {
+	if f.cls == nil {
+		return false
+	}
+	calls := 0
+	for _, g := range f.cls.fns {
+		if g == f {
+			continue
+		}
+		eachStmt(g.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(call *expr) {
+					if call.kind != eCall || call.recv == nil || call.n == nil {
+						return
+					}
+					r := call.recv
+					if !(r.kind == eName && r.name == f.name ||
+						r.kind == eAttr && r.name == f.name && r.recv != nil && r.recv.kind == eName && r.recv.name == "self") {
+						return
+					}
+					calls++
+					set := false
+					eachStmt(g.body, func(a *stmt) {
+						if a.kind == sAssign && a.n != nil && a.n.end <= call.n.start && c.d.path(a.target, g) == p {
+							set = true
+						}
+					})
+					if !set {
+						calls = -1 << 30
+					}
+				})
+			}
+		})
+	}
+	return calls > 0
+}
+
+// readsMember reports whether e reads object state: a member of f's class
+// that a method other than a constructor or initialiser assigns (a flag, a
+// counter, a has-data pointer), or a method's result (isDataReady()).
+// Configuration set once in the constructor is not state.
+func (c *checker) readsMember(e *expr, f *fn) bool {
+	if e == nil {
+		return false
+	}
+	if e.kind == eName || e.kind == eAttr {
+		if m, ok := strings.CutPrefix(c.d.path(e, f), "self."); ok && f.cls != nil && c.d.stateMember(f.cls, m) {
+			return true
+		}
+	}
+	if e.kind == eCall && e.recv != nil && f.cls != nil {
+		name := ""
+		switch r := e.recv; {
+		case r.kind == eName && f.u.lang == langCPP:
+			name = r.name
+		case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+			name = r.name
+		}
+		for _, g := range f.cls.fns {
+			if name != "" && g.name == name {
+				return true // a method's answer such as isDataReady()
+			}
+		}
+	}
+	if c.readsMember(e.recv, f) || c.readsMember(e.l, f) || c.readsMember(e.r, f) {
+		return true
+	}
+	for _, a := range e.args {
+		if c.readsMember(a, f) {
+			return true
+		}
+	}
+	for _, s := range e.subs {
+		if c.readsMember(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// baselineName reports whether a member path's last name says it holds the
+// last value seen (last_time_, prev_stamp, m_lastUpdate, latest_stamp_).
+func baselineName(p string) bool {
+	name := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
+	name = strings.TrimLeft(strings.TrimPrefix(name, "m_"), "_")
+	return strings.HasPrefix(name, "last") || strings.HasPrefix(name, "prev") || strings.HasPrefix(name, "latest")
+}

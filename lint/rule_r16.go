@@ -1,0 +1,476 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/simclock/simclock/rules"
+)
+
+func init() {
+	register(Rule{
+		ID:       rules.R16,
+		Name:     "use-sim-time-spelling",
+		Summary:  "misspelt use_sim_time parameter name (code, YAML parameter and launch files, XML launch files, -p arguments)",
+		Severity: rules.Error,
+		Fixable:  true,
+		Fix:      "write use_sim_time",
+		Help: "Only the parameter named exactly use_sim_time switches a node to /clock; any other spelling " +
+			"(use_sim_tme, use-sim-time, useSimTime, use_simulated_time) sets an unrelated parameter that " +
+			"nothing reads, so the node silently stamps with wall time. Write use_sim_time. Never declare it: " +
+			"rclpy and rclcpp declare use_sim_time themselves, and declare_parameter('use_sim_time') raises " +
+			"ParameterAlreadyDeclaredException; set it from the launch file or with set_parameters.",
+		detector: detector{str: detectR16},
+	})
+}
+
+// simTime is the one parameter name that turns sim time on.
+const simTime = "use_sim_time"
+
+// Misspellings are recognised by similarity rather than from a list. A
+// name is a misspelt use_sim_time when, split into words at "_", "-" and
+// camelCase boundaries and lower-cased,
+//   - its words join to "usesimtime" (use-sim-time, useSimTime, use_simtime,
+//     " use_sim_time", use_sim_time_), or
+//   - the joined words are one edit (insertion, deletion, substitution or
+//     transposition of adjacent letters) from "usesimtime" (use_sim_tme,
+//     use_sime_time, use_sim_times), or
+//   - they read "use" + a word for simulation + a word one edit from "time"
+//     (use_simulated_time, use_simulation_time, use_simulator_tim).
+//
+// Names in capitals (USE_SIM_TIME) are environment variables, not
+// parameters. The threshold keeps real parameters apart: DWB's sim_time
+// (forward simulation horizon), nav2's use_simulator, use_sim, sim_time_s
+// and use_msg_time are two or more edits away.
+
+// simWords are the words people write for "sim".
+var simWords = []string{"sim", "simu", "simul", "simulated", "simulation", "simulator"}
+
+// misspeltSimTime reports whether name is a misspelling of use_sim_time.
+func misspeltSimTime(name string) bool {
+	if name == simTime || len(name) < 8 || len(name) > 40 {
+		return false
+	}
+	trimmed := strings.TrimSpace(name)
+	if trimmed == simTime {
+		return true // " use_sim_time": a different parameter name
+	}
+	// ROS 1 and launch files name the global parameter "/use_sim_time".
+	if rest, ok := strings.CutPrefix(trimmed, "/"); ok {
+		if rest == simTime {
+			return false
+		}
+		trimmed = rest
+	}
+	hasLower := false
+	for _, r := range trimmed {
+		switch {
+		case r >= 'a' && r <= 'z':
+			hasLower = true
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+		default:
+			// Not a parameter name (spaces, punctuation, non-ASCII), or a
+			// namespaced one (".use_sim_time", "ns.use_sim_time"): a
+			// different parameter whatever its last part says.
+			return false
+		}
+	}
+	if !hasLower {
+		return false
+	}
+	words := splitWords(trimmed)
+	joined := strings.Join(words, "")
+	if joined == "usesimtime" || editDistance(joined, "usesimtime") <= 1 {
+		return true
+	}
+	for _, w := range simWords {
+		if rest, ok := strings.CutPrefix(joined, "use"+w); ok && editDistance(rest, "time") <= 1 && len(rest) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// splitWords splits an identifier into lower-case words at "_", "-" and
+// camelCase boundaries ("useSimTime", "USESimTime").
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) ||
+			(unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (ASCII): insertions, deletions, substitutions and transpositions of
+// adjacent characters.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	var rows [3][65]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// nameUse is how a misspelt name is used, which decides its fix.
+type nameUse uint8
+
+const (
+	useNone    nameUse = iota // not a parameter name
+	useRename                 // a parameter set or read: rename it
+	useDeclare                // declared: renaming would declare use_sim_time, which raises
+	useDup                    // a second key beside use_sim_time: remove it
+	useArg                    // a launch argument's name: debatable, reported as info
+)
+
+// detectR16 reports misspelt use_sim_time names: parameter names in code,
+// parameter and launch files, and name:=value arguments anywhere.
+func detectR16(c *checker, s *expr) {
+	if s.u == nil {
+		return
+	}
+	switch s.role {
+	case roleCode:
+		if misspeltSimTime(s.name) {
+			if use := codeNameUse(s); use != useNone {
+				c.reportSimTime(s, s.name, s.content, use)
+			}
+		}
+		c.assignments(s)
+	case roleParamName, roleDupName:
+		if misspeltSimTime(s.name) {
+			use := useRename
+			if s.role == roleDupName {
+				use = useDup
+			}
+			c.reportSimTime(s, s.name, s.content, use)
+		}
+	case roleLaunchArg:
+		if misspeltSimTime(s.name) {
+			c.reportSimTime(s, s.name, s.content, useArg)
+		}
+	case roleText:
+		c.assignments(s)
+	}
+}
+
+// assignments reports misspelt names in the name:=value arguments of a
+// command line held in s (-p x:=1, --param x:=1, ros2 launch ... x:=1), and
+// in "ros2 param set NODE NAME VALUE".
+func (c *checker) assignments(s *expr) {
+	text := s.name
+	if !strings.Contains(text, ":=") && !strings.Contains(text, "param") {
+		return
+	}
+	// Where text starts in the source, when it is there verbatim.
+	base := -1
+	if s.content != nil && s.content.end-s.content.start == len(text) && s.u.text(s.content) == text {
+		base = s.content.start
+	}
+	report := func(i int, name string) {
+		if !misspeltSimTime(name) {
+			return
+		}
+		var at *node
+		if base >= 0 {
+			at = &node{kind: "string", start: base + i, end: base + i + len(name)}
+		}
+		c.reportSimTime(s, name, at, useRename)
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], ":=")
+		if j < 0 {
+			break
+		}
+		end := i + j
+		start := end
+		for start > 0 && isNameByte(text[start-1]) {
+			start--
+		}
+		// Only a whole word: "${X:=default}" in shell is not an argument.
+		if start < end && (start == 0 || strings.IndexByte(" \t'\"[(,=", text[start-1]) >= 0) {
+			report(start, text[start:end])
+		}
+		i = end + 2
+	}
+	if f := strings.Fields(text); len(f) >= 5 {
+		for k := 0; k+4 < len(f); k++ {
+			if f[k] == "ros2" && f[k+1] == "param" && (f[k+2] == "set" || f[k+2] == "get" || f[k+2] == "describe") {
+				name := strings.Trim(f[k+4], `'"`)
+				if i := strings.Index(text, name); i >= 0 {
+					report(i, name)
+				}
+			}
+		}
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b == '-' || b == '.' || b == '/' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+}
+
+// codeNameUse says whether a Python or C++ string literal is used as a
+// parameter name, from its place in the syntax tree:
+//   - an argument of a call whose name mentions "param" (declare_parameter,
+//     get_parameter, rclcpp::Parameter, SetParameter(name=...),
+//     append_parameter_override, ParameterEventsFilter(event, {"name"})) or
+//     of a gtest equality check (EXPECT_EQ, ASSERT_STREQ...);
+//   - the string after "-p" or "--param" in an argument list;
+//   - a dict key or subscript (parameters=[{...}], params['name']), the
+//     first of a pair ({"name", value} in C++, ('name', value) in Python:
+//     parameter overrides and launch_arguments);
+//   - the value of a constant named after use_sim_time
+//     (USE_SIM_TIME_NAME = '...');
+//   - one side of == or != (a parameter callback matching p.name);
+//   - a launch argument: DeclareLaunchArgument, or LaunchConfiguration with
+//     a default (without one, a misspelt name fails loudly at launch).
+func codeNameUse(s *expr) nameUse {
+	n := s.n
+	if n == nil || n.parent == nil {
+		return useNone
+	}
+	u := s.u
+	p := n.parent
+	if afterParamFlag(u, n) {
+		return useRename
+	}
+	switch p.kind {
+	case "argument_list":
+		return callNameUse(u, p.parent)
+	case "keyword_argument": // Python name='...'
+		if n.field == "value" && u.text(p.child("name")) == "name" && p.parent != nil {
+			return callNameUse(u, p.parent.parent)
+		}
+	case "pair": // Python dict key
+		if n.field == "key" {
+			for _, sib := range p.parent.children {
+				if k := sib.child("key"); sib != p && k != nil && stringText(u, k) == simTime {
+					return useDup
+				}
+			}
+			return useRename
+		}
+	case "subscript", "subscript_expression", "subscript_argument_list": // params['name']
+		return useRename
+	case "initializer_list":
+		if p.parent != nil && p.parent.kind == "argument_list" { // f(event, {"name"})
+			if use := callNameUse(u, p.parent.parent); use != useNone {
+				return use
+			}
+		}
+		if len(p.children) == 2 && p.children[0] == n { // {"name", value}
+			return useRename
+		}
+	case "tuple": // ('name', value): declare_parameters, launch_arguments
+		if len(p.children) == 2 && p.children[0] == n {
+			if p.parent != nil && p.parent.kind == "list" && p.parent.parent != nil && p.parent.parent.kind == "argument_list" {
+				if use := callNameUse(u, p.parent.parent.parent); use != useNone {
+					return use
+				}
+			}
+			return useRename
+		}
+	case "assignment", "init_declarator": // USE_SIM_TIME_NAME = '...'
+		target := p.child("left")
+		if p.kind == "init_declarator" {
+			target = p.child("declarator")
+		}
+		if target != nil && strings.Contains(strings.Join(splitWords(u.text(target)), ""), "simtime") {
+			return useRename
+		}
+	case "comparison_operator", "binary_expression":
+		if op := p.child("operator"); p.kind == "binary_expression" && (op == nil || (u.text(op) != "==" && u.text(op) != "!=")) {
+			return useNone
+		}
+		if p.kind == "comparison_operator" && !strings.Contains(u.text(p), "==") && !strings.Contains(u.text(p), "!=") {
+			return useNone
+		}
+		return useRename
+	}
+	return useNone
+}
+
+// afterParamFlag reports whether the string n follows a "-p" or "--param"
+// string in the same list of arguments: "--ros-args", "-p", "name:=1" or
+// replaceOrAddArgument(args, "-p", "name", ...).
+func afterParamFlag(u *unit, n *node) bool {
+	p := n.parent
+	for i, c := range p.children {
+		if c != n {
+			continue
+		}
+		if i == 0 {
+			return false
+		}
+		prev := p.children[i-1]
+		if prev.kind != "string" && prev.kind != "string_literal" {
+			return false
+		}
+		t := stringText(u, prev)
+		return t == "-p" || t == "--param"
+	}
+	return false
+}
+
+// stringText is the content of a string literal node, quotes stripped.
+func stringText(u *unit, n *node) string {
+	t := u.text(n)
+	if i := strings.IndexAny(t, `'"`); i >= 0 && len(t) >= 2 {
+		return strings.Trim(t[i:], `'"`)
+	}
+	return t
+}
+
+// callNameUse classifies the string arguments of call (a call, or a C++
+// declaration with constructor arguments) by the called name.
+func callNameUse(u *unit, call *node) nameUse {
+	if call == nil {
+		return useNone
+	}
+	var callee string
+	switch call.kind {
+	case "call", "call_expression":
+		callee = u.text(call.child("function"))
+	case "init_declarator": // rclcpp::Parameter p("name", value);
+		if call.parent != nil {
+			callee = u.text(call.parent.child("type"))
+		}
+	default:
+		return useNone
+	}
+	name := lastName(callee)
+	lower := strings.ToLower(name)
+	switch {
+	case name == "DeclareLaunchArgument":
+		return useArg
+	case name == "LaunchConfiguration" || name == "LaunchConfigAsBool":
+		// Without a default an undeclared name fails at launch; with one
+		// it silently takes the default.
+		if args := call.child("arguments"); args != nil && strings.Contains(u.text(args), "default") {
+			return useArg
+		}
+		return useNone
+	case gtestEquality[name]:
+		return useRename
+	case strings.Contains(lower, "declare"):
+		if strings.Contains(lower, "param") {
+			return useDeclare
+		}
+	case strings.Contains(lower, "param"):
+		return useRename
+	}
+	return useNone
+}
+
+// gtestEquality are the gtest checks whose arguments are compared.
+var gtestEquality = map[string]bool{
+	"EXPECT_EQ": true, "EXPECT_NE": true, "ASSERT_EQ": true, "ASSERT_NE": true,
+	"EXPECT_STREQ": true, "EXPECT_STRNE": true, "ASSERT_STREQ": true, "ASSERT_STRNE": true,
+}
+
+// lastName is the last identifier of a callee's text, template arguments
+// dropped: "this->declare_parameter<bool>" is "declare_parameter".
+func lastName(callee string) string {
+	callee = strings.TrimSpace(callee)
+	if strings.HasSuffix(callee, ">") {
+		depth := 0
+		for i := len(callee) - 1; i >= 0; i-- {
+			switch callee[i] {
+			case '>':
+				depth++
+			case '<':
+				depth--
+			}
+			if depth == 0 {
+				callee = callee[:i]
+				break
+			}
+		}
+	}
+	end := len(callee)
+	start := end
+	for start > 0 && (isNameByte(callee[start-1]) && callee[start-1] != '-' && callee[start-1] != '.' && callee[start-1] != '/') {
+		start--
+	}
+	return callee[start:end]
+}
+
+// reportSimTime reports name, a misspelt use_sim_time in s whose bytes are
+// at (nil when unknown: then there is no fix). The finding is placed at
+// the string, or at the name when it is part of a longer text.
+func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
+	where := s
+	if at != nil && (s.role == roleText || s.role == roleCode && at != s.content) {
+		where = &expr{kind: eString, n: at, u: s.u}
+	}
+	var edits []Edit
+	if at != nil && at.end-at.start == len(name) && s.u.text(at) == name {
+		edits = []Edit{{Start: at.start, End: at.end, New: simTime}}
+	}
+	msg := fmt.Sprintf("parameter name %q is not use_sim_time: the node silently keeps wall time", name)
+	why := "Only the use_sim_time parameter switches a node to /clock (R16); any other spelling declares or sets an unrelated parameter and is ignored."
+	fix := "write " + simTime
+	if s.u.lang == langPython || s.u.lang == langCPP {
+		fix = "write '" + simTime + "'"
+	}
+	switch use {
+	case useDeclare:
+		edits = nil // renaming would declare use_sim_time: ParameterAlreadyDeclaredException
+		msg = fmt.Sprintf("declared parameter %q is not use_sim_time: the node silently keeps wall time", name)
+		fix = fixText(s.u,
+			"do not declare it: rclpy declares use_sim_time itself and declare_parameter('use_sim_time') raises ParameterAlreadyDeclaredException; "+
+				"read it with get_parameter('use_sim_time'), set it in the launch file (parameters=[{'use_sim_time': True}]) or with "+
+				"set_parameters([Parameter('use_sim_time', value=True)])",
+			"do not declare it: rclcpp declares use_sim_time itself and declare_parameter(\"use_sim_time\") throws ParameterAlreadyDeclaredException; "+
+				"read it with get_parameter(\"use_sim_time\"), set it in the launch file or with set_parameter(rclcpp::Parameter(\"use_sim_time\", true))")
+	case useDup:
+		edits = nil
+		msg = fmt.Sprintf("parameter name %q is not use_sim_time, which is set beside it: this one is ignored", name)
+		fix = "remove " + name
+	case useArg:
+		edits = nil // the argument's uses would have to be renamed too
+		msg = fmt.Sprintf("launch argument %q looks like a misspelt use_sim_time: `use_sim_time:=true` on the command line does not set it", name)
+		why = "Launch arguments may be named freely, but users pass use_sim_time:=true by habit (R16): an argument spelt otherwise is not set by it, and undeclared arguments are ignored."
+		fix = "name the argument use_sim_time, here and where it is used"
+	}
+	f := c.report(s.u, where, rules.R16, msg, why, fix, edits)
+	if f != nil && use == useArg {
+		f.Severity = rules.Info
+	}
+}

@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/simclock/simclock/rules"
+)
+
+func init() {
+	register(Rule{
+		ID:       rules.R27,
+		Name:     "unguarded-window",
+		Summary:  "now() - Duration without a guard that skips now <= W",
+		Severity: rules.Warning,
+		Fix:      "skip the computation while now <= W",
+		Help: "Under sim time now() is 0 until the first /clock and then counts from the simulator's start, so now() - W is " +
+			"negative on every tick before W (rclpy raises ValueError, rclcpp on Humble and Jazzy gives a negative Time) and " +
+			"exactly 0 on the tick at W, which tf2 reads as 'latest'. Skip the computation while now <= W; a guard on " +
+			"now == 0 or now < W alone lets ticks through.",
+		SimTimeOnly: true,
+		detector:    detector{expr: detectR27},
+	})
+}
+
+// unguardedWindow reports whether e is now() - Duration whose guard does
+// not exclude now <= W (R26 and R27 share it).
+func (c *checker) unguardedWindow(e *expr, f *fn) bool {
+	return e.kind == eBinary && e.op == "-" && c.isWindowSub(e, f) && c.d.agoLevel[e] != guardSafe && !c.harmlessWindow(e, f)
+}
+
+// harmlessWindow reports whether a window subtraction going negative does
+// no harm on the chosen distribution: in C++ on a distribution whose
+// rclcpp stores a negative Time silently (Humble, Jazzy), when the result
+// is only compared. rclpy raises on every distribution, and rclcpp 28.2+
+// throws before any comparison runs.
+func (c *checker) harmlessWindow(e *expr, f *fn) bool {
+	return f.u.lang == langCPP && !rclcppThrowsOnNegative(c.distro) && c.comparedOnly[e]
+}
+
+// windowFix is the fix of R26 and R27 in the file's language.
+func windowFix(u *unit) string {
+	return fixText(u,
+		"skip while now <= W: `if now.nanoseconds <= window.nanoseconds: return` before subtracting (or simclock guard.Ago)",
+		"skip while now <= W: `if (now.nanoseconds() <= window.nanoseconds()) return;` before subtracting (or simclock guard.Ago)")
+}
+
+// detectR27 reports a window subtraction outside a Node constructor (there
+// it is R26) whose guard does not exclude now <= W.
+func detectR27(c *checker, e *expr, f *fn, _ []cond) {
+	if f.ctor && f.cls != nil && f.cls.isNode || !c.unguardedWindow(e, f) {
+		return
+	}
+	outcome := negativeOutcome(f.u, c.distro)
+	why := "Under sim time now() is 0 until the first /clock and then counts from the simulator's start, so now - W is negative for every tick " +
+		"before W (" + outcome + ") and exactly 0 on the tick at W, which tf2 reads as 'latest' (R27, R28)."
+	var msg string
+	switch c.d.agoLevel[e] {
+	case guardNone:
+		msg = fmt.Sprintf("%q has no guard against now <= W", e.text())
+	case guardZeroOnly:
+		msg = fmt.Sprintf("%q is guarded only against now == 0: ticks with 0 < now < W still go negative", e.text())
+	case guardBoundary:
+		msg = fmt.Sprintf("%q is guarded with now < W (or == 0 or < W), which lets the boundary tick now == W through: the result is time 0", e.text())
+	}
+	if c.d.agoLevel[e] != guardBoundary {
+		msg += ": " + outcome
+	}
+	c.report(f.u, e, rules.R27, msg, why, windowFix(f.u), nil)
+}
