@@ -48,7 +48,8 @@ func TestArchitecture(t *testing.T) {
 	}
 	for _, p := range pkgs {
 		switch p.ImportPath {
-		case "github.com/simclock/simclock", "github.com/simclock/simclock/cdr", "github.com/simclock/simclock/transport":
+		case "github.com/simclock/simclock", "github.com/simclock/simclock/cdr", "github.com/simclock/simclock/transport",
+			"github.com/simclock/simclock/internal/units":
 			// The core and the leaf packages import only the standard library.
 			for _, imp := range p.Deps {
 				if !isStd(imp) {
@@ -82,12 +83,28 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("%s has cgo files %v; C stays in transport/dds/internal/ddsc (and lint's parser)", p.ImportPath, p.CgoFiles)
 		}
 		switch p.ImportPath {
-		case "github.com/simclock/simclock/experiment", "github.com/simclock/simclock/node", "github.com/simclock/simclock/timesource", "github.com/simclock/simclock/executor", "github.com/simclock/simclock/timer", "github.com/simclock/simclock/guard":
+		case "github.com/simclock/simclock/experiment", "github.com/simclock/simclock/node", "github.com/simclock/simclock/timesource", "github.com/simclock/simclock/executor", "github.com/simclock/simclock/timer", "github.com/simclock/simclock/guard",
+			"github.com/simclock/simclock/clockstream":
 			for _, imp := range p.Deps {
 				if strings.HasPrefix(imp, "github.com/simclock/simclock/transport/dds") || strings.HasPrefix(imp, "github.com/simclock/simclock/internal/cli") {
 					t.Errorf("%s depends on %s; the runtime never imports a real transport or the CLI", p.ImportPath, imp)
 				}
 			}
+		}
+	}
+	// One /clock model: the analyser, the schedule and the player live in
+	// clockstream, and the tools use it rather than a second copy.
+	users := map[string]bool{}
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			if imp == "github.com/simclock/simclock/clockstream" {
+				users[p.ImportPath] = true
+			}
+		}
+	}
+	for _, want := range []string{"github.com/simclock/simclock/internal/cli", "github.com/simclock/simclock/experiment"} {
+		if !users[want] {
+			t.Errorf("%s does not use clockstream: a second /clock producer or analyser?", want)
 		}
 	}
 	if len(pkgs) < 10 {

@@ -54,6 +54,8 @@ type timeCell struct {
 	members  []*ROSClock                  // guarded by cellsMu; in joining order
 	handlers atomic.Pointer[handlerLists] // rebuilt under cellsMu on every change
 
+	nwatchers atomic.Int32 // len(watchers), read without mu by jump
+
 	mu          sync.Mutex // mu guards the fields below
 	watchers    map[uint64]context.CancelFunc
 	nextWatcher uint64
@@ -351,23 +353,29 @@ func (cell *timeCell) watch(cancel context.CancelFunc) uint64 {
 	}
 	cell.nextWatcher++
 	cell.watchers[cell.nextWatcher] = cancel
+	cell.nwatchers.Store(int32(len(cell.watchers)))
 	return cell.nextWatcher
 }
 
 func (cell *timeCell) unwatch(key uint64) {
 	cell.mu.Lock()
 	delete(cell.watchers, key)
+	cell.nwatchers.Store(int32(len(cell.watchers)))
 	cell.mu.Unlock()
 }
 
+// wakeWatchers cancels every registered watcher. A watcher registers
+// before it reads the clock, and jump stores the new value before it
+// counts watchers, so either the watcher sees the value or it is counted
+// here (atomics are sequentially consistent).
 func (cell *timeCell) wakeWatchers() {
-	cell.mu.Lock()
-	if len(cell.watchers) == 0 {
-		cell.mu.Unlock()
+	if cell.nwatchers.Load() == 0 {
 		return
 	}
+	cell.mu.Lock()
 	watchers := cell.watchers
 	cell.watchers = nil
+	cell.nwatchers.Store(0)
 	cell.mu.Unlock()
 	for _, cancel := range watchers {
 		cancel()

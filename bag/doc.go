@@ -113,7 +113,13 @@
 //
 // # Playing /clock
 //
-// PlayClock publishes /clock along a bag's log-time axis (Span gives it)
-// the way "ros2 bag play --clock" does: at a fixed wall-time rate,
-// start + Rate × elapsed, jumping back to the start on each loop.
+// Span gives a bag's log-time axis; "simclock bag clock" publishes /clock
+// along it with package clockstream's Player, the one producer of /clock.
+//
+// # /clock analysis
+//
+// A bag's /clock channel read in log-time order is a clockstream.Source:
+// clockstream.FromMessages adapts an iterator of (log time, publisher,
+// payload), and clockstream.Analyze gives the words monitor and doctor use
+// (gap, pause, backward and forward jump, RTF, publishers).
 package bag

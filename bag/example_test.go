@@ -37,12 +37,3 @@ func ExampleInspect() {
 	// /clock: 300 messages at 100 Hz, RTF 1.00
 	// error clock_backward 1 back by 1.99s
 }
-
-// PlayClock publishes /clock along a bag's log-time axis, like
-// "ros2 bag play --clock".
-func ExamplePlayClock() {
-	pub := &fakePub{}
-	err := PlayClock(context.Background(), pub, 5*sec, 5*sec+50*ms, PlayOptions{Hz: 100, Rate: 1})
-	fmt.Println(err, pub.got[0], pub.got[len(pub.got)-1])
-	// Output: <nil> 5000000000 5050000000
-}

@@ -6,6 +6,8 @@ import (
 	"html"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,35 +15,43 @@ import (
 const (
 	plotW, plotH = 960, 420
 	padL, padR   = 80, 20
-	padT, padB   = 48, 50
+	padT, padB   = 48, 60
 )
-
-var seriesColors = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"}
 
 // WriteSVG draws the bag's timeline: /clock (or, without it, the stamps)
 // against the recorder's log time, with every finding example marked
-// (red: error, orange: warning). Other stamp series are drawn as dots
-// when they share the scale of the first series.
+// (red: error, orange: warning). Other stamp series are drawn when they
+// share the scale of the first series, each with its own colour and
+// marker shape, named in a legend below the plot. Hazard labels are placed
+// where they overlap nothing; one that finds no room is listed under the
+// plot instead.
 func (r *Report) WriteSVG(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		plotW, plotH, plotW, plotH)
-	p(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
 	var series []Series
 	for _, s := range r.Series {
-		if len(s.Points) > 0 {
+		if len(s.Points) > 0 && len(series) < len(seriesStyles) {
 			series = append(series, s)
 		}
 	}
+	// The legend and the labels without room go below the plot.
+	legendRows := len(series)
+	height := plotH + 18*legendRows
+	var unplaced []string
+	var body strings.Builder
+	q := func(format string, args ...any) { fmt.Fprintf(&body, format, args...) }
+
 	title := "no messages"
+	yLabel := "value (s)"
 	if len(series) > 0 {
 		title = fmt.Sprintf("%s %s against log time", series[0].Topic, series[0].Field)
+		yLabel = fmt.Sprintf("%s %s (s)", series[0].Topic, series[0].Field)
 		if series[0].Topic == "/clock" {
 			title = "sim time (/clock) against the recorder's log time"
+			yLabel = "/clock value, sim time (s)"
 		}
 	}
-	p(`<text x="%d" y="18" font-weight="bold">%s</text>`+"\n", padL, html.EscapeString(title))
+	q(`<text x="%d" y="18" font-weight="bold">%s</text>`+"\n", padL, html.EscapeString(title))
 	x0, x1 := float64(r.StartLogNS), float64(r.EndLogNS)
 	if x1 <= x0 {
 		x1 = x0 + 1
@@ -61,19 +71,22 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	X := func(ns float64) float64 { return padL + (ns-x0)/(x1-x0)*(plotW-padL-padR) }
 	Y := func(ns float64) float64 { return plotH - padB - (ns-y0)/(y1-y0)*(plotH-padT-padB) }
 	// Axes with labels in seconds: x relative to the bag start, y absolute.
-	p(`<g stroke="#444"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>`+"\n",
+	q(`<g stroke="#444"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>`+"\n",
 		padL, plotH-padB, plotW-padR, plotH-padB, padL, padT, padL, plotH-padB)
 	for _, t := range niceTicks(0, (x1-x0)/1e9) {
-		p(`<text x="%.1f" y="%d" text-anchor="middle">%g</text>`+"\n", X(x0+t*1e9), plotH-padB+16, t)
+		q(`<text x="%.1f" y="%d" text-anchor="middle">%g</text>`+"\n", X(x0+t*1e9), plotH-padB+16, t)
 	}
 	for _, t := range niceTicks(y0/1e9, y1/1e9) {
-		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%g</text>`+"\n",
-			padL, Y(t*1e9), plotW-padR, Y(t*1e9), padL-6, Y(t*1e9)+4, t)
+		q(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n",
+			padL, Y(t*1e9), plotW-padR, Y(t*1e9), padL-6, Y(t*1e9)+4, strconv.FormatFloat(t, 'f', -1, 64))
 	}
-	p(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-10)
-	// Hazard markers, each finding's code written once at its first line.
-	p(`<text x="%d" y="%d" fill="#555">dashed lines: red = error, orange = warning (hover for details)</text>`+"\n", padL, 36)
-	labelsNear := map[int]int{} // labels already drawn per 12-unit column
+	q(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-padB+34)
+	q(`<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">%s</text>`+"\n",
+		(padT+plotH-padB)/2, (padT+plotH-padB)/2, html.EscapeString(yLabel))
+	// Hazard markers; each finding's code is written once, at its first
+	// line, where it overlaps no other label.
+	q(`<text x="%d" y="%d" fill="#555">dashed lines: red = error, orange = warning (hover for details)</text>`+"\n", padL, 36)
+	var placed labelSpace
 	for _, f := range r.Findings {
 		labelled := false
 		color := "#ff7f0e"
@@ -88,47 +101,115 @@ func (r *Report) WriteSVG(w io.Writer) error {
 				continue
 			}
 			x := X(float64(e.LogNS))
-			p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
+			q(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
 				x, padT, x, plotH-padB, color, html.EscapeString(f.Code+" "+f.Topic+" "+f.Field+": "+e.Detail))
-			if !labelled {
-				labelled = true
-				// Stagger the labels so findings at one instant stay readable.
-				col := int(x / 12)
-				k := labelsNear[col]
-				labelsNear[col], labelsNear[col-1], labelsNear[col+1] = k+1, k+1, k+1
-				p(`<text transform="translate(%.1f %d) rotate(90)" fill="%s" font-size="10">%s</text>`+"\n", x+3, padT+4+(k%3)*110, color, html.EscapeString(f.Code))
+			if labelled {
+				continue
+			}
+			labelled = true
+			// A label runs down from y along the line, 10 px font: about
+			// 6 px per character, 11 px wide.
+			length := 6.0 * float64(len(f.Code))
+			if y, ok := placed.place(x+1, x+12, padT+2, plotH-padB-2, length); ok {
+				q(`<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10">%s</text>`+"\n", x+3, y, color, html.EscapeString(f.Code))
+			} else {
+				unplaced = append(unplaced, f.Code)
 			}
 		}
 	}
 	for i, s := range series {
-		color := seriesColors[i%len(seriesColors)]
+		st := seriesStyles[i]
+		name := html.EscapeString(s.Topic + " " + s.Field)
 		if i == 0 {
-			p(`<polyline fill="none" stroke="%s" stroke-width="1.5" points="`, color)
+			q(`<polyline fill="none" stroke="%s" stroke-width="1.5" points="`, st.color)
 			for _, pt := range s.Points {
-				p("%.1f,%.1f ", X(float64(pt.LogNS)), Y(float64(pt.ValueNS)))
+				q("%.1f,%.1f ", X(float64(pt.LogNS)), Y(float64(pt.ValueNS)))
 			}
-			p(`"><title>%s</title></polyline>`+"\n", html.EscapeString(s.Topic+" "+s.Field))
+			q(`"><title>%s</title></polyline>`+"\n", name)
 			continue
 		}
-		if i >= len(seriesColors) {
-			break
-		}
-		p(`<g fill="%s"><title>%s</title>`, color, html.EscapeString(s.Topic+" "+s.Field))
+		q(`<g fill="%s" stroke="%s"><title>%s</title>`, st.color, st.color, name)
 		for _, pt := range s.Points {
 			if v := float64(pt.ValueNS); v >= y0 && v <= y1 {
-				p(`<circle cx="%.1f" cy="%.1f" r="1.5"/>`, X(float64(pt.LogNS)), Y(v))
+				q("%s", st.marker(X(float64(pt.LogNS)), Y(v)))
 			}
 		}
-		p("</g>\n")
+		q("</g>\n")
 	}
+	// The legend, one row per series below the axis label: a sample of the
+	// line or marker, then the name.
 	for i, s := range series {
-		if i >= len(seriesColors) {
-			break
+		st := seriesStyles[i]
+		y := float64(plotH + 18*i + 4)
+		if i == 0 {
+			q(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, padL, y-4, padL+20, y-4, st.color)
+		} else {
+			q(`<g fill="%s" stroke="%s">%s</g>`, st.color, st.color, st.marker(padL+10, y-4))
 		}
-		p(`<text x="%d" y="%d" fill="%s" text-anchor="end">%s</text>`+"\n", plotW-padR, 18+18*i, seriesColors[i], html.EscapeString(s.Topic+" "+s.Field))
+		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.Topic+" "+s.Field))
 	}
+	if len(unplaced) > 0 {
+		height += 18
+		q(`<text x="%d" y="%d" fill="#555">%s</text>`+"\n", padL, height-6,
+			html.EscapeString("also marked (no room for a label): "+strings.Join(unplaced, ", ")))
+	}
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
+		plotW, height, plotW, height)
+	p(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
+	p("%s", body.String())
 	p("</svg>\n")
 	return bw.Flush()
+}
+
+// A seriesStyle tells one series from the others by colour and shape.
+type seriesStyle struct {
+	color string
+	shape string // circle, square, triangle, cross, diamond, plus
+}
+
+var seriesStyles = []seriesStyle{
+	{"#1f77b4", "line"}, {"#2ca02c", "circle"}, {"#9467bd", "square"}, {"#8c564b", "triangle"},
+	{"#17becf", "cross"}, {"#7f7f7f", "diamond"},
+}
+
+// marker draws the series' point marker centred on x, y.
+func (s seriesStyle) marker(x, y float64) string {
+	switch s.shape {
+	case "square":
+		return fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="4" height="4"/>`, x-2, y-2)
+	case "triangle":
+		return fmt.Sprintf(`<path d="M%.1f %.1fl2.5 4.5h-5z"/>`, x, y-2.5)
+	case "cross":
+		return fmt.Sprintf(`<path d="M%.1f %.1fl5 5m0 -5l-5 5" fill="none"/>`, x-2.5, y-2.5)
+	case "diamond":
+		return fmt.Sprintf(`<path d="M%.1f %.1fl3 3l-3 3l-3 -3z"/>`, x, y-3)
+	}
+	return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="2"/>`, x, y)
+}
+
+// labelSpace keeps the boxes of the labels placed so far.
+type labelSpace []labelBox
+
+type labelBox struct{ x0, x1, y0, y1 float64 }
+
+// place finds the first y in [top, bottom-length] where a label of that
+// length, spanning x0..x1, overlaps no label placed before, and reserves
+// it.
+func (ls *labelSpace) place(x0, x1, top, bottom, length float64) (float64, bool) {
+	for y := top; y+length <= bottom; {
+		clash := false
+		for _, b := range *ls {
+			if x0 < b.x1 && b.x0 < x1 && y < b.y1 && b.y0 < y+length {
+				clash, y = true, b.y1+2
+				break
+			}
+		}
+		if !clash {
+			*ls = append(*ls, labelBox{x0, x1, y, y + length})
+			return y, true
+		}
+	}
+	return 0, false
 }
 
 // niceTicks returns 3 to 10 round values (1, 2 or 5 times a power of

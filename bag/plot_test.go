@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -88,5 +89,55 @@ func TestJSONLines(t *testing.T) {
 	want := "file clock topic topic finding finding summary"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("kinds %q, want %q", got, want)
+	}
+}
+
+// The timeline's y axis says what it shows, each series has its own
+// colour and marker in the legend, and hazard labels never overlap: with
+// many findings at one instant, the labels that find no room are listed
+// under the plot.
+func TestWriteSVGLabelsLegendAxis(t *testing.T) {
+	const s = int64(1e9)
+	rep := &Report{StartLogNS: 100 * s, EndLogNS: 110 * s}
+	rep.Series = []Series{
+		{Topic: "/clock", Field: "clock", Points: []Point{{100 * s, 50 * s}, {110 * s, 60 * s}}},
+		{Topic: "/scan", Field: "header.stamp", Points: []Point{{101 * s, 51 * s}, {109 * s, 59 * s}}},
+		{Topic: "/odom", Field: "header.stamp", Points: []Point{{102 * s, 52 * s}}},
+	}
+	for i := range 30 {
+		rep.Findings = append(rep.Findings, Finding{Severity: SeverityWarning, Code: fmt.Sprintf("code_number_%02d", i),
+			Examples: []Example{{LogNS: 105*s + int64(i%3)*s/100}}})
+	}
+	var b bytes.Buffer
+	if err := rep.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"/clock value, sim time (s)", "/scan header.stamp", "/odom header.stamp", "<rect x=", "<circle", "also marked (no room for a label): "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	// Collect the label boxes (vertical text: x..x+11, y..y+6 per char) and check no two overlap.
+	type box struct{ x0, x1, y0, y1 float64 }
+	var boxes []box
+	for _, line := range strings.Split(out, "\n") {
+		var x, y float64
+		var rest string
+		if n, _ := fmt.Sscanf(line, `<text transform="translate(%f %f) rotate(90)" %s`, &x, &y, &rest); n == 3 {
+			code := line[strings.Index(line, ">")+1 : strings.LastIndex(line, "</text>")]
+			boxes = append(boxes, box{x - 2, x + 9, y, y + 6*float64(len(code))})
+		}
+	}
+	if len(boxes) < 3 {
+		t.Fatalf("only %d labels placed", len(boxes))
+	}
+	for i := range boxes {
+		for j := range i {
+			a, c := boxes[i], boxes[j]
+			if a.x0 < c.x1 && c.x0 < a.x1 && a.y0 < c.y1 && c.y0 < a.y1 {
+				t.Errorf("labels overlap: %+v and %+v", a, c)
+			}
+		}
 	}
 }

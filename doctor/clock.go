@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/simclock/simclock/clockmon"
-	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -15,7 +15,7 @@ import (
 // file knows which analyser it is.
 type clockWatch struct {
 	start   time.Time
-	writers map[transport.PublisherID]*clockmon.Monitor
+	writers map[transport.PublisherID]*clockstream.Analyzer
 	points  []clockPoint // recent, oldest first
 }
 
@@ -26,19 +26,20 @@ type clockPoint struct {
 const maxClockPoints = 256
 
 func newClockWatch(start time.Time) *clockWatch {
-	return &clockWatch{start: start, writers: map[transport.PublisherID]*clockmon.Monitor{}}
+	return &clockWatch{start: start, writers: map[transport.PublisherID]*clockstream.Analyzer{}}
 }
 
 // observe records a /clock message from pub received at wall time now.
 func (c *clockWatch) observe(now time.Time, data []byte, pub transport.PublisherID) {
 	m := c.writers[pub]
 	if m == nil {
-		m = clockmon.New(clockmon.Config{}, now.Sub(c.start))
+		m = clockstream.NewAnalyzer(clockstream.Config{}, now.Sub(c.start))
 		c.writers[pub] = m
 	}
-	m.Observe(now.Sub(c.start), data, pub)
-	if msg, err := timemsg.UnmarshalClock(data); err == nil {
-		c.points = append(c.points, clockPoint{wall: now.UnixNano(), sim: msg.Clock.Nanoseconds()})
+	s := clockstream.Decode(now.Sub(c.start), pub, data)
+	m.Observe(s)
+	if s.Err == nil {
+		c.points = append(c.points, clockPoint{wall: now.UnixNano(), sim: s.Value})
 		if len(c.points) > maxClockPoints {
 			c.points = slices.Delete(c.points, 0, len(c.points)-maxClockPoints)
 		}
@@ -89,15 +90,15 @@ func (c *clockWatch) stats(now time.Time, pub transport.PublisherID) ClockWriter
 	// A Report covers the time since the previous one (or since the
 	// writer's first message): the current rate and real-time factor.
 	r := m.Report(now.Sub(c.start), nil)
-	t := m.Totals()
-	cw := ClockWriter{GUID: string(pub), Msgs: t.Msgs, RateHz: r.RateHz, RTF: r.MeasuredRTF}
+	t := m.Totals(now.Sub(c.start))
+	cw := ClockWriter{GUID: string(pub), Msgs: t.Messages, RateHz: r.RateHz, RTF: r.RTF}
 	if cw.RTF == nil {
-		cw.RTF = t.MeasuredRTF
+		cw.RTF = t.RTF
 	}
 	if r.HaveClock {
-		ns := r.SimNs
+		ns := r.Value
 		cw.SimNs = &ns
-		cw.SimTime = clockmon.FormatSim(ns)
+		cw.SimTime = units.Value(ns)
 	}
 	return cw
 }

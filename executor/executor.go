@@ -48,8 +48,9 @@ var ErrIdle = errors.New("executor: nothing left to run")
 // Config configures an executor. The zero value runs in real time on the
 // OS clocks.
 type Config struct {
-	// Virtual, when set, runs the executor in virtual time on this fake
-	// clock.
+	// Virtual, when set, runs the executor in virtual time on this
+	// clock (package virtualclock: the deterministic steady and system
+	// clocks the experiments, and the tests of pub and monitor, run on).
 	Virtual *virtualclock.Clock
 	// Workers, when above 1, runs the callbacks of one round on up to
 	// that many goroutines at once, like rclcpp's MultiThreadedExecutor
@@ -86,12 +87,18 @@ type subscription struct {
 	stop     chan struct{} // closed once, by halt
 	stopOnce sync.Once
 	done     chan struct{}
+	unwake   func() // undoes a transport.WakeSetter's SetWake; may be nil
 }
 
 // halt stops the forwarding goroutine and waits for it. Both remove and
 // Close call it, in either order.
 func (s *subscription) halt() {
-	s.stopOnce.Do(func() { close(s.stop) })
+	s.stopOnce.Do(func() {
+		close(s.stop)
+		if s.unwake != nil {
+			s.unwake()
+		}
+	})
 	<-s.done
 }
 
@@ -140,11 +147,19 @@ func (e *Executor) RemoveQueue(q *timer.Queue) {
 }
 
 // Subscribe makes the executor call handle for each sample sub receives.
-// In real time a goroutine forwards sub's notifications; remove stops it
-// (and Close stops all of them).
+// In real time a goroutine forwards sub's notifications, or, when sub is
+// a transport.WakeSetter (the dds transport), sub wakes the executor
+// itself; remove stops it (and Close stops all of them).
 func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.Sample)) (remove func()) {
 	s := &subscription{sub: sub, handle: handle, stop: make(chan struct{}), done: make(chan struct{})}
-	if e.fake == nil {
+	ws, direct := sub.(transport.WakeSetter)
+	switch {
+	case e.fake == nil && direct:
+		// The transport wakes the executor itself: no goroutine here.
+		ws.SetWake(e.poke)
+		s.unwake = func() { ws.SetWake(nil) }
+		close(s.done)
+	case e.fake == nil:
 		go func() {
 			defer close(s.done)
 			for {
@@ -156,7 +171,7 @@ func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.S
 				}
 			}
 		}()
-	} else {
+	default:
 		close(s.done)
 	}
 	e.mu.Lock()
@@ -218,10 +233,16 @@ func (e *Executor) SpinOnce() bool {
 	e.mu.Unlock()
 
 	ready := e.ready[:0]
+	contributed := 0 // each queue's timers come sorted: one queue needs no merge
 	for _, q := range queues {
-		ready = q.AppendReady(ready)
+		n := len(ready)
+		if ready = q.AppendReady(ready); len(ready) > n {
+			contributed++
+		}
 	}
-	timer.SortByCreation(ready)
+	if contributed > 1 {
+		timer.SortByCreation(ready)
+	}
 	if e.workers > 1 {
 		worked := e.dispatchParallel(ready, subs)
 		clear(ready)

@@ -9,23 +9,45 @@ import (
 	"time"
 )
 
-// PlotStartupSVG draws one panel per scenario: the sim time each subject
-// callback saw (y) against wall time since the subject was created (x).
-// Ticks where now() - mark raises are red crosses, ticks where it is
-// exactly 0 are orange diamonds, the rest green dots; squares are the
-// steady (wall) timer. Dashed lines are the windows W; the grey band is
-// the time before the first /clock.
-func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, mark time.Duration) error {
+// PlotStartupSVG draws one panel per scenario and window W asked for
+// (cfg.Windows): the sim time each subject callback saw (y) against wall
+// time since the subject was created (x). Each sim-clock timer tick is
+// coloured by what now() − W does in that panel: red crosses raise,
+// orange diamonds return exactly 0, green dots are real instants. The
+// steady (wall) timer's squares are coloured by now() − cfg.CtorWindow,
+// what that timer computes. The dashed line is W; the grey band is the
+// time before the first /clock.
+func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) error {
 	const (
-		panelW, panelH = 900, 260
+		panelW, panelH = 900, 200
 		left, right    = 70, 20
 		top, bottom    = 40, 40
 	)
-	height := len(results) * (panelH + top + bottom)
+	windows := cfg.Windows
+	if len(windows) == 0 {
+		windows = []time.Duration{cfg.CtorWindow}
+	}
+	type panel struct {
+		r   ScenarioResult
+		s   int64 // S in ns, exactly when cfg.Starts gives it
+		win time.Duration
+	}
+	var panels []panel
+	for i, r := range results {
+		s := int64(math.Round(r.S * 1e9))
+		if len(cfg.Starts) == len(results) {
+			s = int64(cfg.Starts[i])
+		}
+		for _, win := range windows {
+			panels = append(panels, panel{r, s, win})
+		}
+	}
+	height := len(panels) * (panelH + top + bottom)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", panelW+left+right, height+20)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	for i, r := range results {
+	for i, pn := range panels {
+		r, mark := pn.r, pn.win
 		y0 := i*(panelH+top+bottom) + top
 		// Scales.
 		maxWall, minNow, maxNow := 0.0, math.Inf(1), math.Inf(-1)
@@ -42,10 +64,7 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, ma
 		}
 		hi := math.Max(maxNow, lo+1)
 		if lo == 0 {
-			for _, win := range cfg.Windows {
-				hi = math.Max(hi, win.Seconds())
-			}
-			hi *= 1.05
+			hi = math.Max(hi, mark.Seconds()) * 1.05
 		} else {
 			hi += 0.2
 		}
@@ -60,7 +79,8 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, ma
 			}
 			return float64(y0) + panelH - (s-lo)/(hi-lo)*panelH
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %gs: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n", left, y0-12, r.S, r.PreClockWall, r.Published, r.MeasuredRTF)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %s, W = %s: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n",
+			left, y0-12, FormatSeconds(pn.s), FormatSeconds(int64(mark)), r.PreClockWall, r.Published, r.MeasuredRTF)
 		// Before the first /clock.
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall)-x(0), panelH)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#888">before the first /clock: now() = 0</text>`+"\n", x(0)+4, y0+14)
@@ -76,30 +96,34 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult, ma
 			fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#888">axis broken: ticks at now() = 0 are drawn on the bottom edge</text>`+"\n", left+panelW/2, y0+panelH-6)
 		}
 		fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">now() seen (sim time)</text>`+"\n", y0+panelH/2, y0+panelH/2)
-		for _, win := range cfg.Windows {
-			if win.Seconds() < lo || win.Seconds() > hi {
-				continue
-			}
-			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#36c" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#36c" text-anchor="end">W = %gs</text>`+"\n",
-				left, y(win.Seconds()), left+panelW, y(win.Seconds()), left+panelW-4, y(win.Seconds())-4, win.Seconds())
+		if win := mark.Seconds(); win >= lo && win <= hi {
+			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#36c" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#36c" text-anchor="end">W = %s</text>`+"\n",
+				left, y(win), left+panelW, y(win), left+panelW-4, y(win)-4, FormatSeconds(int64(mark)))
 		}
 		for _, t := range r.Ticks {
 			px, py := x(float64(t.WallNs)/1e9), y(float64(t.NowNs)/1e9)
-			color := map[Outcome]string{OutcomeError: "#d22", OutcomeZero: "#f90", OutcomePositive: "#2a2"}[Classify(t.NowNs, mark)]
-			title := html.EscapeString(fmt.Sprintf("%s tick: wall %.3fs, now %.3fs, now-%v %s", t.Timer, float64(t.WallNs)/1e9, float64(t.NowNs)/1e9, mark, Classify(t.NowNs, mark)))
+			m := mark
+			if t.Timer == "wall" {
+				m = cfg.CtorWindow // the steady timer computes now() - CtorWindow
+			}
+			outcome := Classify(t.NowNs, m)
+			color := map[Outcome]string{OutcomeError: "#d22", OutcomeZero: "#f90", OutcomePositive: "#2a2"}[outcome]
+			title := html.EscapeString(fmt.Sprintf("%s tick: wall %s, now %s, now − %s: %s", t.Timer,
+				FormatSeconds(t.WallNs), FormatSeconds(t.NowNs), FormatSeconds(int64(m)), outcome))
 			switch {
 			case t.Timer == "wall":
 				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="6" height="6" fill="none" stroke="%s"><title>%s</title></rect>`+"\n", px-3, py-3, color, title)
-			case Classify(t.NowNs, mark) == OutcomeError:
+			case outcome == OutcomeError:
 				fmt.Fprintf(&b, `<path d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="%s" stroke-width="1.5"><title>%s</title></path>`+"\n", px-3, py-3, color, title)
-			case Classify(t.NowNs, mark) == OutcomeZero:
+			case outcome == OutcomeZero:
 				fmt.Fprintf(&b, `<path d="M%.1f %.1fl5 5l-5 5l-5 -5z" fill="%s"><title>%s</title></path>`+"\n", px, py-5, color, title)
 			default:
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"><title>%s</title></circle>`+"\n", px, py, color, title)
 			}
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#555">Marks for now() − %v: red × raises (negative time), orange ◆ returns time 0, green • a real instant; □ = steady (wall) timer, others sim-clock timers.</text>`+"\n", left, height+10, mark)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#555">Marks for now() − W (the panel's W; □ steady timer: now() − %s): red × raises (negative time), orange ◆ returns time 0, green • a real instant.</text>`+"\n",
+		left, height+10, FormatSeconds(int64(cfg.CtorWindow)))
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err

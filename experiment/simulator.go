@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/timemsg"
@@ -15,17 +16,17 @@ import (
 // A simulator is the fake simulator node of the startup experiment: once
 // the subject's subscription is matched it waits PreClock, then publishes
 // S, S+step, ... every ClockPeriod (one message in ClockEvery), ending with
-// the message carrying S+Duration.
+// the message carrying S+Duration: a clockstream.Schedule, played by a
+// clockstream.Player on the experiment's executor.
 type simulator struct {
 	exec       *executor.Executor
 	node       *node.Node
 	pub        transport.Publisher
 	cfg        StartupConfig
 	start      time.Duration
-	k          int64
 	poll       *timer.Timer
 	startTimer *timer.Timer
-	periodic   *timer.Timer
+	player     *clockstream.Player
 	err        error
 	done       bool
 }
@@ -36,6 +37,12 @@ func newSimulator(exec *executor.Executor, n *node.Node, cfg StartupConfig, star
 		return nil, err
 	}
 	return &simulator{exec: exec, node: n, pub: pub, cfg: cfg, start: start}, nil
+}
+
+// schedule is the simulator's /clock for one scenario.
+func (s *simulator) schedule() (*clockstream.Schedule, error) {
+	return clockstream.NewSchedule(clockstream.ScheduleConfig{Start: s.start, Period: s.cfg.ClockPeriod,
+		Step: s.cfg.ClockStep, HasUntil: true, Until: s.start + s.cfg.Duration, EndAtUntil: true, Every: s.cfg.ClockEvery})
 }
 
 // begin starts the schedule. In this process the subscription matches at
@@ -49,12 +56,25 @@ func (s *simulator) begin() {
 			s.fail(fmt.Errorf("the subject's /clock subscription never matched"))
 			return
 		}
-		s.publishNext()
-		if s.done {
+		sch, err := s.schedule()
+		if err != nil {
+			s.fail(err)
 			return
 		}
-		var err error
-		if s.periodic, err = s.node.CreateWallTimer(s.cfg.ClockPeriod, func(timer.Info) { s.publishNext() }); err != nil {
+		// The first message goes out now, within this callback.
+		s.player, err = clockstream.NewPlayer(context.Background(), s.exec, s.pub, sch, clockstream.PlayerOptions{
+			OnTick: func(_ clockstream.Tick, err error) {
+				if err != nil {
+					s.fail(err)
+				}
+			},
+			OnDone: func(err error) {
+				if err != nil {
+					s.fail(err)
+				}
+				s.done = true
+			}})
+		if err != nil {
 			s.fail(err)
 		}
 	})
@@ -80,35 +100,6 @@ func (s *simulator) beginWhenMatched() {
 	}
 }
 
-func (s *simulator) publishNext() {
-	if s.done {
-		return
-	}
-	value := int64(s.start) + s.k*int64(s.cfg.ClockStep)
-	endValue := int64(s.start + s.cfg.Duration)
-	final := value >= endValue
-	if final {
-		value = endValue
-	}
-	if s.k%int64(s.cfg.ClockEvery) == 0 || final {
-		m, err := timemsg.ClockFrom(mustTime(value))
-		if err == nil {
-			err = s.pub.Publish(context.Background(), timemsg.MarshalClock(m))
-		}
-		if err != nil {
-			s.fail(err)
-			return
-		}
-	}
-	s.k++
-	if final {
-		s.done = true
-		if s.periodic != nil {
-			s.periodic.Cancel()
-		}
-	}
-}
-
 func (s *simulator) fail(err error) {
 	if s.err == nil {
 		s.err = err
@@ -117,7 +108,12 @@ func (s *simulator) fail(err error) {
 	s.exec.Stop()
 }
 
-func (s *simulator) close() { s.pub.Close() }
+func (s *simulator) close() {
+	if s.player != nil {
+		s.player.Close()
+	}
+	s.pub.Close()
+}
 
 // RunSimulator runs the fake simulator of the startup experiment alone,
 // in real time on tr, for a subject in another process: it waits until

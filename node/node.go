@@ -49,6 +49,14 @@ type Options struct {
 	// qos_overrides./clock parameters do; nil means KEEP_LAST 1,
 	// BEST_EFFORT, VOLATILE (R16).
 	ClockQoS *transport.QoS
+	// TimeSource, when set, is a time source the node shares with other
+	// nodes of the process instead of creating its own: one /clock
+	// subscription, and one store per message for all their clocks (see
+	// simclock.ROSClock.Share). use_sim_time is then the shared time
+	// source's (UseSimTime is ignored), and OnWarning, BeforeClock and
+	// ClockQoS are its own. Close detaches the node's clock and leaves the
+	// time source open.
+	TimeSource *timesource.TimeSource
 	// Namespace is the node's namespace; "" means "/". A relative
 	// namespace is taken relative to "/".
 	Namespace string
@@ -63,6 +71,7 @@ type Node struct {
 	ownTr     bool // tr is a node view of the caller's transport, closed with the node
 	clock     *simclock.ROSClock
 	ts        *timesource.TimeSource
+	ownTS     bool // ts was created by New, and is closed by Close
 
 	ros, steady, system *timer.Queue
 
@@ -105,13 +114,19 @@ func New(name string, exec *executor.Executor, tr transport.Transport, opts Opti
 		clock:     simclock.NewROSClockOn(exec.System(), exec.Steady()),
 		onWarning: opts.OnWarning,
 	}
-	n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	n.ts, n.ownTS = opts.TimeSource, opts.TimeSource == nil
+	if n.ownTS {
+		n.ts = timesource.New(tr, exec.Subscribe, timesource.Options{OnWarning: opts.OnWarning, BeforeApply: opts.BeforeClock, QoS: opts.ClockQoS})
+	}
 	n.ts.AttachClock(n.clock)
 	n.ros = timer.NewQueue[simclock.ROS](n.clock)
 	n.steady = timer.NewQueue(exec.Steady())
 	n.system = timer.NewQueue(exec.System())
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		exec.AddQueue(q)
+	}
+	if !n.ownTS {
+		return n, nil // use_sim_time is the shared time source's
 	}
 	if err := n.ts.SetUseSimTime(opts.UseSimTime); err != nil {
 		n.Close()
@@ -242,7 +257,12 @@ func (n *Node) Close() error {
 	for _, r := range removes {
 		r()
 	}
-	err := n.ts.Close()
+	var err error
+	if n.ownTS {
+		err = n.ts.Close()
+	} else {
+		n.ts.DetachClock(n.clock)
+	}
 	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
 		if q != nil {
 			n.exec.RemoveQueue(q)

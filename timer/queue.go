@@ -2,7 +2,6 @@ package timer
 
 import (
 	"cmp"
-	"container/heap"
 	"math"
 	"slices"
 	"sync"
@@ -21,8 +20,9 @@ type Queue struct {
 	removeCB  func()
 	alarm     *simclock.Alarm // ROS clocks: fires when a forward jump passes the earliest deadline
 
-	mu   sync.Mutex // mu guards the fields below and every timer's state
-	heap timerHeap
+	mu    sync.Mutex // mu guards the fields below and every timer's state
+	heap  timerHeap
+	ready []entry // AppendReady's scratch
 	// staleEpoch is set while some timer's last call may be after the
 	// clock's now: after sim time was enabled while the ROS value was 0
 	// (deadlines are still system times), or after a clock change whose
@@ -103,9 +103,9 @@ func (q *Queue) rearmLocked() {
 	}
 	at, want := int64(math.MinInt64), true
 	if !q.staleEpoch {
-		want = len(q.heap) > 0 && !q.heap[0].canceled && q.heap[0].nextCall != never
+		want = len(q.heap) > 0 && !q.heap[0].t.canceled && q.heap[0].t.nextCall != never
 		if want {
-			at = q.heap[0].nextCall
+			at = q.heap[0].t.nextCall
 		}
 	}
 	switch {
@@ -133,7 +133,7 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 	q.mu.Lock()
 	t := &Timer{q: q, seq: timerSeq.Add(1), period: int64(period), lastCall: now, nextCall: deadline(now, int64(period)),
 		canceled: !autostart, callback: callback}
-	heap.Push(&q.heap, t)
+	q.heap.push(t)
 	q.rearmLocked()
 	q.mu.Unlock()
 	q.poke()
@@ -144,8 +144,8 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 func (q *Queue) Remove(t *Timer) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
-		heap.Remove(&q.heap, t.index)
+	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index].t == t {
+		q.heap.remove(t.index)
 		t.index = -1
 		q.rearmLocked()
 	}
@@ -164,10 +164,10 @@ func (q *Queue) Len() int {
 func (q *Queue) Next() (deadline int64, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.heap) == 0 || q.heap[0].canceled || q.heap[0].nextCall == never {
+	if len(q.heap) == 0 || q.heap[0].t.canceled || q.heap[0].t.nextCall == never {
 		return 0, false
 	}
-	return q.heap[0].nextCall, true
+	return q.heap[0].t.nextCall, true
 }
 
 // AppendReady appends every timer that is ready at the queue's current
@@ -176,25 +176,31 @@ func (q *Queue) AppendReady(dst []*Timer) []*Timer {
 	now := q.now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	start := len(dst)
-	dst = q.appendReadyLocked(dst, 0, now)
-	sortBySeq(dst[start:])
+	// Collect and sort the heap's entries, whose creation order is
+	// inline, rather than the timers they point to.
+	ready := q.appendReadyLocked(q.ready[:0], 0, now)
+	slices.SortFunc(ready, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
+	for _, e := range ready {
+		dst = append(dst, e.t)
+	}
+	clear(ready)
+	q.ready = ready[:0]
 	return dst
 }
 
 // appendReadyLocked walks the heap from index i, visiting only the
 // subtrees whose root is due. The caller must hold q.mu.
-func (q *Queue) appendReadyLocked(dst []*Timer, i int, now int64) []*Timer {
+func (q *Queue) appendReadyLocked(dst []entry, i int, now int64) []entry {
 	if i >= len(q.heap) {
 		return dst
 	}
-	t := q.heap[i]
-	if !t.readyAt(now) {
-		// The heap orders by deadline, canceled last: nothing below is
-		// ready either.
+	e := q.heap[i]
+	if e.key > now || e.key == never {
+		// The heap orders by deadline, canceled last (key never): nothing
+		// below is ready either.
 		return dst
 	}
-	dst = append(dst, t)
+	dst = append(dst, e)
 	dst = q.appendReadyLocked(dst, 2*i+1, now)
 	return q.appendReadyLocked(dst, 2*i+2, now)
 }
@@ -214,8 +220,8 @@ var timerSeq atomic.Uint64
 // caller must hold q.mu.
 func (q *Queue) fixLocked(t *Timer) {
 	q.fired = false // a call or a change: the next passed deadline wakes again
-	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index] == t {
-		heap.Fix(&q.heap, t.index)
+	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index].t == t {
+		q.heap.fix(t.index)
 		q.rearmLocked()
 	}
 }
@@ -232,7 +238,8 @@ func (q *Queue) preJump(j simclock.TimeJump) {
 		return
 	}
 	q.mu.Lock()
-	for _, t := range q.heap {
+	for _, e := range q.heap {
+		t := e.t
 		t.credit = t.nextCall - now
 	}
 	q.mu.Unlock()
@@ -253,7 +260,8 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 			break
 		}
 		stale := false
-		for _, t := range q.heap {
+		for _, e := range q.heap {
+			t := e.t
 			credit := t.credit
 			t.credit = 0
 			if credit != 0 && t.nextCall != never {
@@ -264,7 +272,7 @@ func (q *Queue) postJump(j simclock.TimeJump) {
 			stale = stale || now < t.lastCall
 		}
 		q.staleEpoch = stale
-		heap.Init(&q.heap)
+		q.heap.init()
 		wake = true
 	case j.Delta < 0:
 		wake = q.checkAllLocked(now)
@@ -292,7 +300,7 @@ func (q *Queue) forwardJump() {
 	} else {
 		// Same epoch: no last call can be in the future, so only a
 		// passed deadline matters, and only the heap's minimum can tell.
-		wake = len(q.heap) > 0 && q.heap[0].readyAt(now)
+		wake = len(q.heap) > 0 && q.heap[0].t.readyAt(now)
 	}
 	q.rearmLocked()
 	f := q.wakeFn
@@ -311,7 +319,8 @@ func (q *Queue) forwardJump() {
 // hold q.mu.
 func (q *Queue) checkAllLocked(now int64) (wake bool) {
 	changed, stale := false, false
-	for _, t := range q.heap {
+	for _, e := range q.heap {
+		t := e.t
 		if t.nextCall <= now && t.nextCall != never {
 			wake = wake || !t.canceled
 			// rcl leaves such a timer alone, even with a last call
@@ -325,24 +334,22 @@ func (q *Queue) checkAllLocked(now int64) (wake bool) {
 	}
 	q.staleEpoch = stale
 	if changed {
-		heap.Init(&q.heap)
+		q.heap.init()
 		wake = true
 	}
 	return wake
 }
 
 // timerHeap orders timers by next call time, canceled timers last, ties
-// by creation order.
-type timerHeap []*Timer
+// by creation order. Each entry carries its ordering key, so sifting
+// compares values in the heap's own array instead of following a pointer
+// to every timer it looks at (100 000 timers do not fit in cache).
+type timerHeap []entry
 
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	ka, kb := key(a), key(b)
-	if ka != kb {
-		return ka < kb
-	}
-	return a.seq < b.seq
+type entry struct {
+	key int64  // nextCall, or MaxInt64 when canceled
+	seq uint64 // creation order
+	t   *Timer
 }
 
 func key(t *Timer) int64 {
@@ -352,22 +359,88 @@ func key(t *Timer) int64 {
 	return t.nextCall
 }
 
-func (h timerHeap) Swap(i, j int) {
+func (h timerHeap) less(i, j int) bool {
+	a, b := &h[i], &h[j]
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.seq < b.seq
+}
+
+func (h timerHeap) swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
-	h[i].index = i
-	h[j].index = j
+	h[i].t.index = i
+	h[j].t.index = j
 }
-func (h *timerHeap) Push(x any) {
-	t := x.(*Timer)
+
+func (h timerHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h.swap(i, j)
+		j = i
+	}
+}
+
+func (h timerHeap) down(i0 int) bool {
+	i, n := i0, len(h)
+	for {
+		j := 2*i + 1
+		if j >= n || j < 0 {
+			break
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h.swap(i, j)
+		i = j
+	}
+	return i > i0
+}
+
+func (h *timerHeap) push(t *Timer) {
 	t.index = len(*h)
-	*h = append(*h, t)
+	*h = append(*h, entry{key: key(t), seq: t.seq, t: t})
+	h.up(len(*h) - 1)
 }
-func (h *timerHeap) Pop() any {
+
+// remove takes out the entry at i and returns its timer.
+func (h *timerHeap) remove(i int) *Timer {
 	old := *h
-	n := len(old)
-	t := old[n-1]
-	old[n-1] = nil
+	n := len(old) - 1
+	if n != i {
+		old.swap(i, n)
+	}
+	t := old[n].t
+	old[n] = entry{}
+	*h = old[:n]
+	if n != i && !(*h).down(i) {
+		(*h).up(i)
+	}
 	t.index = -1
-	*h = old[:n-1]
 	return t
+}
+
+// fix re-reads the key of the timer at i and restores the order.
+func (h timerHeap) fix(i int) {
+	h[i].key = key(h[i].t)
+	if !h.down(i) {
+		h.up(i)
+	}
+}
+
+// init re-reads every key and restores the order.
+func (h timerHeap) init() {
+	for i := range h {
+		h[i].key = key(h[i].t)
+		h[i].t.index = i
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
 }

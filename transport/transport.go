@@ -176,9 +176,32 @@ var ErrClosed = errors.New("transport closed")
 // silently does not match) never return it.
 var ErrIncompatibleQoS = errors.New("incompatible QoS")
 
+// A Waiter is a Subscription that can block its caller until samples may
+// be queued, without a hand-off through another goroutine: the dds
+// transport waits in Cyclone's waitset on the caller's thread. Receive
+// uses it when a subscription offers it.
+type Waiter interface {
+	// Wait blocks until samples may be queued (it may return with none),
+	// ctx is done (ctx's error) or the subscription is closed
+	// (ErrClosed).
+	Wait(ctx context.Context) error
+}
+
+// A WakeSetter is a Subscription that can call a function when samples
+// may be queued, from the goroutine that noticed them, in place of
+// signalling Notify: an executor uses it to be woken without a forwarding
+// goroutine (and one more hand-off) per subscription.
+type WakeSetter interface {
+	// SetWake makes the subscription call f, which must not block,
+	// whenever samples may be queued; SetWake(nil) goes back to Notify.
+	SetWake(f func())
+}
+
 // Receive calls handle for every sample sub receives until ctx is done,
-// then returns ctx's error. handle runs on the calling goroutine.
+// then returns ctx's error (or ErrClosed when sub is closed while it
+// waits on a Waiter). handle runs on the calling goroutine.
 func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
+	w, _ := sub.(Waiter)
 	for {
 		for {
 			s, ok := sub.Take()
@@ -186,6 +209,12 @@ func Receive(ctx context.Context, sub Subscription, handle func(Sample)) error {
 				break
 			}
 			handle(s)
+		}
+		if w != nil {
+			if err := w.Wait(ctx); err != nil {
+				return err
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():

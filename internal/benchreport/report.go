@@ -29,7 +29,8 @@ type Row struct {
 	// already a ratio against a baseline the benchmark ran itself.
 	Base, BaseMetric string
 	// Show and ShowBase, when set, are the absolute metrics printed "on
-	// this machine" instead of Metric and BaseMetric (for ratio rows).
+	// this machine" instead of Metric and BaseMetric: of Bench and Base,
+	// or both of Bench when Base is empty (a ratio the benchmark computes).
 	Show, ShowBase string
 	// Target is the goal for the ratio, as text ("≤ 1.3"); may be empty.
 	Target string
@@ -115,7 +116,10 @@ func (row Row) absolute(run Run) (v, base float64, unit, baseUnit string) {
 	unit, baseUnit = row.Metric, row.BaseMetric
 	baseBench := row.Base
 	if row.Show != "" {
-		unit, baseUnit, baseBench = row.Show, row.ShowBase, row.Bench
+		unit, baseUnit = row.Show, row.ShowBase
+		if baseBench == "" {
+			baseBench = row.Bench // a ratio the benchmark computed: its baseline's figure is its own metric
+		}
 	}
 	get := func(b, u string) float64 {
 		if x, err := metric(run, b, u); err == nil && b != "" && u != "" {

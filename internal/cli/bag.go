@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,8 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
-	"github.com/simclock/simclock/transport"
 )
 
 func newBagCmd(env *Env) *cobra.Command {
@@ -44,6 +47,7 @@ type bagInspectOptions struct {
 	noCRC      bool
 	failOn     string
 	examples   int
+	wide       bool
 	files      []string
 }
 
@@ -99,10 +103,11 @@ Examples:
 	}
 	f := cmd.Flags()
 	addFormatFlag(f, &o.format)
-	f.DurationVar(&o.window, "window", 0, "window W: report stamps where stamp − W ≤ 0 (0: off)")
+	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap, stall or jump is longer than this many nominal periods")
-	f.DurationVar(&o.baseTol, "base-tolerance", time.Minute, "stamps farther than this from the bag's clock are on another time base")
-	f.DurationVar(&o.futureTol, "future-tolerance", 100*time.Millisecond, "stamps ahead of the bag's clock by more than this are in the future")
+	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
+	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
+	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
 	f.StringVar(&o.svg, "plot", "", "the same as --svg")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
@@ -110,6 +115,7 @@ Examples:
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
+	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
 	return cmd
 }
 
@@ -128,7 +134,7 @@ func (o *bagInspectOptions) validate() error {
 	switch {
 	case o.window < 0:
 		return flagErrorf("--window %v: must not be negative", o.window)
-	case o.gapPeriods <= 0:
+	case !(o.gapPeriods > 0) || math.IsInf(o.gapPeriods, 0):
 		return flagErrorf("--gap-periods %v: must be positive", o.gapPeriods)
 	case o.baseTol <= 0:
 		return flagErrorf("--base-tolerance %v: must be positive", o.baseTol)
@@ -165,7 +171,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	if o.format == formatJSON {
 		err = writeBagJSON(env.Stdout, rep, o)
 	} else {
-		err = writeBagText(env.Stdout, rep)
+		err = writeBagText(env.Stdout, rep, o.wide)
 	}
 	if err != nil {
 		return err
@@ -219,9 +225,14 @@ func failing(rep *bag.Report, failOn string) bool {
 
 func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 	jl := newJSONLines(w)
-	if err := jl.Write(map[string]any{"kind": "env", "schema": 1, "command": "bag inspect", "version": Version,
-		"files": o.files, "window_ns": o.window.Nanoseconds(), "gap_periods": o.gapPeriods,
-		"base_tolerance_ns": o.baseTol.Nanoseconds(), "future_tolerance_ns": o.futureTol.Nanoseconds()}); err != nil {
+	if err := jl.Write(struct {
+		envHeader
+		Files           []string      `json:"files"`
+		Window          time.Duration `json:"window_ns"`
+		GapPeriods      float64       `json:"gap_periods"`
+		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
+		FutureTolerance time.Duration `json:"future_tolerance_ns"`
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol}); err != nil {
 		return err
 	}
 	for _, l := range rep.JSONLines() {
@@ -238,15 +249,14 @@ func rel(rep *bag.Report, ns int64) string {
 }
 
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
-func secs(ns int64) string {
-	sign := ""
-	if ns < 0 {
-		sign, ns = "-", -ns
-	}
-	return fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
-}
+func secs(ns int64) string { return value(ns) }
 
-func writeBagText(w io.Writer, rep *bag.Report) error {
+func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
+	if !wide {
+		lw := newLineWrapper(w) // lines fit 100 columns unless --wide
+		defer lw.Flush()        //nolint:errcheck // every line ends in a newline
+		w = lw
+	}
 	ew := &errWriter{w: w}
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format, args...) }
 	if b := rep.Bag; b != nil {
@@ -284,15 +294,15 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 		}
 	}
 	if rep.Messages > 0 {
-		p("messages: %d (%d bytes) over %v of log time from %s\n", rep.Messages, rep.Bytes,
-			time.Duration(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
+		p("messages: %d (%d bytes) over %s s of log time from %s\n", rep.Messages, rep.Bytes,
+			span(rep.EndLogNS-rep.StartLogNS), time.Unix(0, rep.StartLogNS).UTC().Format(time.RFC3339Nano))
 	} else {
 		p("messages: none\n")
 	}
 	c := rep.Clock
 	if c.Present {
-		p("/clock: %d messages at %.2f Hz (period %v, step %v), %s → %s s\n",
-			c.Messages, c.RateHz, time.Duration(c.PeriodNS), time.Duration(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
+		p("/clock: %d messages at %.2f Hz (period %s s, step %s s), %s → %s s\n",
+			c.Messages, c.RateHz, span(c.PeriodNS), span(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
 		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
 			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
 	} else {
@@ -355,10 +365,23 @@ func writeBagText(w io.Writer, rep *bag.Report) error {
 			p("%s\n", line)
 		}
 	}
-	if !rep.Complete {
+	switch {
+	case rep.Complete:
+	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
+		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
+	default:
 		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
 	}
 	return ew.err
+}
+
+func hasCode(rep *bag.Report, code string) bool {
+	for _, f := range rep.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // errWriter keeps the first write error.
@@ -405,6 +428,8 @@ type bagClockOptions struct {
 	hz        float64
 	loop      bool
 	transport string
+	format    string
+	duration  time.Duration
 	files     []string
 }
 
@@ -417,9 +442,11 @@ func newBagClockCmd(env *Env, runF func(context.Context, *bagClockOptions) error
 
 Publishes rosgraph_msgs/Clock on /clock the way "ros2 bag play --clock" does:
 at HZ per second of wall time, the bag's first log time plus R times the wall
-time elapsed, up to its last log time. With --loop it starts again, so /clock
-jumps back to the start (R14, R22). The bag's own recorded /clock is not
-replayed. Stops at the end of the bag or on interrupt.
+time elapsed, ending on its last log time. With --loop it starts again, so
+/clock jumps back to the start (R14, R22). The bag's own recorded /clock is
+not replayed. It stops at the end of the bag, after --duration of wall-clock
+time, or on SIGINT or SIGTERM, and prints what it published as simclock pub
+does (--format json: env, progress, summary lines).
 
 Examples:
   simclock bag clock --transport dds run_0.mcap
@@ -429,7 +456,13 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag clock: no FILE given")
 			}
-			if !(o.rate > 0) {
+			if err := checkFormat(o.format); err != nil {
+				return err
+			}
+			if err := checkTransport(o.transport); err != nil {
+				return err
+			}
+			if !(o.rate > 0) || math.IsInf(o.rate, 0) {
 				return flagErrorf("--rate %v: must be positive", o.rate)
 			}
 			if !(o.hz > 0) || o.hz > 1e6 {
@@ -445,31 +478,35 @@ Examples:
 	f.Float64Var(&o.rate, "rate", 1, "playback rate")
 	f.Float64Var(&o.hz, "hz", 40, "/clock messages per second of wall time")
 	f.BoolVar(&o.loop, "loop", false, "start again at the end")
-	f.StringVar(&o.transport, "transport", transportInproc, "transport: inproc or dds")
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
+	addTransportFlag(f, &o.transport, transportInproc)
+	addFormatFlag(f, &o.format)
 	return cmd
+}
+
+// bagTimeline is the schedule of "ros2 bag play --clock" over [start, end]
+// (ns of log time): hz messages per second of wall time, each rate × the
+// period further, the last on end.
+func bagTimeline(start, end int64, rate, hz float64, loop bool) (*clockstream.Schedule, error) {
+	period := time.Duration(float64(time.Second) / hz)
+	return clockstream.NewSchedule(clockstream.ScheduleConfig{Start: time.Duration(start), Period: period,
+		Step: time.Duration(rate * float64(period)), HasUntil: true, Until: time.Duration(end), EndAtUntil: true,
+		Loop: loop && end > start})
 }
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	start, end, err := bag.Span(ctx, o.files)
+	if errors.Is(err, bag.ErrUsage) {
+		return &usageError{err} // the same file twice, a directory beside its files
+	}
 	if err != nil {
 		return err
 	}
-	tr, err := openTransport(ctx, env, o.transport)
-	if err != nil {
-		return err
-	}
-	defer tr.Close()
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	sch, err := bagTimeline(start, end, o.rate, o.hz, o.loop)
 	if err != nil {
 		return fmt.Errorf("bag clock: %w", err)
 	}
-	defer pub.Close()
-	fmt.Fprintf(env.Stderr, "publishing /clock from %s to %s s at rate %g, %g Hz on %s (publisher %s)\n",
-		secs(start), secs(end), o.rate, o.hz, o.transport, pub.ID())
-	var n int64
-	var last int64
-	err = bag.PlayClock(ctx, pub, start, end, bag.PlayOptions{Rate: o.rate, Hz: o.hz, Loop: o.loop,
-		OnPublish: func(ns int64) { n++; last = ns }})
-	fmt.Fprintf(env.Stdout, "published %d /clock messages, last %s s\n", n, secs(last))
-	return err
+	return play(ctx, env, playSpec{command: "bag clock", topic: timemsg.ClockTopic, transport: o.transport,
+		format: o.format, duration: o.duration, about: fmt.Sprintf("bag timeline %s → %s s, played at rate %s",
+			value(start), value(end), strconv.FormatFloat(o.rate, 'f', -1, 64))}, sch)
 }

@@ -5,17 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"slices"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/units"
 )
 
 func newExperimentCmd(env *Env) *cobra.Command {
@@ -40,13 +38,14 @@ type startupOptions struct {
 	plot      string
 	runs      int
 	transport string
+	wide      bool
 }
 
 func newStartupCmd(env *Env) *cobra.Command {
 	opts := startupOptions{cfg: experiment.DefaultStartup()}
 	cmd := &cobra.Command{
 		Use:   "startup",
-		Short: "How many callbacks computing now() - W fail, return 0, or succeed, for each start time S",
+		Short: "How many callbacks computing now() - W fail, return 0 or succeed, per start S",
 		Long: `Run the startup experiment: a fake simulator publishes /clock from S (10 ms of
 sim time every 5 ms of wall time, after a 0.5 s wait once the subscription
 matched); a sim-time subject computes now() - 1 s in its constructor and in a
@@ -75,21 +74,22 @@ Examples:
 	}
 	f := cmd.Flags()
 	c := &opts.cfg
-	f.Var(secondsList{&c.Starts}, "start", "simulator start times S (seconds or durations, comma-separated)")
-	f.Var(secondsList{&c.Windows}, "windows", "windows W replayed on every recorded now()")
+	f.Var(units.List(&c.Starts, units.NonNegative), "start", "simulator start times S, comma-separated")
+	f.Var(units.List(&c.Windows, units.NonNegative), "windows", "windows W replayed on every recorded now(), comma-separated")
 	f.Float64SliceVar(&opts.timerHz, "timer-hz", []float64{10, 20}, "rates of the subject's sim-clock timers")
 	f.Float64Var(&c.WallTimerHz, "wall-timer-hz", c.WallTimerHz, "rate of the subject's steady timer computing now() - 1 s")
-	f.Var(secondsValue{&c.ClockStep}, "clock-step", "sim time per /clock message")
-	f.Var(secondsValue{&c.ClockPeriod}, "clock-period", "wall time between /clock messages")
+	f.Var(units.Duration(&c.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
+	f.Var(units.Duration(&c.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
 	f.IntVar(&c.ClockEvery, "clock-every", c.ClockEvery, "publish one /clock message in N (sparser than the timers)")
-	f.Var(secondsValue{&c.PreClock}, "pre-clock", "wall time the simulator waits after the subscription matched")
-	f.Var(secondsValue{&c.MatchDelay}, "match-delay", "wall time from subject creation to the subscription matching")
-	f.Var(secondsValue{&c.Duration}, "duration", "sim time after S at which the run ends")
+	f.Var(units.Duration(&c.PreClock, units.NonNegative), "pre-clock", "wall time the simulator waits after the subscription matched")
+	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching")
+	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
 	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
 	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")
+	f.BoolVar(&opts.wide, "wide", false, "print every table column, even past 100 columns")
 	addFormatFlag(f, &opts.format)
 	return cmd
 }
@@ -134,33 +134,23 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			matched = matched && w.Matched()
 		}
 	}
-	if opts.plot != "" {
-		f, err := os.Create(opts.plot)
-		if err != nil {
-			return err
-		}
-		mark := opts.cfg.CtorWindow
-		if err := experiment.PlotStartupSVG(f, opts.cfg, results, mark); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	elapsed := time.Since(began).Seconds()
+	elapsedWall := time.Since(began)
+	elapsed := elapsedWall.Seconds()
 	if opts.format == formatJSON {
 		out := newJSONLines(env.Stdout)
-		out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment startup", "version": Version,
-			"mode": opts.cfg.Mode, "transport": opts.transport, "go": runtime.Version(), "runs": opts.runs})
+		out.Write(struct { //nolint:errcheck // stdout
+			envHeader
+			Mode      experiment.Mode `json:"mode"`
+			Transport string          `json:"transport"`
+			Runs      int             `json:"runs"`
+		}{newEnvHeader("experiment startup"), opts.cfg.Mode, opts.transport, opts.runs})
 		for _, r := range results {
 			out.Write(r)
 		}
 		out.Write(history)
-		summary := map[string]any{"kind": "summary", "scenarios": len(results), "all_predictions_matched": matched, "elapsed_wall_s": elapsed}
+		summary := startupSummary{Kind: "summary", Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
 		if opts.runs > 1 {
-			summary["runs"] = opts.runs
-			summary["runs_identical"] = identical
+			summary.Runs, summary.RunsIdentical = opts.runs, &identical
 		}
 		if err := out.Write(summary); err != nil {
 			return err
@@ -177,6 +167,13 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 		fmt.Fprintf(env.Stdout, "\nVerdict: %s (%d scenarios, %s mode, %s, %.2fs).\n", verdict, len(results), opts.cfg.Mode, opts.transport, elapsed)
 		if opts.runs > 1 {
 			fmt.Fprintf(env.Stdout, "Runs: %d, counts identical across runs: %v (wall-clock measurements excluded).\n", opts.runs, identical)
+		}
+	}
+	// The plot comes after the results, so an unwritable path loses
+	// nothing: the table is printed and the error says what failed.
+	if opts.plot != "" {
+		if err := writeFileWith(opts.plot, func(w io.Writer) error { return experiment.PlotStartupSVG(w, opts.cfg, results) }); err != nil {
+			return fmt.Errorf("--plot: %w (the results above are complete)", err)
 		}
 	}
 	if !matched || !identical {
@@ -204,21 +201,22 @@ func sameCounts(a, b []experiment.ScenarioResult) bool {
 
 func printStartupText(w io.Writer, opts *startupOptions, results []experiment.ScenarioResult, h experiment.HistoryResult) {
 	cfg := opts.cfg
-	fmt.Fprintf(w, "Startup experiment: /clock from S, %v of sim time every %v of wall time (one message in %d published), first message %v after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.\n",
-		cfg.ClockStep, cfg.ClockPeriod, cfg.ClockEvery, cfg.PreClock, cfg.TimerHz, cfg.WallTimerHz)
+	paragraph(w, fmt.Sprintf("Startup experiment: /clock from S, %s s of sim time every %s s of wall time (one message in %d published), first message %s s after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.",
+		span(cfg.ClockStep), span(cfg.ClockPeriod), cfg.ClockEvery, span(cfg.PreClock), cfg.TimerHz, cfg.WallTimerHz))
 
 	fmt.Fprintf(w, "\nBefore the first /clock (R26: now() is 0 whatever S is)\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tfirst /clock after\tctor now()\tctor now()-1s\twall timer calls at now()=0 (predicted)\traised\tafter first /clock\traised\tRTF\t/clock received (lost)")
+	t := newTable("S", "1st /clock", "ctor now()?", "ctor now()-1s", "wall @0 (pred)", "raised", "wall after", "raised",
+		"RTF", "/clock (lost)")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%.3fs\t%d\t%s\t%d (%d)\t%d\t%d\t%d\t%.3g\t%d (%d)\n", fsecs(r.S), r.PreClockWall, r.Ctor.NowNs, r.Ctor.Minus1s,
-			r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0, r.WallTimer.ExcNow0, r.WallTimer.CallsAfterClock, r.WallTimer.ExcAfterClock, r.MeasuredRTF, r.Published, r.Lost)
+		t.row(fsecs(r.S), fmt.Sprintf("%.3fs", r.PreClockWall), fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
+			fmt.Sprintf("%d (%d)", r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0), fmt.Sprint(r.WallTimer.ExcNow0),
+			fmt.Sprint(r.WallTimer.CallsAfterClock), fmt.Sprint(r.WallTimer.ExcAfterClock), fmt.Sprintf("%.3g", r.MeasuredRTF),
+			fmt.Sprintf("%d (%d)", r.Published, r.Lost))
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nSim-clock timers: now() - W per tick, measured (predicted) (R25)\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tW\ttimer\tcalls\terrors\tzeros\tpositive\tfirst positive now\tmatch")
+	t = newTable("S", "W", "timer", "calls", "errors", "zeros", "positive", "first positive now", "match")
 	for _, r := range results {
 		for _, wr := range r.Windows {
 			calls := 0
@@ -235,25 +233,26 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 			if !wr.Matched() {
 				mark = "✗"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d\t%d (%d)\t%d (%d)\t%d\t%s\t%s\n", fsecs(r.S), fsecs(wr.W), wr.Hz, calls,
-				wr.Exceptions, wr.PredictedExceptions, wr.Zeros, wr.PredictedZeros, wr.Positives, first, mark)
+			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprint(calls),
+				fmt.Sprintf("%d (%d)", wr.Exceptions, wr.PredictedExceptions), fmt.Sprintf("%d (%d)", wr.Zeros, wr.PredictedZeros),
+				fmt.Sprint(wr.Positives), first, mark)
 		}
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nGuards: what gets past (R27)\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "S\tW\ttimer\tno guard: errors/zeros\t'skip if now <= W'\t'skip if now == 0 or now < W'")
+	t = newTable("S", "W", "timer", "no guard: errors/zeros", "'skip if now <= W'", "'skip if now == 0 or now < W'")
 	for _, r := range results {
 		for _, wr := range r.Windows {
-			fmt.Fprintf(tw, "%s\t%s\t%g Hz\t%d/%d\t%d/%d\t%d/%d\n", fsecs(r.S), fsecs(wr.W), wr.Hz, wr.Exceptions, wr.Zeros,
-				wr.GuardLE.Exceptions, wr.GuardLE.Zeros, wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros)
+			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprintf("%d/%d", wr.Exceptions, wr.Zeros),
+				fmt.Sprintf("%d/%d", wr.GuardLE.Exceptions, wr.GuardLE.Zeros), fmt.Sprintf("%d/%d", wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros))
 		}
 	}
-	tw.Flush()
+	t.write(w, opts.wide)
 
-	fmt.Fprintf(w, "\nHistory lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s\n",
-		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr)
+	fmt.Fprintln(w)
+	paragraph(w, fmt.Sprintf("History lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s",
+		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr))
 }
 
 // fsecs formats seconds for the text tables: the shortest decimal that
@@ -263,9 +262,10 @@ func fsecs(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + "s" 
 
 func newClockTypesCmd(env *Env) *cobra.Command {
 	var format string
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "clocktypes",
-		Short: "The clock-type pitfall table: which rclpy operations between times raise (R3, R5, R6, R30)",
+		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
@@ -283,29 +283,33 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment clocktypes", "version": Version, "go": runtime.Version()})
+				out.Write(newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
 				for _, o := range objects {
 					out.Write(o)
 				}
 				for _, r := range rows {
 					out.Write(r)
 				}
-				return out.Write(map[string]any{"kind": "summary", "operations": len(rows), "agree_with_rclpy": agree})
+				return out.Write(struct {
+					Kind       string `json:"kind"`
+					Operations int    `json:"operations"`
+					Agree      int    `json:"agree_with_rclpy"`
+				}{"summary", len(rows), agree})
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			t := newTable("name", "rclpy", "value")
 			for _, o := range objects {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", o.Name, o.Python, o.Time)
+				t.row(o.Name, o.Python, o.Time)
 			}
-			tw.Flush()
-			fmt.Fprintln(w, "\nOperations (simclock's dynamic API; the typed API does not even compile the mismatches):")
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "rule\trclpy expression\tsimclock\trclpy")
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "Operations (simclock's dynamic API; the typed API does not even compile the mismatches):")
+			t = newTable("rule", "rclpy expression", "simclock", "rclpy")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Rule, r.Python, r.Result, r.RclpyDoes)
+				t.row(r.Rule, r.Python, r.Result, r.RclpyDoes)
 			}
-			tw.Flush()
+			t.write(w, wide)
 			fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
 			if agree != len(rows) {
 				return errFindings
@@ -314,18 +318,23 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 		},
 	}
 	addFormatFlag(cmd.Flags(), &format)
+	cmd.Flags().BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
 }
 
 func newDtSpikeCmd(env *Env) *cobra.Command {
 	var format string
+	var wide bool
 	cfg := experiment.DefaultDtSpike()
 	cmd := &cobra.Command{
 		Use:   "dtspike",
-		Short: "R29 worked through: a baseline stored before the first /clock makes the first dt the whole first /clock value",
+		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
+				return err
+			}
+			if err := checkFloat("speed", cfg.Speed, false); err != nil {
 				return err
 			}
 			if err := cfg.Validate(); err != nil {
@@ -337,37 +346,59 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "experiment dtspike", "version": Version, "go": runtime.Version(),
-					"first_clock_s": cfg.FirstClock.Seconds(), "period_s": cfg.Period.Seconds(), "speed_mps": cfg.Speed, "timeout_s": cfg.Timeout.Seconds()})
+				out.Write(struct { //nolint:errcheck // stdout
+					envHeader
+					FirstClock time.Duration `json:"first_clock_ns"`
+					Period     time.Duration `json:"period_ns"`
+					Speed      float64       `json:"speed_mps"`
+					Timeout    time.Duration `json:"timeout_ns"`
+				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
 				for _, r := range rows {
 					out.Write(r)
 				}
 				return nil
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "First /clock at %gs, control loop every %gs of sim time, robot at %g m/s, %gs watchdog; the baseline was stored in the constructor, before the first /clock.\n\n",
-				cfg.FirstClock.Seconds(), cfg.Period.Seconds(), cfg.Speed, cfg.Timeout.Seconds())
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "tick\tnow\tnaive dt\tnaive distance\tnaive speed\tnaive timeout\tguarded dt\tguarded distance\tguarded speed\tguarded timeout\ttrue distance")
+			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
+				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
+			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")
 			for _, r := range rows {
 				gdt := fmt.Sprintf("%gs", r.GuardDtS)
 				if r.GuardSkip != "ok" {
-					gdt = "skip (" + r.GuardSkip + ")"
+					gdt = "skip"
 				}
-				fmt.Fprintf(tw, "%d\t%gs\t%gs\t%gm\t%gm/s\t%v\t%s\t%gm\t%gm/s\t%v\t%gm\n", r.Tick, r.NowS, r.NaiveDtS, r.NaiveDistM, r.NaiveSpeedMS, r.NaiveTimeout,
-					gdt, r.GuardDistM, r.GuardSpeedMS, r.GuardTimeout, r.TrueDistanceM)
+				t.row(fmt.Sprint(r.Tick), fmt.Sprintf("%gs", r.NowS), fmt.Sprintf("%gs", r.NaiveDtS), fmt.Sprintf("%gm", r.NaiveDistM),
+					fmt.Sprintf("%gm/s", r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, fmt.Sprintf("%gm", r.GuardDistM),
+					fmt.Sprintf("%gm/s", r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), fmt.Sprintf("%gm", r.TrueDistanceM))
 			}
-			tw.Flush()
-			fmt.Fprintln(w, "\nThe naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip when prev <= 0 or now <= 0, always move the baseline) loses one sample and nothing else (R29).")
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "The naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip: no baseline yet, when prev <= 0 or now <= 0; it always moves the baseline) loses one sample and nothing else (R29).")
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.Var(secondsValue{&cfg.FirstClock}, "first-clock", "first /clock value")
-	f.Var(secondsValue{&cfg.Period}, "period", "control loop period (sim time)")
+	f.Var(units.Duration(&cfg.FirstClock, units.NonNegative), "first-clock", "first /clock value")
+	f.Var(units.Duration(&cfg.Period, units.Positive), "period", "control loop period (sim time)")
 	f.Float64Var(&cfg.Speed, "speed", cfg.Speed, "robot speed in m/s")
-	f.Var(secondsValue{&cfg.Timeout}, "timeout", "watchdog timeout")
+	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout")
 	f.IntVar(&cfg.Ticks, "ticks", cfg.Ticks, "loop iterations to show")
 	addFormatFlag(f, &format)
+	f.BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
+}
+
+// experimentSeconds prints a setting the user gave exactly: "125", "0.5".
+func experimentSeconds(d time.Duration) string { return units.Exact(int64(d)) }
+
+// startupSummary is the last JSON line of simclock experiment startup.
+type startupSummary struct {
+	Kind          string        `json:"kind"`
+	Scenarios     int           `json:"scenarios"`
+	AllMatched    bool          `json:"all_predictions_matched"`
+	ElapsedWall   time.Duration `json:"elapsed_wall_ns"`
+	Runs          int           `json:"runs,omitempty"`
+	RunsIdentical *bool         `json:"runs_identical,omitempty"`
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -97,11 +98,11 @@ func newStartupSimulatorCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(secondsValue{&start}, "start", "simulator start time S")
-	f.Var(secondsValue{&cfg.ClockStep}, "clock-step", "sim time per /clock message")
-	f.Var(secondsValue{&cfg.ClockPeriod}, "clock-period", "wall time between /clock messages")
+	f.Var(units.Duration(&start, units.NonNegative), "start", "simulator start time S")
+	f.Var(units.Duration(&cfg.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
+	f.Var(units.Duration(&cfg.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
 	f.IntVar(&cfg.ClockEvery, "clock-every", cfg.ClockEvery, "publish one /clock message in N")
-	f.Var(secondsValue{&cfg.PreClock}, "pre-clock", "wall time to wait after the subscription matched")
-	f.Var(secondsValue{&cfg.Duration}, "duration", "sim time after S at which the run ends")
+	f.Var(units.Duration(&cfg.PreClock, units.NonNegative), "pre-clock", "wall time to wait after the subscription matched")
+	f.Var(units.Duration(&cfg.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	return cmd
 }

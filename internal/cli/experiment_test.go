@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // scrub removes what legitimately differs between runs: wall-clock
@@ -16,7 +15,7 @@ var scrubbers = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`"elapsed_wall_s":[0-9.e+-]+`), `"elapsed_wall_s":X`},
+	{regexp.MustCompile(`"elapsed_wall_ns":[0-9]+`), `"elapsed_wall_ns":X`},
 	{regexp.MustCompile(`"go":"[^"]*"`), `"go":"X"`},
 	{regexp.MustCompile(`inproc, [0-9.]+s\)`), `inproc, Xs)`},
 }
@@ -137,9 +136,12 @@ func TestExperimentBadFlags(t *testing.T) {
 	}
 }
 
-func TestExperimentPlot(t *testing.T) {
+// startupPlot runs experiment startup with args and --plot, and returns
+// the SVG.
+func startupPlot(t *testing.T, args ...string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "startup.svg")
-	_, errOut, code := runSimclock(t, "experiment", "startup", "--plot", path)
+	_, errOut, code := runSimclock(t, append(append([]string{"experiment", "startup"}, args...), "--plot", path)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -147,26 +149,36 @@ func TestExperimentPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(svg)
-	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 4 || !strings.Contains(s, "W = 1s") || !strings.Contains(s, "#d22") {
-		t.Errorf("plot lacks panels, window lines or failing ticks:\n%.500s", s)
+	return string(svg)
+}
+
+func TestExperimentPlot(t *testing.T) {
+	s := startupPlot(t)
+	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 12 || !strings.Contains(s, "W = 1s") || !strings.Contains(s, "#d22") {
+		t.Errorf("plot lacks panels (4 scenarios × 3 windows), window lines or failing ticks:\n%.500s", s)
 	}
 }
 
-// Seconds given on the command line are read exactly: 1.001 s is
-// 1001000000 ns, where the float product would truncate to 1000999999.
-func TestParseSecondsExact(t *testing.T) {
-	for in, want := range map[string]time.Duration{
-		"1.001": 1001 * time.Millisecond, "0.29": 290 * time.Millisecond, "100": 100 * time.Second,
-		".5": 500 * time.Millisecond, "250ms": 250 * time.Millisecond, "1e-3": time.Millisecond,
-	} {
-		if got, err := parseSeconds(in); err != nil || got != want {
-			t.Errorf("parseSeconds(%q) = %v, %v; want %v", in, got, err, want)
+// --windows 0.25 colours the ticks by now() − 0.25 s: at S = 0 and 10 Hz
+// the tick at 0.1 s raises and the one at 0.3 s is a real instant, which
+// the 1 s constructor window would have coloured red.
+func TestExperimentPlotColoursByTheWindowsAskedFor(t *testing.T) {
+	s := startupPlot(t, "--start", "0", "--windows", "0.25")
+	if strings.Count(s, "S = ") != 1 || !strings.Contains(s, "W = 0.25s") || strings.Contains(s, "W = 1s") {
+		t.Errorf("want one panel for W = 0.25 s:\n%.800s", s)
+	}
+	for _, want := range []string{"now 0.1s, now − 0.25s: error", "now 0.3s, now − 0.25s: positive"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no tick %q in the plot", want)
 		}
 	}
-	for _, bad := range []string{"", "1.2.3", "abc", "1.0000000001"} {
-		if _, err := parseSeconds(bad); err == nil {
-			t.Errorf("parseSeconds(%q) accepted", bad)
-		}
+}
+
+// An unwritable --plot path loses nothing: the table is printed, then
+// the error, exit 1.
+func TestExperimentPlotUnwritable(t *testing.T) {
+	out, errOut, code := runSimclock(t, "experiment", "startup", "--plot", filepath.Join(t.TempDir(), "no", "such", "dir", "x.svg"))
+	if code != ExitFailure || !strings.Contains(out, "Verdict:") || !strings.Contains(errOut, "--plot") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }

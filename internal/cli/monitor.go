@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -11,7 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 )
@@ -22,9 +24,10 @@ type monitorOptions struct {
 	topic          string
 	interval       time.Duration
 	duration       time.Duration
-	stallPeriods   int
+	periods        int
 	expectRTF      string
 	failOnBackward bool
+	allowNoClock   bool
 	transport      string
 	format         string
 	node           nodeFlags
@@ -33,25 +36,30 @@ type monitorOptions struct {
 }
 
 func newMonitorCmd(env *Env) *cobra.Command {
-	o := &monitorOptions{env: env}
+	o := &monitorOptions{env: env, interval: time.Second, topic: timemsg.ClockTopic}
 	cmd := &cobra.Command{
 		Use:   "monitor [topic]",
-		Short: "Watch /clock as a node sees it: sim time, real-time factor, rate, jumps, stalls",
+		Short: "Watch /clock as a node sees it: value, real-time factor, rate, gaps, pauses, jumps",
 		Long: `simclock monitor subscribes to /clock (or the topic given) with a node's QoS
-(best effort, volatile) and reports, every --interval: the current sim time,
-the measured real-time factor, message rate and longest gap, backward jumps,
-pauses, stalls (no message for --stall-periods periods), the number of
-publishers (more than one is a fault, R18) and malformed messages.
+(best effort, volatile) and reports, every --interval: the current value,
+the real-time factor (RTF), the message rate and longest interval, gaps
+(no message for --periods periods), pauses (the value stands still),
+backward and forward jumps, the publishers (more than one is a fault, R18:
+RTF and rate are then given per publisher) and malformed messages. The
+words are defined once, in the documentation of package clockstream.
 
 Output refreshes in place when stderr is a terminal, and is one line per
 interval otherwise; --format json writes one JSON object per interval
 (kind "report"), after a kind "env" line and before a final kind "summary"
-line. It runs until --duration passes or it is interrupted; the exit status
-is 1 when a check fails (--expect-rtf, --fail-on-backward), 0 otherwise.
+line. Times are seconds (1.5, 1.5s or 1500ms). It runs until --duration of
+wall-clock time passes, or until SIGINT or SIGTERM, then prints its summary.
+
+Exit status: 1 when no /clock arrived at all (unless --allow-no-clock) or a
+check fails (--expect-rtf, --fail-on-backward); 0 otherwise; 2 for usage.
 
 Examples:
   simclock monitor
-  simclock monitor --duration 10s --expect-rtf 1±0.05 --fail-on-backward
+  simclock monitor --duration 10 --expect-rtf 1±0.05 --fail-on-backward
   simclock monitor /sim/clock --format json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -70,15 +78,17 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.DurationVar(&o.interval, "interval", time.Second, "report interval")
-	f.DurationVar(&o.duration, "duration", 0, "stop after this wall time (default: run until interrupted)")
-	f.IntVar(&o.stallPeriods, "stall-periods", 5, "report a stall after this many periods without a message")
+	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval")
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
+	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a gap or pause lasts longer than this many periods")
+	f.IntVar(&o.periods, "stall-periods", clockstream.DefaultConfig().Periods, "old name of --periods")
+	f.MarkDeprecated("stall-periods", "use --periods (a stall is now called a gap)") //nolint:errcheck // the flag exists
 	f.StringVar(&o.expectRTF, "expect-rtf", "", "fail unless the overall real-time factor is X±TOL (e.g. 1±0.05; TOL defaults to 10% of X)")
-	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if sim time ever jumps backwards")
-	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
+	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if the value ever jumps backwards")
+	f.BoolVar(&o.allowNoClock, "allow-no-clock", false, "exit 0 even when no /clock message arrived")
+	addTransportFlag(f, &o.transport, transportDDS)
 	o.node.add(f, "simclock_monitor")
 	addFormatFlag(f, &o.format)
-	o.topic = timemsg.ClockTopic
 	return cmd
 }
 
@@ -86,13 +96,11 @@ func (o *monitorOptions) validate() error {
 	if err := checkFormat(o.format); err != nil {
 		return err
 	}
-	switch {
-	case o.interval <= 0:
-		return flagErrorf("--interval %v: want a positive duration", o.interval)
-	case o.duration < 0:
-		return flagErrorf("--duration must not be negative")
-	case o.stallPeriods <= 0:
-		return flagErrorf("--stall-periods %d: want a positive number", o.stallPeriods)
+	if err := checkTransport(o.transport); err != nil {
+		return err
+	}
+	if o.periods <= 0 {
+		return flagErrorf("--periods %d: want a positive number", o.periods)
 	}
 	if o.expectRTF != "" {
 		want, tol, err := parseExpectRTF(o.expectRTF)
@@ -131,9 +139,28 @@ type monitorCheck struct {
 	Detail string `json:"detail"`
 }
 
+// monitorEnv is the env line of simclock monitor.
+type monitorEnv struct {
+	liveEnv
+	Interval time.Duration `json:"interval_ns"`
+	Periods  int           `json:"periods"`
+}
+
+// monitorReport is a "report" JSON line.
+type monitorReport struct {
+	Kind string `json:"kind"`
+	clockstream.Report
+}
+
+// monitorSummary is the "summary" JSON line.
+type monitorSummary struct {
+	Kind string `json:"kind"`
+	clockstream.Totals
+	Checks []monitorCheck `json:"checks"`
+	OK     bool           `json:"ok"`
+}
+
 func runMonitor(ctx context.Context, o *monitorOptions) error {
-	runCtx, cancel := withDuration(ctx, o.duration)
-	defer cancel()
 	tr, err := openTransport(ctx, o.env, o.transport)
 	if err != nil {
 		return err
@@ -153,118 +180,146 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	if err != nil {
 		return err
 	}
-	out := newJSONLines(o.env.Stdout)
+	w := o.env.Stdout
+	out := newJSONLines(w)
 	jsonOut := o.format == formatJSON
 	live := !jsonOut && o.env.StderrIsTTY
 	if jsonOut {
-		out.Write(map[string]any{"kind": "env", "schema": 1, "command": "monitor", "version": Version, //nolint:errcheck // stdout
-			"transport": o.transport, "domain": transportDomain(tr), "topic": o.topic, "interval_s": o.interval.Seconds()})
+		out.Write(monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
+			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods})
+	} else if !live {
+		fmt.Fprintln(w, monitorHeader)
 	}
-
-	start := time.Now()
-	since := func() time.Duration { return time.Since(start) }
-	mon := clockmon.New(clockmon.Config{StallPeriods: o.stallPeriods}, 0)
-	ticker := time.NewTicker(o.interval)
-	defer ticker.Stop()
-	for done := false; !done; {
-		select {
-		case <-runCtx.Done():
-			done = true
-		case <-sub.Notify():
-			for {
-				s, ok := sub.Take()
-				if !ok {
-					break
-				}
-				mon.Observe(since(), s.Data, s.Publisher)
-			}
-		case <-ticker.C:
-			r := mon.Report(since(), sub.MatchedPublishers())
-			switch {
-			case jsonOut:
-				out.Write(struct { //nolint:errcheck // stdout
-					Kind string `json:"kind"`
-					clockmon.Report
-				}{"report", r})
-			case live:
-				fmt.Fprintf(o.env.Stderr, "\r\033[K%s", reportText(o.topic, r))
-			default:
-				fmt.Fprintln(o.env.Stdout, reportText(o.topic, r))
-			}
+	onReport := func(r clockstream.Report) {
+		switch {
+		case jsonOut:
+			out.Write(monitorReport{"report", r}) //nolint:errcheck // stdout
+		case live:
+			fmt.Fprintf(o.env.Stderr, "\r\033[K%s", fit(monitorRow(r), tableWidth))
+		default:
+			writeMonitorReport(w, r)
 		}
 	}
+	exec := o.env.newExecutor()
+	defer exec.Close() //nolint:errcheck // nothing left to report
+	watch, err := clockstream.NewWatcher(exec, sub, clockstream.WatchOptions{Config: clockstream.Config{Periods: o.periods},
+		Interval: o.interval, OnReport: onReport, Duration: o.duration})
+	if err != nil {
+		return err
+	}
+	defer watch.Close()
+	runErr := clockstream.Run(ctx, exec, watch)
 	if live {
 		fmt.Fprintln(o.env.Stderr)
 	}
-
-	totals := mon.Totals()
-	var checks []monitorCheck
-	if o.expectRTF != "" {
-		c := monitorCheck{Name: "expect_rtf"}
-		if totals.MeasuredRTF == nil {
-			c.Detail = fmt.Sprintf("no advancing /clock to measure, want %g±%g", o.rtfWant, o.rtfTol)
-		} else {
-			c.OK = math.Abs(*totals.MeasuredRTF-o.rtfWant) <= o.rtfTol
-			c.Detail = fmt.Sprintf("measured %.4g, want %g±%g", *totals.MeasuredRTF, o.rtfWant, o.rtfTol)
-		}
-		checks = append(checks, c)
-	}
-	if o.failOnBackward {
-		checks = append(checks, monitorCheck{Name: "no_backward_jumps", OK: totals.BackwardJumps == 0,
-			Detail: fmt.Sprintf("%d backward jump(s)", totals.BackwardJumps)})
-	}
+	totals := watch.Totals()
+	checks := o.checks(totals)
 	ok := true
 	for _, c := range checks {
 		ok = ok && c.OK
 	}
-	elapsed := since().Seconds()
 	if jsonOut {
-		out.Write(map[string]any{"kind": "summary", "elapsed_s": elapsed, "totals": totals, //nolint:errcheck // stdout
-			"checks": checks, "ok": ok})
+		out.Write(monitorSummary{Kind: "summary", Totals: totals, Checks: checks, OK: ok}) //nolint:errcheck // stdout
 	} else {
-		w := o.env.Stdout
-		fmt.Fprintf(w, "summary: %.1fs, %d messages, rtf %s, %d backward jump(s), %d forward jump(s), %d stall(s), %d malformed, at most %d publisher(s)\n",
-			elapsed, totals.Msgs, fmtRTF(totals.MeasuredRTF), totals.BackwardJumps, totals.ForwardJumps, totals.Stalls, totals.Malformed, totals.MaxPublishers)
-		for _, c := range checks {
-			verdict := "ok"
-			if !c.OK {
-				verdict = "FAIL"
-			}
-			fmt.Fprintf(w, "  %-18s %-4s %s\n", c.Name, verdict, c.Detail)
-		}
+		writeMonitorSummary(w, o.topic, totals, checks)
+	}
+	if err := endOfRun(ctx, runErr); err != nil {
+		return err
 	}
 	if !ok {
 		return errFindings
 	}
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
 	return nil
 }
 
-func fmtRTF(r *float64) string {
-	if r == nil {
-		return "-"
+// checks are the summary's verdicts: a /clock at all, then the checks
+// asked for.
+func (o *monitorOptions) checks(t clockstream.Totals) []monitorCheck {
+	checks := []monitorCheck{}
+	if !o.allowNoClock {
+		c := monitorCheck{Name: "clock_present", OK: t.Messages > 0, Detail: fmt.Sprintf("%d message(s)", t.Messages)}
+		if !c.OK {
+			c.Detail = fmt.Sprintf("no message on %s in %s s (--allow-no-clock accepts that)", o.topic, span(t.Elapsed))
+		}
+		checks = append(checks, c)
 	}
-	return strconv.FormatFloat(*r, 'f', 3, 64)
+	if o.expectRTF != "" {
+		c := monitorCheck{Name: "expect_rtf"}
+		switch {
+		case len(t.Publishers) > 1:
+			c.Detail = fmt.Sprintf("%d publishers: no one RTF to compare with %g±%g", len(t.Publishers), o.rtfWant, o.rtfTol)
+		case t.RTF == nil:
+			c.Detail = fmt.Sprintf("no advancing /clock to measure, want %g±%g", o.rtfWant, o.rtfTol)
+		default:
+			c.OK = math.Abs(*t.RTF-o.rtfWant) <= o.rtfTol
+			c.Detail = fmt.Sprintf("measured %.3f, want %g±%g", *t.RTF, o.rtfWant, o.rtfTol)
+		}
+		checks = append(checks, c)
+	}
+	if o.failOnBackward {
+		checks = append(checks, monitorCheck{Name: "no_backward_jumps", OK: t.BackwardJumps == 0,
+			Detail: fmt.Sprintf("%d backward jump(s)", t.BackwardJumps)})
+	}
+	return checks
 }
 
-// reportText is the one-line human form of a report.
-func reportText(topic string, r clockmon.Report) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%7.1fs %s ", r.ElapsedS, topic)
-	if !r.HaveClock {
-		b.WriteString("no clock yet")
+// monitorHeader heads the one-line-per-interval table (under 100 columns).
+const monitorHeader = "  elapsed  value (s)               rtf      rate Hz  max int  pubs  back  fwd  gaps  pauses  bad"
+
+// monitorRow is a report as one row under monitorHeader.
+func monitorRow(r clockstream.Report) string {
+	v := "no clock yet"
+	if r.HaveClock {
+		v = value(r.Value)
+	}
+	state := ""
+	switch {
+	case r.Silence > 0:
+		state = "  GAP"
+	case r.Paused:
+		state = "  PAUSED"
+	}
+	return fmt.Sprintf("%9s  %-22s  %-7s  %7.1f  %7s  %4d  %4d  %3d  %4d  %6d  %3d%s", span(r.Elapsed), v, ratio(r.RTF),
+		r.RateHz, span(r.MaxGap), len(r.Publishers), r.BackwardJumps, r.ForwardJumps, r.Gaps, r.Pauses,
+		r.Malformed+r.NotNormalized, state)
+}
+
+func writeMonitorReport(w io.Writer, r clockstream.Report) {
+	fmt.Fprintln(w, monitorRow(r))
+	if len(r.Publishers) > 1 {
+		writePublishers(w, "    ", r.Publishers)
+	}
+	printWarnings(w, r.Warnings)
+}
+
+// writePublishers prints one row per publisher: its own rate and RTF.
+func writePublishers(w io.Writer, indent string, ps []clockstream.PublisherStats) {
+	fmt.Fprintf(w, "%s%-34s  %8s  %7s  %-7s  %s\n", indent, "publisher", "messages", "rate Hz", "rtf", "last value (s)")
+	for _, p := range ps {
+		fmt.Fprintf(w, "%s%-34s  %8d  %7.1f  %-7s  %s\n", indent, fit(p.ID, 34), p.Messages, p.RateHz, ratio(p.RTF), value(p.Value))
+	}
+}
+
+func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks []monitorCheck) {
+	if t.Messages == 0 {
+		fmt.Fprintf(w, "summary: no /clock message at all on %s in %s s\n", topic, span(t.Elapsed))
 	} else {
-		fmt.Fprintf(&b, "sim %s", clockmon.FormatSim(r.SimNs))
+		fmt.Fprintf(w, "summary: %d messages in %s s at %.1f Hz, rtf %s, period %s s, longest interval %s s\n",
+			t.Messages, span(t.Elapsed), t.RateHz, ratio(t.RTF), span(t.Period), span(t.MaxGap))
+		fmt.Fprintf(w, "  values %s → %s s\n", value(t.First), value(t.Last))
+		fmt.Fprintf(w, "  gaps %d, pauses %d, backward jumps %d, forward jumps %d, zero %d, malformed %d, not normalized %d\n",
+			t.Gaps, t.Pauses, t.BackwardJumps, t.ForwardJumps, t.Zero, t.Malformed, t.NotNormalized)
 	}
-	fmt.Fprintf(&b, "  rtf %s  %.1f Hz  max gap %.0fms  pubs %d  back %d  fwd %d  malformed %d",
-		fmtRTF(r.MeasuredRTF), r.RateHz, r.MaxGapMs, r.Publishers, r.BackwardJumps, r.ForwardJumps, r.Malformed)
-	if r.Paused {
-		b.WriteString("  PAUSED")
+	fmt.Fprintf(w, "  %d publisher(s)\n", len(t.Publishers))
+	if len(t.Publishers) > 1 {
+		fmt.Fprintln(w, "  ! several publishers on /clock: ROS expects exactly one (R18); rtf and rate per publisher:")
+		writePublishers(w, "    ", t.Publishers)
 	}
-	for _, w := range r.Warnings {
-		b.WriteString("  ! " + w)
+	for _, c := range checks {
+		verdict := "ok"
+		if !c.OK {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(w, "  %-18s %-4s %s\n", c.Name, verdict, c.Detail)
 	}
-	return b.String()
 }

@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
-
-	"go.uber.org/goleak"
 )
 
 func TestParseExpectRTF(t *testing.T) {
@@ -29,58 +25,5 @@ func TestParseExpectRTF(t *testing.T) {
 		if (err != nil) != tc.err || want != tc.want || tol != tc.tol {
 			t.Errorf("parseExpectRTF(%q) = %v, %v, %v; want %v, %v, error %v", tc.in, want, tol, err, tc.want, tc.tol, tc.err)
 		}
-	}
-}
-
-func TestMonitorFlagErrors(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--interval", "0s"}, "--interval"},
-		{[]string{"--stall-periods", "0"}, "--stall-periods"},
-		{[]string{"--expect-rtf", "fast"}, "--expect-rtf"},
-		{[]string{"--format", "yaml"}, "--format"},
-		{[]string{"/a", "/b"}, "at most one topic"},
-	} {
-		code, _, stderr := runClockCLI(t, false, append([]string{"monitor"}, tc.args...)...)
-		if code != ExitUsage || !strings.Contains(stderr, tc.want) {
-			t.Errorf("monitor %v: exit %d, stderr %q; want %d mentioning %q", tc.args, code, stderr, ExitUsage, tc.want)
-		}
-	}
-}
-
-func TestMonitorNoClockFailsExpectRTF(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	code, stdout, _ := runClockCLI(t, false, "monitor", "/sim/clock", "--transport", "inproc", "--interval", "100ms",
-		"--duration", "350ms", "--format", "json", "--expect-rtf", "1")
-	if code != ExitFailure {
-		t.Errorf("exit %d, want %d: no clock cannot meet --expect-rtf", code, ExitFailure)
-	}
-	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	var env, report, sum monitorLine
-	for i, dst := range map[int]*monitorLine{0: &env, 1: &report, len(lines) - 1: &sum} {
-		if err := json.Unmarshal([]byte(lines[i]), dst); err != nil {
-			t.Fatalf("line %d %q: %v", i, lines[i], err)
-		}
-	}
-	if env.Kind != "env" || !strings.Contains(lines[0], `"topic":"/sim/clock"`) || report.Kind != "report" || report.HaveClock {
-		t.Errorf("env %q, first report %q", lines[0], lines[1])
-	}
-	if sum.Kind != "summary" || sum.OK || len(sum.Checks) != 1 || sum.Checks[0].OK {
-		t.Errorf("summary %q", lines[len(lines)-1])
-	}
-}
-
-func TestMonitorTextLinesAndLiveRefresh(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	code, stdout, stderr := runClockCLI(t, false, "monitor", "--transport", "inproc", "--interval", "100ms", "--duration", "250ms")
-	if code != ExitOK || !strings.Contains(stdout, "/clock no clock yet") || !strings.Contains(stdout, "summary: ") || stderr != "" {
-		t.Errorf("not a TTY: exit %d, stdout %q, stderr %q; want one line per interval on stdout", code, stdout, stderr)
-	}
-	code, stdout, stderr = runClockCLI(t, true, "monitor", "--transport", "inproc", "--interval", "100ms", "--duration", "250ms")
-	if code != ExitOK || !strings.Contains(stderr, "\r\033[K") || strings.Contains(stdout, "no clock yet") || !strings.Contains(stdout, "summary: ") {
-		t.Errorf("TTY: exit %d, stdout %q, stderr %q; want refreshes on stderr and only the summary on stdout", code, stdout, stderr)
 	}
 }

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/units"
 )
 
 type predictOptions struct {
@@ -51,35 +51,50 @@ Examples:
 			p := experiment.Predict(in)
 			if opts.format == formatJSON {
 				out := newJSONLines(env.Stdout)
-				out.Write(map[string]any{"kind": "env", "schema": 1, "command": "predict", "version": Version, "go": runtime.Version()})
-				var first *float64
-				if p.FirstPositiveNow != nil {
-					v := float64(*p.FirstPositiveNow) / 1e9
-					first = &v
-				}
-				return out.Write(map[string]any{
-					"kind": "prediction", "S_s": in.Start.Seconds(), "W_s": in.Window.Seconds(), "hz": in.Hz,
-					"period_ns": int64(p.Period), "clock_step_s": in.ClockStep.Seconds(), "duration_s": in.Duration.Seconds(),
-					"ticks": len(p.Ticks), "exceptions": p.Exceptions, "zeros": p.Zeros, "positives": p.Positives,
-					"first_positive_now_s": first, "closed_form": p.ClosedForm, "reasoning": p.Reasoning,
-				})
+				out.Write(newEnvHeader("predict")) //nolint:errcheck // stdout
+				return out.Write(predictionLine{Kind: "prediction", S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
+					ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
+					Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
+					Reasoning: p.Reasoning})
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "S = %s, W = %v, f = %g Hz, /clock every %v of sim time, run of %v:\n\n", experiment.FormatSeconds(int64(in.Start)), in.Window, in.Hz, in.ClockStep, in.Duration)
+			paragraph(w, fmt.Sprintf("S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:",
+				experimentSeconds(in.Start), experimentSeconds(in.Window), in.Hz, experimentSeconds(in.ClockStep), experimentSeconds(in.Duration)))
+			fmt.Fprintln(w)
 			for _, line := range p.Reasoning {
-				fmt.Fprintf(w, "  - %s\n", line)
+				for _, l := range wrap("  - "+line, tableWidth, "    ") {
+					fmt.Fprintln(w, l)
+				}
 			}
 			fmt.Fprintf(w, "\nerrors %d, zeros %d, positive %d of %d ticks\n", p.Exceptions, p.Zeros, p.Positives, len(p.Ticks))
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.Var(secondsValue{&opts.in.Start}, "start", "first /clock value S")
-	f.Var(secondsValue{&opts.in.Window}, "window", "window W of now() - W")
+	f.Var(units.Duration(&opts.in.Start, units.NonNegative), "start", "first /clock value S")
+	f.Var(units.Duration(&opts.in.Window, units.NonNegative), "window", "window W of now() - W")
 	f.Float64Var(&opts.in.Hz, "hz", opts.in.Hz, "rate f of the sim-clock timer")
-	f.Var(secondsValue{&opts.in.ClockStep}, "clock-step", "sim time between /clock messages")
+	f.Var(units.Duration(&opts.in.ClockStep, units.Positive), "clock-step", "sim time between /clock messages")
 	f.IntVar(&opts.clockEvery, "clock-every", 1, "publish one /clock message in N (multiplies --clock-step)")
-	f.Var(secondsValue{&opts.in.Duration}, "duration", "sim time after S at which the run ends")
+	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	addFormatFlag(f, &opts.format)
 	return cmd
+}
+
+// predictionLine is the "prediction" JSON line of simclock predict.
+type predictionLine struct {
+	Kind             string        `json:"kind"`
+	S                time.Duration `json:"S_ns"`
+	W                time.Duration `json:"W_ns"`
+	Hz               float64       `json:"hz"`
+	Period           time.Duration `json:"period_ns"`
+	ClockStep        time.Duration `json:"clock_step_ns"`
+	Duration         time.Duration `json:"duration_ns"`
+	Ticks            int           `json:"ticks"`
+	Exceptions       int           `json:"exceptions"`
+	Zeros            int           `json:"zeros"`
+	Positives        int           `json:"positives"`
+	FirstPositiveNow *int64        `json:"first_positive_now_ns"`
+	ClosedForm       bool          `json:"closed_form"`
+	Reasoning        []string      `json:"reasoning"`
 }

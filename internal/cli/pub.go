@@ -4,44 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/simclock/simclock"
-	"github.com/simclock/simclock/clockmon"
-	"github.com/simclock/simclock/clockpub"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 )
 
 // pubOptions are the flags of simclock pub.
 type pubOptions struct {
-	env         *Env
-	start       simTimeFlag
-	step        time.Duration
-	period      time.Duration
-	rtf         float64
-	preClock    time.Duration
-	pauseAt     simTimeFlag
-	resumeAfter time.Duration
-	jumpTo      simTimeFlag
-	jumpAt      simTimeFlag
-	until       simTimeFlag
-	loop        bool
-	duration    time.Duration
-	topic       string
-	bestEffort  bool
-	transport   string
-	format      string
-	drop        float64
-	jitter      time.Duration
-	seed        uint64
-	node        nodeFlags
+	env                           *Env
+	start, pauseAt, jumpTo        units.TimeFlag
+	jumpAt, until                 units.TimeFlag
+	step, period, preClock        time.Duration
+	resumeAfter, duration, jitter time.Duration
+	rtf, drop                     float64
+	loop, bestEffort              bool
+	topic, transport, format      string
+	seed                          uint64
+	node                          nodeFlags
 }
 
 func newPubCmd(env *Env) *cobra.Command {
-	o := &pubOptions{env: env}
+	o := &pubOptions{env: env, period: 10 * time.Millisecond, rtf: 1}
 	cmd := &cobra.Command{
 		Use:   "pub [flags]",
 		Short: "Publish /clock like a simulator (a fake simulator for testing nodes)",
@@ -49,21 +40,20 @@ func newPubCmd(env *Env) *cobra.Command {
 ros2 bag play --clock does, over real DDS by default, so ROS 2 nodes with
 use_sim_time and simclock monitor see it.
 
-A message goes out every --period of wall time; each advances sim time by
---step, or by period × --rtf. Sim times are seconds (1700000000.5).
-It prints one line per second of what it published.
+A message goes out every --period of wall time; each advances the /clock
+value by --step, or by period × --rtf. Every time is in seconds (1.5, 1.5s
+or 1500ms); /clock values are times since the clock's epoch (1700000000.5).
+--duration is wall-clock time. It prints one line per second of what it
+published and a summary when it ends: at --until, at --duration, or on
+SIGINT or SIGTERM. --format json writes JSON lines: env, then "progress"
+once per second, then "summary".
 
 Examples:
   simclock pub --start 1700000000 --rtf 2
-  simclock pub --pre-clock 3s --pause-at 10 --resume-after 5s
+  simclock pub --pre-clock 3 --pause-at 10 --resume-after 5
   simclock pub --start 100 --until 160 --loop        # backward jump at each loop
   simclock pub --jump-at 30 --jump-to 10             # one backward jump`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return flagErrorf("pub takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args: noArgs("pub"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := o.config(cmd)
 			if err != nil {
@@ -73,23 +63,23 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.Var(&o.start, "start", "sim time of the first message, in seconds")
-	f.DurationVar(&o.step, "step", 0, "sim time added per message (default period × rtf)")
-	f.DurationVar(&o.period, "period", 10*time.Millisecond, "wall time between messages")
+	f.Var(&o.start, "start", "/clock value of the first message")
+	f.Var(units.Duration(&o.step, units.NonNegative), "step", "value added per message (default period × rtf)")
+	f.Var(units.Duration(&o.period, units.Positive), "period", "wall time between messages")
 	f.Float64Var(&o.rtf, "rtf", 1, "real-time factor: sim seconds per wall second")
-	f.DurationVar(&o.preClock, "pre-clock", 0, "wall time to wait before the first message")
-	f.Var(&o.pauseAt, "pause-at", "freeze sim time when it reaches this time (messages keep coming)")
-	f.DurationVar(&o.resumeAfter, "resume-after", 0, "wall time the pause lasts (default: forever)")
-	f.Var(&o.jumpTo, "jump-to", "jump sim time to this value once (with --jump-at)")
-	f.Var(&o.jumpAt, "jump-at", "sim time at which --jump-to happens")
-	f.Var(&o.until, "until", "stop when sim time would pass this value (restart with --loop)")
+	f.Var(units.Duration(&o.preClock, units.NonNegative), "pre-clock", "wall time to wait before the first message")
+	f.Var(&o.pauseAt, "pause-at", "freeze the value when it reaches this time (messages keep coming)")
+	f.Var(units.Duration(&o.resumeAfter, units.NonNegative), "resume-after", "wall time the pause lasts (default: forever)")
+	f.Var(&o.jumpTo, "jump-to", "jump the value to this time once (with --jump-at)")
+	f.Var(&o.jumpAt, "jump-at", "value at which --jump-to happens")
+	f.Var(&o.until, "until", "stop when the value would pass this time (restart with --loop)")
 	f.BoolVar(&o.loop, "loop", false, "restart from --start after --until, as ros2 bag play --loop")
-	f.DurationVar(&o.duration, "duration", 0, "stop after this wall time (default: run until interrupted)")
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
 	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on")
 	f.BoolVar(&o.bestEffort, "best-effort", false, "publish best effort (like ros2 bag play) instead of reliable")
-	f.StringVar(&o.transport, "transport", transportDDS, "transport: dds or inproc")
-	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (sim time still advances)")
-	f.DurationVar(&o.jitter, "jitter", 0, "move each send time by a random offset within ±this")
+	addTransportFlag(f, &o.transport, transportDDS)
+	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (the value still advances)")
+	f.Var(units.Duration(&o.jitter, units.NonNegative), "jitter", "move each send time by a random offset within ±this")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for --drop and --jitter: one seed, one run")
 	o.node.add(f, "simclock_pub")
 	addFormatFlag(f, &o.format)
@@ -97,177 +87,173 @@ Examples:
 }
 
 // config validates flag combinations before any work.
-func (o *pubOptions) config(cmd *cobra.Command) (clockpub.Config, error) {
+func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, error) {
+	var none clockstream.ScheduleConfig
 	if err := checkFormat(o.format); err != nil {
-		return clockpub.Config{}, err
+		return none, err
+	}
+	if err := checkTransport(o.transport); err != nil {
+		return none, err
 	}
 	changed := cmd.Flags().Changed
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"rtf", o.rtf}, {"drop", o.drop}} {
+		if err := checkFloat(c.name, c.v, false); err != nil {
+			return none, err
+		}
+	}
 	switch {
-	case o.period <= 0:
-		return clockpub.Config{}, flagErrorf("--period %v: want a positive duration", o.period)
 	case changed("step") && changed("rtf"):
-		return clockpub.Config{}, flagErrorf("--step and --rtf both set the sim time per message: give one")
-	case o.step < 0 || o.rtf < 0:
-		return clockpub.Config{}, flagErrorf("--step and --rtf must not be negative")
-	case o.jumpTo.set != o.jumpAt.set:
-		return clockpub.Config{}, flagErrorf("--jump-to and --jump-at go together")
-	case changed("resume-after") && !o.pauseAt.set:
-		return clockpub.Config{}, flagErrorf("--resume-after needs --pause-at")
-	case o.loop && !o.until.set:
-		return clockpub.Config{}, flagErrorf("--loop needs --until")
-	case o.loop && o.until.v <= o.start.v:
-		return clockpub.Config{}, flagErrorf("--until %s must be after --start %s", o.until.String(), o.start.String())
-	case o.duration < 0:
-		return clockpub.Config{}, flagErrorf("--duration must not be negative")
+		return none, flagErrorf("--step and --rtf both set the value added per message: give one")
+	case o.drop >= 1:
+		return none, flagErrorf("--drop %v: want a probability in [0, 1)", o.drop)
+	case o.jumpTo.IsSet() != o.jumpAt.IsSet():
+		return none, flagErrorf("--jump-to and --jump-at go together")
+	case changed("resume-after") && !o.pauseAt.IsSet():
+		return none, flagErrorf("--resume-after needs --pause-at")
+	case o.loop && !o.until.IsSet():
+		return none, flagErrorf("--loop needs --until")
+	case o.until.IsSet() && o.until.V <= o.start.V:
+		return none, flagErrorf("--until %s is not after --start %s: it would stop before it starts", o.until.String(), o.start.String())
+	case o.pauseAt.IsSet() && o.pauseAt.V < o.start.V:
+		return none, flagErrorf("--pause-at %s is before --start %s", o.pauseAt.String(), o.start.String())
+	case o.jumpAt.IsSet() && o.jumpAt.V < o.start.V:
+		return none, flagErrorf("--jump-at %s is before --start %s", o.jumpAt.String(), o.start.String())
 	}
 	step := o.step
 	if !changed("step") {
 		step = time.Duration(o.rtf * float64(o.period))
 	}
-	return clockpub.Config{
-		Start: o.start.v, Period: o.period, Step: step, PreClock: o.preClock,
-		Pause: o.pauseAt.set, PauseAt: o.pauseAt.v, ResumeAfter: o.resumeAfter,
-		Jump: o.jumpTo.set, JumpAt: o.jumpAt.v, JumpTo: o.jumpTo.v,
-		HasUntil: o.until.set, Until: o.until.v, Loop: o.loop,
+	return clockstream.ScheduleConfig{
+		Start: o.start.V, Period: o.period, Step: step, PreClock: o.preClock,
+		Pause: o.pauseAt.IsSet(), PauseAt: o.pauseAt.V, ResumeAfter: o.resumeAfter,
+		Jump: o.jumpTo.IsSet(), JumpAt: o.jumpAt.V, JumpTo: o.jumpTo.V,
+		HasUntil: o.until.IsSet(), Until: o.until.V, Loop: o.loop,
 		Drop: o.drop, Jitter: o.jitter, Seed: o.seed,
 	}, nil
 }
 
-// pubLine is one JSON line of simclock pub: kind "env" first, then "pub"
-// once per second, then "summary".
-type pubLine struct {
-	Kind      string   `json:"kind"`
-	ElapsedS  float64  `json:"elapsed_s"`
-	Sent      int      `json:"sent"`       // in the last second
-	SentTotal int      `json:"sent_total"` // since start
-	SimNs     int64    `json:"sim_ns"`     // last value published
-	Matched   int      `json:"matched_subscriptions"`
-	Errors    int      `json:"errors"`
-	Dropped   int      `json:"dropped"` // lost on purpose (--drop)
-	Events    []string `json:"events,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
+// pubEnv is the env line of simclock pub.
+type pubEnv struct {
+	liveEnv
+	ID     string        `json:"id"`
+	Period time.Duration `json:"period_ns"`
+	Step   time.Duration `json:"step_ns"`
+	RTF    float64       `json:"rtf"`
 }
 
-func runPub(ctx context.Context, o *pubOptions, cfg clockpub.Config) error {
-	sch, err := clockpub.New(cfg)
+// pubLine is a "progress" or "summary" JSON line of simclock pub.
+type pubLine struct {
+	Kind string `json:"kind"`
+	clockstream.Progress
+}
+
+func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) error {
+	sch, err := clockstream.NewSchedule(cfg)
 	if err != nil {
 		return flagErrorf("%v", err)
 	}
-	runCtx, cancel := withDuration(ctx, o.duration)
-	defer cancel()
-	tr, err := openTransport(ctx, o.env, o.transport)
+	return play(ctx, o.env, playSpec{command: "pub", topic: o.topic, transport: o.transport, bestEffort: o.bestEffort,
+		format: o.format, duration: o.duration, node: &o.node}, sch)
+}
+
+// playSpec is what simclock pub and simclock bag clock share: where to
+// publish, how long, in which format.
+type playSpec struct {
+	command, topic, transport, format string
+	about                             string     // a line printed first in text, if set
+	node                              *nodeFlags // the ROS node to run as, if any
+	bestEffort                        bool
+	duration                          time.Duration
+}
+
+// play publishes sch with a clockstream.Player, printing a progress line
+// per second of wall time and a summary.
+func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedule) error {
+	tr, err := openTransport(ctx, env, spec.transport)
 	if err != nil {
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
-	tr, closeNode, err := asNode(tr, o.env, &o.node)
-	if err != nil {
-		return err
+	if spec.node != nil {
+		var closeNode func()
+		if tr, closeNode, err = asNode(tr, env, spec.node); err != nil {
+			return err
+		}
+		defer closeNode()
 	}
-	defer closeNode()
 	qos := transport.ClockPublisherQoS
-	if o.bestEffort {
+	if spec.bestEffort {
 		qos.Reliability = transport.BestEffort
 	}
-	pub, err := tr.Publisher(o.topic, timemsg.ClockType, qos)
+	pub, err := tr.Publisher(spec.topic, timemsg.ClockType, qos)
 	if err != nil {
 		return err
 	}
-	out := newJSONLines(o.env.Stdout)
-	text := o.format == formatText
-	if !text {
-		out.Write(map[string]any{"kind": "env", "schema": 1, "command": "pub", "version": Version, //nolint:errcheck // stdout
-			"transport": o.transport, "domain": transportDomain(tr), "topic": o.topic, "id": string(pub.ID()),
-			"period_ns": int64(cfg.Period), "step_ns": int64(cfg.Step), "rtf": sch.RTF()})
+	cfg := sch.Config()
+	w := env.Stdout
+	out := newJSONLines(w)
+	text := spec.format == formatText
+	if text {
+		if spec.about != "" {
+			fmt.Fprintln(w, spec.about)
+		}
+		fmt.Fprintf(w, "publishing %s every %s s, +%s s per message (rtf %s), as %s\n",
+			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), pub.ID())
+		fmt.Fprintln(w, pubHeader)
 	} else {
-		fmt.Fprintf(o.env.Stdout, "publishing %s every %v, +%v sim per message (rtf %.3g), as %s\n",
-			o.topic, cfg.Period, cfg.Step, sch.RTF(), pub.ID())
+		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
+			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
 	}
-
-	start := time.Now()
-	var line, total pubLine
-	line.Kind, total.Kind = "pub", "summary"
-	emit := func(l *pubLine, now time.Time) {
-		l.ElapsedS = now.Sub(start).Seconds()
-		l.Matched = pub.MatchedSubscriptions()
+	emit := func(kind string, p clockstream.Progress) {
 		if text {
-			ev := ""
-			if len(l.Events) > 0 {
-				ev = fmt.Sprintf("  events %v", l.Events)
-			}
-			if l.Dropped > 0 {
-				ev += fmt.Sprintf("  %d dropped", l.Dropped)
-			}
-			if l.Errors > 0 {
-				ev += fmt.Sprintf("  %d errors (last: %s)", l.Errors, l.LastError)
-			}
-			fmt.Fprintf(o.env.Stdout, "%7.1fs %s  sent %d (total %d)  sim %s  subscribers %d%s\n", l.ElapsedS, l.Kind,
-				l.Sent, l.SentTotal, clockmon.FormatSim(l.SimNs), l.Matched, ev)
+			writePubText(w, kind, p)
 		} else {
-			out.Write(l) //nolint:errcheck // stdout
+			out.Write(pubLine{kind, p}) //nolint:errcheck // stdout
 		}
 	}
-
-	report := time.NewTicker(time.Second)
-	defer report.Stop()
-	tick, more := sch.Next()
-	timer := time.NewTimer(time.Until(start.Add(tick.Wall)))
-	defer timer.Stop()
-	buf := make([]byte, 0, timemsg.ClockSize)
-	for more {
-		select {
-		case <-runCtx.Done():
-			more = false
-		case now := <-report.C:
-			emit(&line, now)
-			line = pubLine{Kind: "pub", SentTotal: line.SentTotal, SimNs: line.SimNs}
-		case <-timer.C:
-			ns := int64(tick.Sim)
-			m, err := timemsg.FromDuration(tick.Sim)
-			if err != nil || ns < 0 {
-				// Never a silent int32 wrap: stop at the end of what a Clock carries.
-				return fmt.Errorf("sim time %v cannot be sent in a Clock message: %w", tick.Sim, simclock.ErrOutOfRange)
-			}
-			buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time(m)})
-			if tick.Dropped {
-				line.Dropped++
-				total.Dropped++
-				if tick, more = sch.Next(); more {
-					timer.Reset(time.Until(start.Add(tick.Wall)))
-				}
-				continue
-			}
-			if err := pub.Publish(runCtx, buf); err != nil {
-				if errors.Is(err, transport.ErrClosed) {
-					return err
-				}
-				if runCtx.Err() != nil {
-					more = false // the run ended (--duration or interrupt) mid-publish
-					continue
-				}
-				line.Errors++
-				line.LastError = err.Error()
-				total.Errors++
-				total.LastError = err.Error()
-			}
-			line.Sent++
-			line.SentTotal++
-			line.SimNs = ns
-			if tick.Event != clockpub.EventNone {
-				line.Events = append(line.Events, string(tick.Event))
-			}
-			if tick, more = sch.Next(); more {
-				timer.Reset(time.Until(start.Add(tick.Wall)))
-			}
-		}
-	}
-	if line.Sent > 0 {
-		emit(&line, time.Now())
-	}
-	total.Sent, total.SentTotal, total.SimNs = line.SentTotal, line.SentTotal, line.SimNs
-	emit(&total, time.Now())
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.Canceled) {
+	exec := env.newExecutor()
+	defer exec.Close() //nolint:errcheck // nothing left to report
+	player, err := clockstream.NewPlayer(ctx, exec, pub, sch, clockstream.PlayerOptions{
+		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) }})
+	if err != nil {
 		return err
 	}
-	return nil
+	defer player.Close()
+	runErr := clockstream.Run(ctx, exec, player)
+	player.Stop() // an interrupt reports the second in progress
+	emit("summary", player.Totals())
+	if err := player.Err(); err != nil {
+		return err
+	}
+	return endOfRun(ctx, runErr)
+}
+
+// endOfRun turns the error that ended a live run into the command's:
+// SIGINT or SIGTERM (a canceled context) ends a run normally, after its
+// summary.
+func endOfRun(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// pubHeader heads the lines of simclock pub.
+const pubHeader = "  elapsed  line       sent  dropped  value (s)              subs  events"
+
+// writePubText prints one progress or summary line of simclock pub.
+func writePubText(w io.Writer, kind string, p clockstream.Progress) {
+	last := "-"
+	if p.HaveValue {
+		last = value(p.Value)
+	}
+	line := fmt.Sprintf("%9s  %-8s  %5d  %7d  %-21s  %4d  %s", span(p.Elapsed), kind, p.Sent, p.Dropped, last, p.Matched,
+		strings.Join(p.Events, ","))
+	fmt.Fprintln(w, fit(strings.TrimRight(line, " "), tableWidth))
+	if p.Errors > 0 {
+		printWarnings(w, []string{fmt.Sprintf("%d publish error(s), last: %s", p.Errors, p.LastError)})
+	}
 }

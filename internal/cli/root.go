@@ -2,8 +2,12 @@
 // file, each a thin shell over a library package. Nothing outside
 // cmd/simclock imports it.
 //
-// Exit codes: 0 success; 1 failure, findings (lint, bag) or a prediction
-// mismatch; 2 usage error.
+// Exit codes, the same for every command (exitcodes_test.go): 0 success;
+// 1 failure, findings (lint, bag, doctor), a failed check (monitor) or a
+// prediction mismatch; 2 usage: an unknown command (with suggestions) or
+// flag, a bad value (NaN, Inf, a negative or zero time where meaningless),
+// a stop before a start, the same file twice. SIGINT and SIGTERM end a
+// live run (pub, monitor, bag clock) with its summary and its verdict.
 package cli
 
 import (
@@ -12,10 +16,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // Version is the simclock version printed by --version and in JSON env lines.
@@ -34,6 +43,26 @@ type Env struct {
 	// ROSArgs are the "--ros-args ... [--]" arguments Main took out of the
 	// command line (node name and namespace remappings).
 	ROSArgs node.ROSArgs
+
+	// Virtual, when set, runs the live commands (pub, monitor) in virtual
+	// time on this fake clock: tests run them without waiting.
+	Virtual *virtualclock.Clock
+	// Bus is the in-process bus of --transport inproc; nil gives each
+	// command a bus of its own.
+	Bus *inproc.Bus
+	// OnExecutor, when set, is called with the executor a live command is
+	// about to spin, so a test can run peers (a simulator) beside it.
+	OnExecutor func(*executor.Executor)
+}
+
+// newExecutor returns the executor of a live command: in virtual time
+// when env.Virtual is set.
+func (env *Env) newExecutor() *executor.Executor {
+	exec := executor.New(executor.Config{Virtual: env.Virtual})
+	if env.OnExecutor != nil {
+		env.OnExecutor(exec)
+	}
+	return exec
 }
 
 // Exit codes.
@@ -71,7 +100,10 @@ func NewRoot(env *Env) *cobra.Command {
 		Long: `simclock implements the ROS 2 time system (Time, Duration, clock types, the ROS
 clock with sim-time override, /clock time source, timers and rates with rcl's
 semantics) and ships tools that reproduce, predict and find the time hazards
-ROS 2 users meet in simulation.`,
+ROS 2 users meet in simulation.
+
+Every time flag takes seconds: 1.5, 1.5s and 1500ms mean the same. Exit
+status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -89,19 +121,65 @@ ROS 2 users meet in simulation.`,
 		newBagCmd(env),        // hazards in recordings
 		newLintCmd(env),       // hazards in source code
 	)
+	refuseUnknownCommands(root)
+	// Help fits 100 columns too: flag descriptions wrap.
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string { return f.FlagUsagesWrapped(tableWidth) })
+	root.SetUsageTemplate(strings.NewReplacer(
+		".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
+		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags",
+	).Replace(root.UsageTemplate()))
 	return root
+}
+
+// refuseUnknownCommands makes every command group (a command with
+// subcommands and no action of its own) refuse an unknown subcommand as a
+// usage error with suggestions: "simclock experiment startpu" exits 2 and
+// says "did you mean startup?", where cobra would print help and exit 0.
+func refuseUnknownCommands(c *cobra.Command) {
+	if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			return unknownCommand(cmd, args[0])
+		}
+		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+	}
+	for _, sub := range c.Commands() {
+		refuseUnknownCommands(sub)
+	}
+}
+
+// unknownCommand is the usage error for a mistyped command, with the
+// commands it may have meant.
+func unknownCommand(cmd *cobra.Command, typed string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", typed, cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(typed); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
+	}
+	return &usageError{errors.New(msg)}
 }
 
 // Main runs simclock with args and returns the process exit code.
 func Main(ctx context.Context, args []string, env *Env) int {
 	root := NewRoot(env)
 	rosArgs, args, err := node.ParseROSArgs(args)
+	cmd := root
 	if err == nil {
 		env.ROSArgs = rosArgs
 		root.SetArgs(args)
-		err = root.ExecuteContext(ctx)
+		cmd, err = root.ExecuteContextC(ctx)
 	} else {
 		err = &usageError{err}
+	}
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") && cmd == root {
+		// cobra's own error for the root; ours has the suggestions too.
+		if typed := firstWord(args); typed != "" {
+			err = unknownCommand(root, typed)
+		}
 	}
 	switch {
 	case err == nil:
@@ -114,9 +192,33 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(env.Stderr, "simclock: %v\nRun 'simclock --help' for usage.\n", err)
+		path := "simclock"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(env.Stderr, "simclock: %v\nRun '%s --help' for usage.\n", err, path)
 		return ExitUsage
 	}
 	fmt.Fprintf(env.Stderr, "simclock: %v\n", err)
 	return ExitFailure
+}
+
+// firstWord returns the first argument that is not a flag.
+func firstWord(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// noArgs refuses positional arguments, as a usage error.
+func noArgs(command string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return flagErrorf("%s takes no arguments, got %q", command, args)
+		}
+		return nil
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/inproc"
 )
@@ -14,24 +16,42 @@ const (
 	transportDDS    = "dds"
 )
 
-// withDuration returns ctx bounded by d when d > 0 (the --duration flag of
-// pub and monitor), or ctx itself.
-func withDuration(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d > 0 {
-		return context.WithTimeout(ctx, d)
-	}
-	return ctx, func() {}
-}
-
 // openTransport opens the transport a user picked with --transport.
 // inproc gets a fresh bus: useful only when the command's publishers and
 // subscribers all live in this process.
 func openTransport(ctx context.Context, env *Env, kind string) (transport.Transport, error) {
 	switch kind {
 	case transportInproc:
-		return inproc.NewBus().Connect("simclock"), nil
+		bus := env.Bus
+		if bus == nil {
+			bus = inproc.NewBus()
+		}
+		return bus.Connect("simclock"), nil
 	case transportDDS:
 		return openDDS(ctx, env)
 	}
 	return nil, flagErrorf("--transport %q: want inproc or dds", kind)
+}
+
+// addTransportFlag registers --transport with its default.
+func addTransportFlag(f *pflag.FlagSet, target *string, def string) {
+	f.StringVar(target, "transport", def, "dds (a ROS 2 graph) or inproc (this process)")
+}
+
+// checkTransport validates a --transport value.
+func checkTransport(kind string) error {
+	if kind == transportInproc || kind == transportDDS {
+		return nil
+	}
+	return flagErrorf("--transport %q: want dds or inproc", kind)
+}
+
+// withDuration returns ctx bounded by d of wall-clock time when d > 0, or
+// ctx itself (doctor's --duration; pub and monitor time their runs on
+// their executor's clock instead, so they run in virtual time in tests).
+func withDuration(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
 }

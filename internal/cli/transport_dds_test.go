@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,7 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/simclock/simclock/clockmon"
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
@@ -88,6 +90,7 @@ type proc struct {
 	name   string
 	cmd    *exec.Cmd
 	lines  chan string
+	sum    monitorLine // running sums of the report lines read so far
 	stderr lockedBuffer
 	done   chan struct{}
 	err    error
@@ -160,12 +163,26 @@ func (p *proc) exitCode(t *testing.T, timeout time.Duration) int {
 	return 0
 }
 
-// monitorLine is any JSON line of simclock monitor.
+// monitorLine is any JSON line of simclock monitor: a report, or the
+// summary (whose totals then fill Report's counts). Sum is the sum of the
+// counts of every report so far, filled in by next.
 type monitorLine struct {
 	Kind string `json:"kind"`
-	clockmon.Report
-	Checks []monitorCheck `json:"checks"`
-	OK     bool           `json:"ok"`
+	clockstream.Report
+	Checks []monitorCheck     `json:"checks"`
+	OK     bool               `json:"ok"`
+	Sum    clockstream.Counts `json:"-"`
+}
+
+func (c *monitorLine) add(r clockstream.Counts) {
+	c.Sum.Messages += r.Messages
+	c.Sum.Gaps += r.Gaps
+	c.Sum.Pauses += r.Pauses
+	c.Sum.BackwardJumps += r.BackwardJumps
+	c.Sum.ForwardJumps += r.ForwardJumps
+	c.Sum.Malformed += r.Malformed
+	c.Sum.NotNormalized += r.NotNormalized
+	c.Sum.Zero += r.Zero
 }
 
 // next returns the next monitor line satisfying pred, failing after timeout.
@@ -182,6 +199,10 @@ func (p *proc) next(t *testing.T, what string, timeout time.Duration, pred func(
 			if err := json.Unmarshal([]byte(line), &m); err != nil {
 				t.Fatalf("%s: bad JSON line %q: %v", p.name, line, err)
 			}
+			if isReport(m) {
+				p.sum.add(m.Counts)
+			}
+			m.Sum = p.sum.Sum
 			if pred(m) {
 				return m
 			}
@@ -238,39 +259,39 @@ func testStallRestart(t *testing.T, bin string) {
 	}
 	pub := startSimclock(t, bin, d, "pub#1", "pub", "--start", "100", "--period", "10ms")
 	mon.next(t, "the clock from pub#1", 20*time.Second, func(m monitorLine) bool {
-		return isReport(m) && m.HaveClock && m.SimNs >= int64(100*time.Second) && m.Publishers == 1 && m.Msgs > 0
+		return isReport(m) && m.HaveClock && m.Value >= int64(100*time.Second) && len(m.Publishers) == 1 && m.Messages > 0
 	})
 
 	pub.cmd.Process.Kill() //nolint:errcheck // checked by the stall below
 	<-pub.done
-	stalled := mon.next(t, "a stall report", 10*time.Second, func(m monitorLine) bool { return isReport(m) && m.Stalled })
-	if stalled.Totals.Stalls != 1 {
-		t.Errorf("stalls total %d, want 1", stalled.Totals.Stalls)
+	silent := mon.next(t, "a gap report", 10*time.Second, func(m monitorLine) bool { return isReport(m) && m.Silence > 0 })
+	if silent.Sum.Gaps != 1 {
+		t.Errorf("gaps so far %d, want 1", silent.Sum.Gaps)
 	}
-	again := mon.next(t, "a second stall report", 5*time.Second, isReport)
-	if !again.Stalled || again.SimNs != stalled.SimNs || again.Totals.Stalls != 1 {
-		t.Errorf("during the stall: stalled %v, sim %d (was %d), stalls %d; want the clock to stay at the last value and one stall",
-			again.Stalled, again.SimNs, stalled.SimNs, again.Totals.Stalls)
+	again := mon.next(t, "a second gap report", 5*time.Second, isReport)
+	if again.Silence == 0 || again.Value != silent.Value || again.Sum.Gaps != 1 {
+		t.Errorf("during the gap: silence %v, value %d (was %d), gaps %d; want the clock to stay at the last value and one gap",
+			again.Silence, again.Value, silent.Value, again.Sum.Gaps)
 	}
 
 	startSimclock(t, bin, d, "pub#2", "pub", "--start", "50", "--period", "10ms")
 	jumped := mon.next(t, "the backward jump on restart", 20*time.Second, func(m monitorLine) bool {
-		return isReport(m) && m.Totals.BackwardJumps >= 1
+		return isReport(m) && m.Sum.BackwardJumps >= 1
 	})
-	if jumped.LastBackward == nil && jumped.BackwardJumps > 0 {
-		t.Errorf("report with a backward jump lacks last_backward_jump: %+v", jumped.Report)
+	if jumped.BackwardJumps > 0 && !slices.ContainsFunc(jumped.Warnings, func(w string) bool { return strings.Contains(w, "backward") }) {
+		t.Errorf("report with a backward jump lacks its warning: %+v", jumped.Report)
 	}
 	resumed := mon.next(t, "the clock to resume", 10*time.Second, func(m monitorLine) bool {
-		return isReport(m) && !m.Stalled && m.Msgs > 10
+		return isReport(m) && m.Silence == 0 && m.Messages > 10
 	})
-	if resumed.SimNs >= int64(100*time.Second) || resumed.SimNs < int64(50*time.Second) {
-		t.Errorf("resumed sim %s, want pub#2's clock from 50 s", clockmon.FormatSim(resumed.SimNs))
+	if resumed.Value >= int64(100*time.Second) || resumed.Value < int64(50*time.Second) {
+		t.Errorf("resumed value %s, want pub#2's clock from 50 s", units.Value(resumed.Value))
 	}
 
 	mon.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // checked by the summary
 	sum := mon.next(t, "the summary", 10*time.Second, func(m monitorLine) bool { return m.Kind == "summary" })
-	if sum.OK || sum.Totals.BackwardJumps < 1 || sum.Totals.Stalls < 1 {
-		t.Errorf("summary ok %v, %d backward jumps, %d stalls; want a failed --fail-on-backward check", sum.OK, sum.Totals.BackwardJumps, sum.Totals.Stalls)
+	if sum.OK || sum.BackwardJumps < 1 || sum.Gaps < 1 {
+		t.Errorf("summary ok %v, %d backward jumps, %d gaps; want a failed --fail-on-backward check", sum.OK, sum.BackwardJumps, sum.Gaps)
 	}
 	if code := mon.exitCode(t, 10*time.Second); code != ExitFailure {
 		t.Errorf("monitor exit status %d, want %d (--fail-on-backward)", code, ExitFailure)
@@ -282,9 +303,17 @@ func testTwoPublishers(t *testing.T, bin string) {
 	mon := startSimclock(t, bin, d, "monitor", "monitor", "--format", "json", "--interval", "200ms", "--duration", "60s")
 	startSimclock(t, bin, d, "pub#1", "pub", "--start", "100")
 	startSimclock(t, bin, d, "pub#2", "pub", "--start", "200")
-	r := mon.next(t, "two publishers", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Publishers == 2 })
-	if len(r.PublisherIDs) != 2 || r.PublisherIDs[0] == r.PublisherIDs[1] {
-		t.Errorf("publisher ids %v", r.PublisherIDs)
+	r := mon.next(t, "two publishers sending", 20*time.Second, func(m monitorLine) bool {
+		return isReport(m) && len(m.Publishers) == 2 && m.Publishers[0].Messages > 0 && m.Publishers[1].Messages > 0
+	})
+	if r.Publishers[0].ID == r.Publishers[1].ID || r.RTF != nil {
+		t.Errorf("publishers %+v, overall rtf %v; want two ids and no overall RTF", r.Publishers, r.RTF)
+	}
+	for _, p := range r.Publishers {
+		// Each pub runs at rtf 1: its own RTF says so, whatever the other does.
+		if p.RTF == nil || *p.RTF < 0.5 || *p.RTF > 1.5 {
+			t.Errorf("publisher %s rtf %v, want about 1", p.ID, p.RTF)
+		}
 	}
 	found := false
 	for _, w := range r.Warnings {
@@ -309,7 +338,7 @@ func testMalformed(t *testing.T, bin string) {
 	}
 	// Best-effort samples sent before the monitor's reader knows the writer
 	// are lost: wait until the monitor reports the publisher.
-	mon.next(t, "the monitor to see the publisher", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Publishers == 1 })
+	mon.next(t, "the monitor to see the publisher", 20*time.Second, func(m monitorLine) bool { return isReport(m) && len(m.Publishers) == 1 })
 	good := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 42, Nanosec: 5}})
 	// Payloads that are no RTPS payload at all are refused before they
 	// reach the wire (DDS receivers would drop the whole packet).
@@ -330,10 +359,10 @@ func testMalformed(t *testing.T, bin string) {
 		}
 		time.Sleep(20 * time.Millisecond) // the monitor's queue is deep, but keep the order obvious
 	}
-	r := mon.next(t, "5 samples", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Totals.Msgs >= 5 })
-	if r.Totals.Malformed != 3 || r.SimNs != int64(43*time.Second+6) || r.Totals.Msgs != 5 || r.Totals.BackwardJumps != 0 {
-		t.Errorf("malformed %d, sim %s, msgs %d; want 3 dropped and the clock at the last good value 43.000000006",
-			r.Totals.Malformed, clockmon.FormatSim(r.SimNs), r.Totals.Msgs)
+	r := mon.next(t, "5 samples", 20*time.Second, func(m monitorLine) bool { return isReport(m) && m.Sum.Messages >= 5 })
+	if r.Sum.Malformed != 3 || r.Value != int64(43*time.Second+6) || r.Sum.Messages != 5 || r.Sum.BackwardJumps != 0 {
+		t.Errorf("malformed %d, value %s, messages %d; want 3 dropped and the clock at the last good value 43.000000006",
+			r.Sum.Malformed, units.Value(r.Value), r.Sum.Messages)
 	}
 }
 
@@ -355,7 +384,7 @@ func testExpectRTF(t *testing.T, bin string) {
 			if code := m.exitCode(t, 20*time.Second); code != tc.code {
 				t.Errorf("--expect-rtf %s: exit status %d, want %d; last line %+v", tc.expect, code, tc.code, last)
 			}
-			if last.Kind != "summary" || len(last.Checks) != 1 || last.Checks[0].Name != "expect_rtf" {
+			if last.Kind != "summary" || len(last.Checks) != 2 || last.Checks[1].Name != "expect_rtf" {
 				t.Errorf("--expect-rtf %s: last line %+v, want a summary with the expect_rtf check", tc.expect, last)
 			}
 		})

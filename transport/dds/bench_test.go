@@ -19,11 +19,16 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timesource"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
@@ -111,13 +116,22 @@ func startPeer(b *testing.B, mode string, domain int) (lines *bufio.Scanner) {
 	return sc
 }
 
+// ddsperfSeconds is how long a ddsperf baseline runs: 5 s, or 1 s when
+// the benchmark only checks that it still runs (-benchtime 1x).
+func ddsperfSeconds(t testing.TB) int {
+	if b, ok := t.(*testing.B); ok && b.N < 100 {
+		return 1
+	}
+	return 5
+}
+
 // ddsperfResult is ddsperf ping/pong's round trip in one trigger mode.
 type ddsperfResult struct {
 	meanUs, medianUs float64
 	err              error
 }
 
-// ddsperfLatency runs ddsperf ping/pong for 5 s with 12-byte payloads on
+// ddsperfLatency runs ddsperf ping/pong for ddsperfSeconds with 12-byte payloads on
 // the loopback configuration, back to back (rate "") or at a rate
 // ("500Hz"), in mode ("waitset" or "listener"), and returns the mean and
 // median latency it reports in µs, averaged over its 1 s reports. ddsperf
@@ -127,14 +141,15 @@ func ddsperfLatency(t testing.TB, rate, mode string) ddsperfResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
-	pong := exec.CommandContext(ctx, "ddsperf", "-D", "7", "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
+	secs := ddsperfSeconds(t)
+	pong := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs+2), "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
 	pong.Env = env
 	if err := pong.Start(); err != nil {
 		return ddsperfResult{err: err}
 	}
 	defer pong.Wait()         //nolint:errcheck // ends by -D
 	defer pong.Process.Kill() //nolint:errcheck // may have exited
-	args := []string{"-D", "5", "-i", strconv.Itoa(domainDDSPerf), "ping"}
+	args := []string{"-D", strconv.Itoa(secs), "-i", strconv.Itoa(domainDDSPerf), "ping"}
 	if rate != "" {
 		args = append(args, rate)
 	}
@@ -167,12 +182,18 @@ func ddsperfLatency(t testing.TB, rate, mode string) ddsperfResult {
 // /clock rate), and compares the median with ddsperf ping/pong run the
 // same way right after, in waitset mode (how simclock waits) and listener
 // mode (ddsperf's default): ratio_* = simclock one-way / ddsperf.
+//
+// The "node" variants receive the echo the way a node with use_sim_time
+// does: a time source on a real-time executor applies it to a ROS clock
+// (waiter → executor wake-up → take → decode → shared cell), with the
+// benchmark goroutine spinning the executor until the clock reads it.
 func BenchmarkClockRoundTrip(b *testing.B) {
-	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "") })
-	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz") })
+	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "", false) })
+	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz", false) })
+	b.Run("back_to_back/node", func(b *testing.B) { benchRoundTrip(b, 0, "", true) })
 }
 
-func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
+func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
 	requireDDS(b)
 	startPeer(b, "pong", domainBenchRTT)
 	tr := open(b, domainBenchRTT)
@@ -180,36 +201,97 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
 	buf := make([]byte, 0, timemsg.ClockSize)
+	var (
+		sub     transport.Subscription
+		e       *executor.Executor
+		clock   *simclock.ROSClock
+		matched func() bool
+	)
+	if node {
+		e = executor.New(executor.Config{})
+		defer e.Close()
+		q := transport.QoS{Depth: 10, Reliability: transport.Reliable}
+		ts := timesource.New(tr, e.Subscribe, timesource.Options{Topic: pongTopic, QoS: &q})
+		defer ts.Close()
+		clock = simclock.NewROSClock()
+		ts.AttachClock(clock)
+		if err := ts.SetUseSimTime(true); err != nil {
+			b.Fatal(err)
+		}
+		matched = func() bool { return len(ts.Publishers()) > 0 }
+	} else {
+		sub, err = tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+		if err != nil {
+			b.Fatal(err)
+		}
+		matched = func() bool { return len(sub.MatchedPublishers()) > 0 }
+	}
+	// A watchdog ends a round trip that never completes. It replaces a
+	// timeout per round trip: arming a timer wakes the Go runtime's
+	// poller thread, a cost that neither simclock's receive path nor
+	// ddsperf has.
+	wctx, stopWatch := context.WithCancel(ctx)
+	var (
+		progress atomic.Int64
+		watch    sync.WaitGroup
+	)
+	watch.Go(func() {
+		tick := time.NewTicker(2 * time.Second)
+		defer tick.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-tick.C:
+				if n := progress.Load(); n == last {
+					stopWatch()
+					return
+				} else {
+					last = n
+				}
+			}
+		}
+	})
+	defer watch.Wait()
+	defer stopWatch()
+	// Round trip i carries i+2000 s: positive and increasing from the
+	// warm-up (i = -1000) on, as /clock must be for a time source.
 	roundTrip := func(i int) {
-		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i)}})
+		defer progress.Add(1)
+		sec := int32(i + 2000)
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
 		if err := pub.Publish(ctx, buf); err != nil {
 			b.Fatal(err)
 		}
+		if node {
+			want := int64(sec) * 1e9
+			if err := e.SpinUntil(wctx, func() bool { return clock.Now().Nanoseconds() >= want }); err != nil {
+				b.Fatalf("no pong for ping %d: %v", i, err)
+			}
+			return
+		}
 		for {
-			select {
-			case <-sub.Notify():
-			case <-time.After(time.Second):
-				b.Fatalf("no pong for ping %d", i)
+			// Wait in the waitset on this thread, as ddsperf's waitset
+			// mode does (transport.Receive does the same).
+			if err := sub.(transport.Waiter).Wait(wctx); err != nil {
+				b.Fatalf("no pong for ping %d: %v", i, err)
 			}
 			for {
 				s, ok := sub.Take()
 				if !ok {
 					break
 				}
-				if int(int32(binary.LittleEndian.Uint32(s.Data[4:8]))) == i {
+				if int32(binary.LittleEndian.Uint32(s.Data[4:8])) == sec {
 					return
 				}
 			}
 		}
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for len(sub.MatchedPublishers()) == 0 || pub.MatchedSubscriptions() == 0 {
+	for !matched() || pub.MatchedSubscriptions() == 0 {
 		if time.Now().After(deadline) {
 			b.Fatal("peer did not match")
 		}
@@ -255,7 +337,10 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string) {
 }
 
 // BenchmarkClockRate publishes /clock as fast as a reliable writer
-// accepts to a peer process and reports what the peer received per second.
+// accepts to a peer process and reports what the peer received per second
+// (the peer reads with transport.Receive, as a monitor does), against
+// ddsperf's throughput mode with the same payload size right after:
+// ratio_ddsperf = simclock's rate / ddsperf's.
 func BenchmarkClockRate(b *testing.B) {
 	requireDDS(b)
 	lines := startPeer(b, "sink", domainBenchRate)
@@ -291,8 +376,56 @@ func BenchmarkClockRate(b *testing.B) {
 	}
 	elapsed := time.Since(start)
 	n, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(lines.Text()))
-	b.ReportMetric(float64(n)/elapsed.Seconds(), "received_msgs/s")
+	rate := float64(n) / elapsed.Seconds()
+	b.ReportMetric(rate, "received_msgs/s")
 	b.ReportMetric(100*float64(b.N-n)/float64(b.N), "lost_%")
+	if ref, err := ddsperfThroughput(b); err != nil {
+		b.Logf("no ddsperf throughput baseline: %v", err)
+	} else {
+		b.ReportMetric(ref, "ddsperf_msgs/s")
+		b.ReportMetric(rate/ref, "ratio_ddsperf")
+	}
+}
+
+// ddsperfThroughput runs ddsperf's throughput mode (pub and sub, 12-byte
+// samples, reliable, keep-last 1000 as simclock's writer and reader, as
+// fast as it goes) for ddsperfSeconds on the loopback
+// configuration and returns the median of the subscriber's per-second
+// rates.
+func ddsperfThroughput(t testing.TB) (float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
+	dom := strconv.Itoa(domainDDSPerf)
+	secs := ddsperfSeconds(t)
+	// The same QoS as simclock's: reliable, keep-last 1000 on both sides.
+	sub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs+1), "-i", dom, "sub")
+	sub.Env = env
+	var out strings.Builder
+	sub.Stdout, sub.Stderr = &out, &out
+	if err := sub.Start(); err != nil {
+		return 0, err
+	}
+	pub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs), "-i", dom, "pub", "size", "12")
+	pub.Env = env
+	if b, err := pub.CombinedOutput(); err != nil {
+		sub.Process.Kill() //nolint:errcheck // failing anyway
+		sub.Wait()         //nolint:errcheck // idem
+		return 0, fmt.Errorf("ddsperf pub: %v\n%s", err, b)
+	}
+	sub.Wait() //nolint:errcheck // ends by -D
+	var rates []float64
+	for _, m := range regexp.MustCompile(`size 12 total \d+ lost \d+ delta \d+ lost \d+ rate ([0-9.]+) kS/s`).FindAllStringSubmatch(out.String(), -1) {
+		r, _ := strconv.ParseFloat(m[1], 64)
+		if r > 1 { // the seconds before the publisher started and after it ended
+			rates = append(rates, r*1e3)
+		}
+	}
+	if len(rates) == 0 {
+		return 0, fmt.Errorf("ddsperf sub printed no rate:\n%s", out.String())
+	}
+	slices.Sort(rates)
+	return rates[len(rates)/2], nil
 }
 
 // BenchmarkClockRoundTripInProcess is the same round trip between two

@@ -293,7 +293,6 @@ func (t *Transport) subscribeLocked(topic string, tp ddsc.Entity, q ddsc.QoS, us
 		notify: make(chan struct{}, 1), ids: make(map[uint64]transport.PublisherID),
 		batch: new(ddsc.Batch), depth: int(q.Depth)}
 	s.pending.Store(true)
-	s.wg.Go(s.wait)
 	t.subs = append(t.subs, s)
 	return s, nil
 }
@@ -413,19 +412,23 @@ type subscription struct {
 
 	notify chan struct{} // capacity 1: a pending wake-up coalesces later ones
 	wg     sync.WaitGroup
-	// pending is set by the waiter when the reader signalled data, and
-	// cleared by Take just before it takes: Take calls into C only when
-	// there may be something to take, so polling an empty subscription
-	// (as the executor does every round) costs no cgo call.
+	// pending is set by the waiter (or Wait) when the reader signalled
+	// data, and cleared by Take just before it takes: Take calls into C
+	// only when there may be something to take, so polling an empty
+	// subscription (as the executor does every round) costs no cgo call.
 	pending atomic.Bool
+	wake    atomic.Pointer[func()] // set by SetWake: called instead of signalling notify
 
-	mu     sync.Mutex // mu guards the fields below and serialises use of r
-	closed bool
-	ids    map[uint64]transport.PublisherID // writer instance handle → GUID
-	batch  *ddsc.Batch
-	depth  int          // the reader's KEEP_LAST depth
-	taken  []ddsc.Taken // taken from the reader, not yet returned
-	next   int          // taken[next] is the oldest not yet returned
+	mu      sync.Mutex // mu guards the fields below and serialises use of r
+	closed  bool
+	waiting bool                             // the waiter goroutine runs (Notify was called)
+	inline  bool                             // a Wait is blocked in the waitset on its caller's thread
+	waited  bool                             // Wait was called: pending is kept up to date
+	ids     map[uint64]transport.PublisherID // writer instance handle → GUID
+	batch   *ddsc.Batch
+	depth   int          // the reader's KEEP_LAST depth
+	taken   []ddsc.Taken // taken from the reader, not yet returned
+	next    int          // taken[next] is the oldest not yet returned
 }
 
 // wait runs on its own goroutine until Close triggers the guard.
@@ -437,6 +440,11 @@ func (s *subscription) wait() {
 		}
 		if res == ddsc.WaitData {
 			s.pending.Store(true)
+			if f := s.wake.Load(); f != nil {
+				(*f)()
+				runtime.Gosched() // as below: let the woken executor run now
+				continue
+			}
 			select {
 			case s.notify <- struct{}{}:
 				// The woken consumer sits in this P's run queue; blocking in
@@ -474,7 +482,9 @@ func (s *subscription) Take() (transport.Sample, bool) {
 				SourceTimestamp: tk.SourceTimestamp}, true
 		}
 		// Cleared before taking: data arriving from now on sets it again.
-		if !s.pending.Swap(false) {
+		// Only a subscription that someone waits on (Notify, Wait) has
+		// its pending flag kept; one only polled always looks.
+		if !s.pending.Swap(false) && (s.waiting || s.waited) {
 			return transport.Sample{}, false
 		}
 		taken, full, err := ddsc.TakeBatch(s.r, s.batch, s.depth, s.taken[:0])
@@ -505,8 +515,98 @@ func publisherID(r ddsc.Entity, ids map[uint64]transport.PublisherID, h uint64) 
 	return id
 }
 
-// Notify is signalled by the waiter goroutine when data arrives.
-func (s *subscription) Notify() <-chan struct{} { return s.notify }
+// Notify is signalled by the waiter goroutine when data arrives. The
+// goroutine starts with the first call: a subscription read with Wait
+// (transport.Receive) needs none.
+func (s *subscription) Notify() <-chan struct{} {
+	s.mu.Lock()
+	if !s.waiting && !s.closed {
+		s.waiting = true
+		s.pending.Store(true) // samples may have come before: make Take look
+		s.wg.Go(s.wait)
+	}
+	s.mu.Unlock()
+	return s.notify
+}
+
+// SetWake makes the waiter goroutine call f instead of signalling Notify
+// (transport.WakeSetter); nil goes back to Notify.
+func (s *subscription) SetWake(f func()) {
+	if f == nil {
+		s.wake.Store(nil)
+		return
+	}
+	s.wake.Store(&f)
+	s.Notify() // starts the waiter goroutine
+}
+
+// Wait blocks until the reader may have data, ctx is done (its error is
+// returned) or the subscription is closed (ErrClosed). It waits in
+// Cyclone's waitset on the calling goroutine's thread, as ddsperf's
+// waitset mode does: the sample is taken by the thread that woke, with no
+// hand-off to another goroutine. Once Notify has been called it waits on
+// Notify instead.
+func (s *subscription) Wait(ctx context.Context) error {
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return transport.ErrClosed
+	case s.waiting || s.inline:
+		if !s.waiting { // another Wait holds the waitset: wait for the waiter goroutine
+			s.waiting = true
+			s.wg.Go(s.wait)
+		}
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.notify:
+			return nil
+		}
+	}
+	s.inline, s.waited = true, true
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inline = false
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		ddsc.Trigger(s.guard) //nolint:errcheck // Close or a later wait sees the state
+		s.mu.Unlock()
+	})
+	defer stop()
+	for {
+		res, err := ddsc.Wait(s.ws, s.r, waitForever)
+		switch {
+		case err != nil:
+			return fmt.Errorf("dds: wait: %w", err)
+		case res == ddsc.WaitData:
+			s.pending.Store(true)
+			return nil
+		case res == ddsc.WaitGuard:
+			// Close, or ctx: Close triggers the guard holding s.mu after
+			// setting closed, so checking and resetting under s.mu loses
+			// neither.
+			s.mu.Lock()
+			closed := s.closed
+			if !closed {
+				ddsc.Untrigger(s.guard) //nolint:errcheck // a later wake-up re-checks
+			}
+			s.mu.Unlock()
+			if closed {
+				return transport.ErrClosed
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
 
 // MatchedPublishers lists the GUIDs of the matched writers, sorted.
 func (s *subscription) MatchedPublishers() []transport.PublisherID {
@@ -535,8 +635,8 @@ func (s *subscription) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.mu.Unlock()
 	ddsc.Trigger(s.guard) //nolint:errcheck // if it fails, Delete below wakes the waitset
+	s.mu.Unlock()
 	s.wg.Wait()
 	for _, e := range []ddsc.Entity{s.ws, s.guard, s.r, s.topic} {
 		ddsc.Delete(e) //nolint:errcheck // the participant's deletion would catch it

@@ -249,6 +249,11 @@ func Trigger(guard Entity) error {
 	return check("dds_set_guardcondition", C.sc_trigger(C.int32_t(guard)))
 }
 
+// Untrigger resets the guard condition.
+func Untrigger(guard Entity) error {
+	return check("dds_set_guardcondition", C.sc_untrigger(C.int32_t(guard)))
+}
+
 // CreateBuiltinReader creates a reader on the builtin topic b. Its
 // samples are taken with TakeEndpoint or TakeParticipant.
 func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) {

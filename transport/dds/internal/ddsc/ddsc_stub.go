@@ -63,6 +63,9 @@ func Wait(ws, r Entity, timeout time.Duration) (WaitResult, error) { return Wait
 // Trigger reports ErrNoCgo.
 func Trigger(guard Entity) error { return ErrNoCgo }
 
+// Untrigger reports ErrNoCgo.
+func Untrigger(guard Entity) error { return ErrNoCgo }
+
 // CreateBuiltinReader reports ErrNoCgo.
 func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) { return 0, ErrNoCgo }
 

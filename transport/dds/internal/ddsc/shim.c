@@ -512,6 +512,8 @@ int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns) {
 
 int32_t sc_trigger(int32_t guard) { return p_dds_set_guardcondition(guard, true); }
 
+int32_t sc_untrigger(int32_t guard) { return p_dds_set_guardcondition(guard, false); }
+
 /* ---- discovery: DDS builtin topics ---- */
 
 int32_t sc_create_builtin_reader(int32_t pp, int32_t kind) {

@@ -60,6 +60,7 @@ int32_t sc_matched_subscriptions_count(int32_t writer);
 int32_t sc_waiter_create(int32_t pp, int32_t reader, int32_t *ws, int32_t *guard);
 int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns);
 int32_t sc_trigger(int32_t guard);
+int32_t sc_untrigger(int32_t guard);
 
 // ---- discovery: DDS builtin topics ----
 

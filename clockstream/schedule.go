@@ -1,13 +1,4 @@
-// Package clockpub is the schedule of a fake simulator's /clock: which
-// sim time to publish at which wall-clock offset, with the start offset,
-// step, period and real-time factor of a simulator, a pre-clock wait, a
-// pause, a one-shot jump (forward or backward), rosbag2-style looping, and
-// the faults of a real link: dropped messages and jittered sending times.
-//
-// A Schedule is pure: Next returns ticks with their wall offset from the
-// start of the run, and never reads a clock, so tests are deterministic.
-// simclock pub drives one in real time.
-package clockpub
+package clockstream
 
 import (
 	"errors"
@@ -16,9 +7,9 @@ import (
 	"time"
 )
 
-// Config describes a simulator's /clock. Sim times are durations since
+// ScheduleConfig describes a simulator's /clock. Sim times are durations since
 // the epoch of the ROS clock (sim time 0).
-type Config struct {
+type ScheduleConfig struct {
 	// Start is the sim time of the first message; defaults to 0.
 	Start time.Duration
 	// Period is the wall time between messages; must be > 0.
@@ -32,7 +23,7 @@ type Config struct {
 
 	// Pause, when set, freezes sim time once it reaches PauseAt: messages
 	// keep coming at Period with the same value, as ros2 bag play does
-	// while paused (interop notes §4.4).
+	// while paused.
 	Pause   bool
 	PauseAt time.Duration
 	// ResumeAfter is the wall time the pause lasts; 0 means forever.
@@ -51,6 +42,13 @@ type Config struct {
 	// Loop restarts from Start instead of ending at Until: /clock jumps
 	// backwards at every restart, as ros2 bag play --loop does.
 	Loop bool
+	// EndAtUntil makes the last message of a run carry Until exactly, as
+	// ros2 bag play ends on the bag's last log time, instead of the last
+	// value of the form Start + k × Step below it.
+	EndAtUntil bool
+	// Every, above 1, publishes one tick in Every (sim time still advances
+	// at every Period); the first and last messages are always published.
+	Every int
 
 	// Drop is the probability in [0, 1) that a message is lost: its tick
 	// is marked Dropped (sim time still advances), as a best-effort link
@@ -63,7 +61,7 @@ type Config struct {
 	Seed uint64
 }
 
-// Errors returned by New.
+// Errors returned by NewSchedule.
 var (
 	ErrPeriod   = errors.New("period must be positive")
 	ErrStep     = errors.New("step must not be negative")
@@ -72,17 +70,17 @@ var (
 	ErrFault    = errors.New("drop must be in [0, 1) and jitter not negative")
 )
 
-// Event says what a tick does besides advancing.
-type Event string
+// TickEvent says what a tick does besides advancing.
+type TickEvent string
 
 // Events a tick may carry.
 const (
-	EventNone   Event = ""
-	EventStart  Event = "start"  // the first message
-	EventPause  Event = "pause"  // sim time froze at this value
-	EventResume Event = "resume" // sim time advances again
-	EventJump   Event = "jump"   // this value is the jump target
-	EventLoop   Event = "loop"   // restarted from Start (a backward jump)
+	EventNone   TickEvent = ""
+	EventStart  TickEvent = "start"  // the first message
+	EventPause  TickEvent = "pause"  // sim time froze at this value
+	EventResume TickEvent = "resume" // sim time advances again
+	EventJump   TickEvent = "jump"   // this value is the jump target
+	EventLoop   TickEvent = "loop"   // restarted from Start (a backward jump)
 )
 
 // A Tick is one message to publish.
@@ -92,7 +90,7 @@ type Tick struct {
 	// Sim is the sim time to publish.
 	Sim time.Duration
 	// Event is what happened at this tick, if anything.
-	Event Event
+	Event TickEvent
 	// Dropped marks a message the simulated link loses (Config.Drop):
 	// do not send it.
 	Dropped bool
@@ -100,7 +98,7 @@ type Tick struct {
 
 // A Schedule yields the ticks of one run. It is not safe for concurrent use.
 type Schedule struct {
-	cfg     Config
+	cfg     ScheduleConfig
 	n       int64 // ticks produced
 	last    Tick
 	paused  bool
@@ -112,19 +110,21 @@ type Schedule struct {
 	lastOut time.Duration // wall time of the last tick returned, after jitter
 }
 
-// New checks cfg and returns its schedule.
-func New(cfg Config) (*Schedule, error) {
+// NewSchedule checks cfg and returns its schedule.
+func NewSchedule(cfg ScheduleConfig) (*Schedule, error) {
 	switch {
 	case cfg.Period <= 0:
-		return nil, fmt.Errorf("clockpub: %w, got %v", ErrPeriod, cfg.Period)
+		return nil, fmt.Errorf("clockstream: %w, got %v", ErrPeriod, cfg.Period)
 	case cfg.Step < 0:
-		return nil, fmt.Errorf("clockpub: %w, got %v", ErrStep, cfg.Step)
+		return nil, fmt.Errorf("clockstream: %w, got %v", ErrStep, cfg.Step)
 	case cfg.Start < 0 || cfg.PauseAt < 0 || cfg.JumpAt < 0 || cfg.JumpTo < 0 || cfg.Until < 0 || cfg.PreClock < 0 || cfg.ResumeAfter < 0:
-		return nil, fmt.Errorf("clockpub: %w", ErrNegative)
+		return nil, fmt.Errorf("clockstream: %w", ErrNegative)
 	case cfg.Loop && (!cfg.HasUntil || cfg.Until <= cfg.Start):
-		return nil, fmt.Errorf("clockpub: %w", ErrLoop)
+		return nil, fmt.Errorf("clockstream: %w", ErrLoop)
+	case cfg.Every < 0:
+		return nil, fmt.Errorf("clockstream: every %d: must not be negative", cfg.Every)
 	case !(cfg.Drop >= 0 && cfg.Drop < 1) || cfg.Jitter < 0:
-		return nil, fmt.Errorf("clockpub: %w, got drop %v, jitter %v", ErrFault, cfg.Drop, cfg.Jitter)
+		return nil, fmt.Errorf("clockstream: %w, got drop %v, jitter %v", ErrFault, cfg.Drop, cfg.Jitter)
 	}
 	sch := &Schedule{cfg: cfg}
 	if cfg.Drop > 0 || cfg.Jitter > 0 {
@@ -133,6 +133,9 @@ func New(cfg Config) (*Schedule, error) {
 	return sch, nil
 }
 
+// Config returns the schedule's configuration.
+func (s *Schedule) Config() ScheduleConfig { return s.cfg }
+
 // RTF returns the real-time factor of the schedule while running: Step/Period.
 func (s *Schedule) RTF() float64 { return float64(s.cfg.Step) / float64(s.cfg.Period) }
 
@@ -140,6 +143,9 @@ func (s *Schedule) RTF() float64 { return float64(s.cfg.Step) / float64(s.cfg.Pe
 // passed without Loop).
 func (s *Schedule) Next() (Tick, bool) {
 	t, ok := s.next()
+	for ok && s.cfg.Every > 1 && t.Event == EventNone && (s.n-1)%int64(s.cfg.Every) != 0 && !s.final(t) {
+		t, ok = s.next()
+	}
 	if !ok || s.rng == nil {
 		return t, ok
 	}
@@ -180,6 +186,9 @@ func (s *Schedule) next() (Tick, bool) {
 	default:
 		t.Sim += c.Step
 	}
+	if c.HasUntil && t.Sim > c.Until && c.EndAtUntil && s.last.Sim < c.Until && t.Event != EventJump {
+		t.Sim = c.Until // land on the end before stopping or looping
+	}
 	if c.HasUntil && t.Sim > c.Until {
 		if !c.Loop {
 			s.done = true
@@ -192,6 +201,11 @@ func (s *Schedule) next() (Tick, bool) {
 	s.last = t
 	s.checkPause()
 	return s.last, true
+}
+
+// final reports whether t is the last tick of a run ending at Until.
+func (s *Schedule) final(t Tick) bool {
+	return s.cfg.HasUntil && s.cfg.EndAtUntil && t.Sim == s.cfg.Until
 }
 
 // checkPause starts the pause once the published value reaches PauseAt.
