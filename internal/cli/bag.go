@@ -365,10 +365,23 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 			p("%s\n", line)
 		}
 	}
-	if !rep.Complete {
+	switch {
+	case rep.Complete:
+	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
+		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
+	default:
 		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
 	}
 	return ew.err
+}
+
+func hasCode(rep *bag.Report, code string) bool {
+	for _, f := range rep.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // errWriter keeps the first write error.
