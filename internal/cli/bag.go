@@ -134,7 +134,7 @@ func (o *bagInspectOptions) validate() error {
 	switch {
 	case o.window < 0:
 		return flagErrorf("--window %v: must not be negative", o.window)
-	case o.gapPeriods <= 0:
+	case !(o.gapPeriods > 0) || math.IsInf(o.gapPeriods, 0):
 		return flagErrorf("--gap-periods %v: must be positive", o.gapPeriods)
 	case o.baseTol <= 0:
 		return flagErrorf("--base-tolerance %v: must be positive", o.baseTol)
