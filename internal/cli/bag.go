@@ -273,7 +273,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	}
 	for _, f := range rep.Files {
 		if f.Storage == "sqlite3" {
-			p("file %s: %d bytes, sqlite3, %d messages, %s\n", f.Path, f.Bytes, f.Messages, f.Profile)
+			p("file %s: %d bytes, %s, %d messages\n", f.Path, f.Bytes, strings.TrimPrefix(f.Profile, "rosbag2 "), f.Messages)
 		} else {
 			mode := "linear"
 			if f.Indexed {
@@ -287,10 +287,10 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 				f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
 		}
 		if f.FileCompression != "" {
-			p("        compressed whole with %s\n", f.FileCompression)
+			p("    compressed whole with %s\n", f.FileCompression)
 		}
 		if len(f.Damaged) > 0 {
-			p("        %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
+			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
 		}
 	}
 	if rep.Messages > 0 {
