@@ -93,6 +93,19 @@ func (a *analysis) checkMetadata(rep *Report, set *bagSet, complete bool) {
 	if m == nil {
 		return
 	}
+	// Storages without QoS per channel (MCAP written without it) take the
+	// publisher count from metadata.yaml.
+	for i := range rep.Topics {
+		t := &rep.Topics[i]
+		for _, tm := range m.Topics {
+			if tm.Name == t.Topic && t.Publishers == 0 {
+				t.Publishers = len(tm.QoS)
+			}
+		}
+		if t.Topic == rep.Clock.topic() && t.Publishers > rep.Clock.Publishers {
+			rep.Clock.Publishers = t.Publishers
+		}
+	}
 	var ex []Example
 	var n int64
 	add := func(detail string) {

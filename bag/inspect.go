@@ -154,6 +154,8 @@ type ClockReport struct {
 	Publishers int `json:"publishers"`
 }
 
+func (ClockReport) topic() string { return timemsg.ClockTopic }
+
 // TimeFieldReport summarises one Time field of one topic.
 type TimeFieldReport struct {
 	Field        string `json:"field"`  // path, "header.stamp"
@@ -512,7 +514,7 @@ func (a *analysis) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
 		return nil, "", fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
 	case ch.Type == "":
 		return nil, "", errors.New("the channel has no type")
-	case len(ch.Definition) == 0 || ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
+	case ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
 		key := "\x00shipped\x00" + ch.Type
 		s, ok := a.schemas[key]
 		if !ok {

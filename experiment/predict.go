@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/simclock/simclock"
@@ -165,6 +166,35 @@ func Predict(in PredictInput) Prediction {
 	}
 	say("Code that runs before the first /clock (constructors, wall timers, subscription callbacks) sees now() = 0 whatever S is, so now() − %s raises there (R26). The guard that catches all of it is 'skip if now ≤ W' (R27).", sec(W))
 	return p
+}
+
+// TicksFromClock replays rcl's timer on the /clock values a subject
+// applied, in order: a timer of period T created at ROS time 0 (next call
+// T) fires once at each value at or past its next call, which then moves
+// to the first multiple of T after that value (R21-R23). It is the model
+// of Predict without the regular grid, for runs that lost messages or
+// published irregular values; its work grows with len(values), never
+// with the values themselves.
+func TicksFromClock(values []int64, period time.Duration) []int64 {
+	T := int64(period)
+	if T <= 0 {
+		return nil
+	}
+	var ticks []int64
+	next := T
+	for _, v := range values {
+		if v < next {
+			continue
+		}
+		ticks = append(ticks, v)
+		// rcl: next += (1 + (now-next)/T)·T, the first multiple of T
+		// after v; saturated past int64 it is never reached.
+		next = int64(simclock.SaturatingAdd(time.Duration(v-v%T), period))
+		if next == math.MaxInt64 {
+			break
+		}
+	}
+	return ticks
 }
 
 // overflows reports whether a+b leaves int64 nanoseconds.

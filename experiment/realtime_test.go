@@ -5,13 +5,18 @@ import (
 	"testing"
 )
 
-// The realtime mode on the in-process bus gives the same sim-timer counts
-// as virtual mode for the defaults. Wall-timer counts after the first
-// /clock depend on how fast the machine runs, so only the counts before
-// it are compared.
+// A real-time run on the in-process bus, checked against what that run
+// measured, never against how fast the machine is. In one executor the
+// simulator publishes at most one /clock per round and the subject takes
+// it in the same round, so no message is lost whatever the load, and
+// everything driven by /clock (the sim timers, every window) equals the
+// virtual run. The wall timer is not: under load its missed periods are
+// skipped (rcl), so it is bounded by the deadlines before the first
+// /clock, measured in this run, and it runs at least once (the round that
+// publishes the first /clock calls it first).
 func TestRealtimeAgreesWithVirtual(t *testing.T) {
 	if testing.Short() {
-		t.Skip("realtime run takes about 10 s")
+		t.Skip("a real-time run takes about 8 s")
 	}
 	virtual, err := RunStartup(context.Background(), DefaultStartup(), nil)
 	if err != nil {
@@ -28,8 +33,16 @@ func TestRealtimeAgreesWithVirtual(t *testing.T) {
 		if v.Ctor != r.Ctor {
 			t.Errorf("S=%v ctor: virtual %+v realtime %+v", v.S, v.Ctor, r.Ctor)
 		}
-		if v.WallTimer.CallsNow0 != r.WallTimer.CallsNow0 || v.WallTimer.ExcNow0 != r.WallTimer.ExcNow0 {
-			t.Errorf("S=%v wall timer before clock: virtual %+v realtime %+v", v.S, v.WallTimer, r.WallTimer)
+		wt := r.WallTimer
+		if wt.CallsNow0 < 1 || wt.CallsNow0 > wt.PredictedCallsNow0 || wt.ExcNow0 != wt.CallsNow0 {
+			t.Errorf("S=%v wall timer before the first /clock: %d calls (%d raised), want 1..%d (the deadlines before it arrived, %.3f s)",
+				v.S, wt.CallsNow0, wt.ExcNow0, wt.PredictedCallsNow0, r.PreClockWall)
+		}
+		if r.PreClockWall < (cfg.MatchDelay + cfg.PreClock).Seconds() {
+			t.Errorf("S=%v: first /clock after %v s, before the simulator's %v wait", v.S, r.PreClockWall, cfg.MatchDelay+cfg.PreClock)
+		}
+		if r.Published != v.Published || r.Lost != 0 {
+			t.Errorf("S=%v: realtime received %d /clock messages (%d lost), virtual %d", v.S, r.Published, r.Lost, v.Published)
 		}
 		for j := range v.SimTimers {
 			if v.SimTimers[j] != r.SimTimers[j] {
@@ -42,9 +55,10 @@ func TestRealtimeAgreesWithVirtual(t *testing.T) {
 				t.Errorf("S=%v W=%v %v Hz: virtual %d/%d/%d realtime %d/%d/%d", v.S, vw.W, vw.Hz,
 					vw.Exceptions, vw.Zeros, vw.Positives, rw.Exceptions, rw.Zeros, rw.Positives)
 			}
-		}
-		if r.Published != v.Published {
-			t.Errorf("S=%v: realtime published %d /clock messages, virtual %d", v.S, r.Published, v.Published)
+			if rw.Exceptions != rw.ReceivedExceptions || rw.Zeros != rw.ReceivedZeros {
+				t.Errorf("S=%v W=%v %v Hz: measured %d/%d, predicted from the received /clock %d/%d", v.S, rw.W, rw.Hz,
+					rw.Exceptions, rw.Zeros, rw.ReceivedExceptions, rw.ReceivedZeros)
+			}
 		}
 	}
 }

@@ -224,16 +224,22 @@ type SimTimerResult struct {
 
 // WindowResult is the replay of now() - W on one sim timer's ticks.
 type WindowResult struct {
-	W                   float64      `json:"W_s"`
-	Hz                  float64      `json:"hz"`
-	Exceptions          int          `json:"exceptions"`
-	Zeros               int          `json:"zeros"`
-	Positives           int          `json:"positives"`
-	FirstPositiveNow    *float64     `json:"first_positive_now_s"`
-	PredictedExceptions int          `json:"predicted_exceptions"`
-	PredictedZeros      int          `json:"predicted_zeros"`
-	GuardLE             GuardOutcome `json:"guard_le"`
-	GuardEq0OrLt        GuardOutcome `json:"guard_eq0_or_lt"`
+	W                   float64  `json:"W_s"`
+	Hz                  float64  `json:"hz"`
+	Exceptions          int      `json:"exceptions"`
+	Zeros               int      `json:"zeros"`
+	Positives           int      `json:"positives"`
+	FirstPositiveNow    *float64 `json:"first_positive_now_s"`
+	PredictedExceptions int      `json:"predicted_exceptions"`
+	PredictedZeros      int      `json:"predicted_zeros"`
+	// ReceivedExceptions and ReceivedZeros are the prediction from the
+	// /clock values the subject actually received (TicksFromClock): equal
+	// to the Predicted counts when no message was lost, and what a real-
+	// time run must match whatever the machine's load.
+	ReceivedExceptions int          `json:"predicted_from_received_exceptions"`
+	ReceivedZeros      int          `json:"predicted_from_received_zeros"`
+	GuardLE            GuardOutcome `json:"guard_le"`
+	GuardEq0OrLt       GuardOutcome `json:"guard_eq0_or_lt"`
 }
 
 // Matched reports whether the measurement equals the prediction.
@@ -321,6 +327,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	// callbacks due at that instant do not run.
 	endValue := int64(start + cfg.Duration)
 	var firstValue, lastValue, firstWall, lastWall int64
+	var received []int64 // the /clock values applied, in order
 	beforeClock := func(t simclock.Time[simclock.ROS]) bool {
 		r.Published++
 		if t.Nanoseconds() >= endValue {
@@ -331,6 +338,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 			firstValue, firstWall = t.Nanoseconds(), wallSince()
 		}
 		lastValue, lastWall = t.Nanoseconds(), wallSince()
+		received = append(received, t.Nanoseconds())
 		return true
 	}
 	clockQoS := transport.ClockSubscriptionQoS
@@ -404,7 +412,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		return r, spinErr
 	}
 
-	r.SimTimers, r.Windows, r.OffGrid = summarize(cfg, start, simTicks)
+	r.SimTimers, r.Windows, r.OffGrid = summarize(cfg, start, simTicks, received)
 	r.Lost = expectedMessages(cfg, start) - r.Published
 	if r.Published > 0 {
 		r.PreClockWall = float64(firstWall) / 1e9
@@ -419,7 +427,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 // summarize turns each sim timer's recorded now() values into its
 // counts, the replay of every window with its prediction beside it, and
 // the number of calls off the timer's period grid.
-func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64) (timers []SimTimerResult, windows []WindowResult, offGrid int) {
+func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64, received []int64) (timers []SimTimerResult, windows []WindowResult, offGrid int) {
 	for i, hz := range cfg.TimerHz {
 		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
 		if len(simTicks[i]) > 0 {
@@ -441,6 +449,8 @@ func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64) (time
 			wr.Hz = hz
 			p := Predict(PredictInput{Start: start, Window: w, Hz: hz, ClockStep: cfg.ClockStep * time.Duration(cfg.ClockEvery), Duration: cfg.Duration})
 			wr.PredictedExceptions, wr.PredictedZeros = p.Exceptions, p.Zeros
+			fromReceived := replay(TicksFromClock(received, periodOf(hz)), w)
+			wr.ReceivedExceptions, wr.ReceivedZeros = fromReceived.Exceptions, fromReceived.Zeros
 			windows = append(windows, wr)
 		}
 	}

@@ -296,6 +296,8 @@ func configParseError(u *unit, err error) ParseError {
 		pe.Line, _ = strconv.Atoi(m[1])
 	}
 	pe.Message = strings.TrimPrefix(pe.Message, ErrParse.Error()+": ")
+	// yaml.v3 also counts a lone "\r" as a line break; findings count "\n".
+	pe.Line = min(pe.Line, bytes.Count(u.src, []byte{'\n'})+1)
 	return pe
 }
 

@@ -235,3 +235,26 @@ func TestBlankMacros(t *testing.T) {
 		t.Error("copied a source with nothing to blank")
 	}
 }
+
+// TestMaxFileSize checks that a file larger than MaxFileSize is reported
+// as not parsed, by name, instead of being read.
+func TestMaxFileSize(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "table.cpp")
+	if err := os.WriteFile(big, []byte("int x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ok.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), []string{dir}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 2 || len(res.Failures()) != 1 || res.Failures()[0].File != big || res.Failures()[0].Recovered {
+		t.Errorf("files %d, failures %+v: want the big file named as not parsed", res.Files, res.Failures())
+	}
+}

@@ -4,7 +4,6 @@ package lint
 
 import (
 	"fmt"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
@@ -41,13 +40,27 @@ func newNames(l *sitter.Language) *grammarNames {
 	return g
 }
 
-// parsers pools one tree-sitter parser per language; a parser is not safe
-// for concurrent use, but creating one per file costs more than parsing a
-// small file.
-var parsers = map[lang]*sync.Pool{
-	langPython: {New: func() any { return newParser(pythonLang) }},
-	langCPP:    {New: func() any { return newParser(cppLang) }},
+// parserSet holds a tree-sitter parser per language for one goroutine
+// (a parser is not safe for concurrent use). Each lint worker keeps one for
+// the whole run, so parsers are created once per worker, not per file,
+// and closed when the worker ends: the binding sets no finalizer, so a
+// parser that is dropped without Close leaks its C memory.
+type parserSet struct {
+	ps map[lang]*sitter.Parser
 }
+
+func newParserSet() *parserSet { return &parserSet{ps: map[lang]*sitter.Parser{}} }
+
+// close frees the parsers.
+func (s *parserSet) close() {
+	for _, p := range s.ps {
+		p.Close()
+	}
+	clear(s.ps)
+}
+
+// grammars are the tree-sitter languages by lang.
+var grammars = map[lang]*sitter.Language{langPython: pythonLang, langCPP: cppLang}
 
 func newParser(l *sitter.Language) *sitter.Parser {
 	p := sitter.NewParser()
@@ -62,12 +75,22 @@ func newParser(l *sitter.Language) *sitter.Parser {
 // offset of the first syntax error tree-sitter had to recover from, -1
 // when there is none.
 func parse(l lang, src []byte) (root *node, errAt int, err error) {
-	pool := parsers[l]
-	if pool == nil {
-		return nil, -1, fmt.Errorf("no parser for %v", l)
+	s := newParserSet()
+	defer s.close()
+	return s.parse(l, src)
+}
+
+// parse is parse with the set's parser for l.
+func (s *parserSet) parse(l lang, src []byte) (root *node, errAt int, err error) {
+	p := s.ps[l]
+	if p == nil {
+		g := grammars[l]
+		if g == nil {
+			return nil, -1, fmt.Errorf("no parser for %v", l)
+		}
+		p = newParser(g)
+		s.ps[l] = p
 	}
-	p := pool.Get().(*sitter.Parser)
-	defer pool.Put(p)
 	if root, errAt, ok := parseWalk(p, src, names[l]); ok {
 		return root, errAt, nil
 	}

@@ -56,6 +56,13 @@ func misspeltSimTime(name string) bool {
 	if trimmed == simTime {
 		return true // " use_sim_time": a different parameter name
 	}
+	// ROS 1 and launch files name the global parameter "/use_sim_time".
+	if rest, ok := strings.CutPrefix(trimmed, "/"); ok {
+		if rest == simTime {
+			return false
+		}
+		trimmed = rest
+	}
 	hasLower := false
 	for _, r := range trimmed {
 		switch {
@@ -239,12 +246,20 @@ func isNameByte(b byte) bool {
 }
 
 // codeNameUse says whether a Python or C++ string literal is used as a
-// parameter name, from its place in the syntax tree: an argument of a call
-// whose name mentions "param" (declare_parameter, get_parameter,
-// rclcpp::Parameter, SetParameter(name=...), append_parameter_override), a
-// dict key (parameters=[{...}]), the name of a {"name", value} pair
-// (parameter_overrides), a launch argument (DeclareLaunchArgument), or one
-// side of == (a parameter callback matching p.name).
+// parameter name, from its place in the syntax tree:
+//   - an argument of a call whose name mentions "param" (declare_parameter,
+//     get_parameter, rclcpp::Parameter, SetParameter(name=...),
+//     append_parameter_override, ParameterEventsFilter(event, {"name"})) or
+//     of a gtest equality check (EXPECT_EQ, ASSERT_STREQ...);
+//   - the string after "-p" or "--param" in an argument list;
+//   - a dict key or subscript (parameters=[{...}], params['name']), the
+//     first of a pair ({"name", value} in C++, ('name', value) in Python:
+//     parameter overrides and launch_arguments);
+//   - the value of a constant named after use_sim_time
+//     (USE_SIM_TIME_NAME = '...');
+//   - one side of == or != (a parameter callback matching p.name);
+//   - a launch argument: DeclareLaunchArgument, or LaunchConfiguration with
+//     a default (without one, a misspelt name fails loudly at launch).
 func codeNameUse(s *expr) nameUse {
 	n := s.n
 	if n == nil || n.parent == nil {
@@ -252,6 +267,9 @@ func codeNameUse(s *expr) nameUse {
 	}
 	u := s.u
 	p := n.parent
+	if afterParamFlag(u, n) {
+		return useRename
+	}
 	switch p.kind {
 	case "argument_list":
 		return callNameUse(u, p.parent)
@@ -268,16 +286,33 @@ func codeNameUse(s *expr) nameUse {
 			}
 			return useRename
 		}
-	case "initializer_list": // C++ {"name", value}
-		if len(p.children) == 2 && p.children[0] == n {
-			return useRename
-		}
-	case "tuple": // Python declare_parameters('', [('name', value), ...])
-		if len(p.children) >= 1 && p.children[0] == n && p.parent != nil && p.parent.kind == "list" &&
-			p.parent.parent != nil && p.parent.parent.kind == "argument_list" {
-			if use := callNameUse(u, p.parent.parent.parent); use != useNone {
+	case "subscript", "subscript_expression", "subscript_argument_list": // params['name']
+		return useRename
+	case "initializer_list":
+		if p.parent != nil && p.parent.kind == "argument_list" { // f(event, {"name"})
+			if use := callNameUse(u, p.parent.parent); use != useNone {
 				return use
 			}
+		}
+		if len(p.children) == 2 && p.children[0] == n { // {"name", value}
+			return useRename
+		}
+	case "tuple": // ('name', value): declare_parameters, launch_arguments
+		if len(p.children) == 2 && p.children[0] == n {
+			if p.parent != nil && p.parent.kind == "list" && p.parent.parent != nil && p.parent.parent.kind == "argument_list" {
+				if use := callNameUse(u, p.parent.parent.parent); use != useNone {
+					return use
+				}
+			}
+			return useRename
+		}
+	case "assignment", "init_declarator": // USE_SIM_TIME_NAME = '...'
+		target := p.child("left")
+		if p.kind == "init_declarator" {
+			target = p.child("declarator")
+		}
+		if target != nil && strings.Contains(strings.Join(splitWords(u.text(target)), ""), "simtime") {
+			return useRename
 		}
 	case "comparison_operator", "binary_expression":
 		if op := p.child("operator"); p.kind == "binary_expression" && (op == nil || (u.text(op) != "==" && u.text(op) != "!=")) {
@@ -289,6 +324,28 @@ func codeNameUse(s *expr) nameUse {
 		return useRename
 	}
 	return useNone
+}
+
+// afterParamFlag reports whether the string n follows a "-p" or "--param"
+// string in the same list of arguments: "--ros-args", "-p", "name:=1" or
+// replaceOrAddArgument(args, "-p", "name", ...).
+func afterParamFlag(u *unit, n *node) bool {
+	p := n.parent
+	for i, c := range p.children {
+		if c != n {
+			continue
+		}
+		if i == 0 {
+			return false
+		}
+		prev := p.children[i-1]
+		if prev.kind != "string" && prev.kind != "string_literal" {
+			return false
+		}
+		t := stringText(u, prev)
+		return t == "-p" || t == "--param"
+	}
+	return false
 }
 
 // stringText is the content of a string literal node, quotes stripped.
@@ -322,6 +379,15 @@ func callNameUse(u *unit, call *node) nameUse {
 	switch {
 	case name == "DeclareLaunchArgument":
 		return useArg
+	case name == "LaunchConfiguration" || name == "LaunchConfigAsBool":
+		// Without a default an undeclared name fails at launch; with one
+		// it silently takes the default.
+		if args := call.child("arguments"); args != nil && strings.Contains(u.text(args), "default") {
+			return useArg
+		}
+		return useNone
+	case gtestEquality[name]:
+		return useRename
 	case strings.Contains(lower, "declare"):
 		if strings.Contains(lower, "param") {
 			return useDeclare
@@ -330,6 +396,12 @@ func callNameUse(u *unit, call *node) nameUse {
 		return useRename
 	}
 	return useNone
+}
+
+// gtestEquality are the gtest checks whose arguments are compared.
+var gtestEquality = map[string]bool{
+	"EXPECT_EQ": true, "EXPECT_NE": true, "ASSERT_EQ": true, "ASSERT_NE": true,
+	"EXPECT_STREQ": true, "EXPECT_STRNE": true, "ASSERT_STREQ": true, "ASSERT_STRNE": true,
 }
 
 // lastName is the last identifier of a callee's text, template arguments

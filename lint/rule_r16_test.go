@@ -105,8 +105,9 @@ func TestR16Fix(t *testing.T) {
 		left = append(left, filepath.ToSlash(rel)+" "+f.Severity.String()+" "+strings.Fields(f.Message)[0])
 	}
 	want := []string{
-		"pkg/config/params.yaml error parameter", // useSimTime beside use_sim_time
-		"pkg/launch/sim.launch.py info launch",
+		"pkg/config/params.yaml error parameter",   // useSimTime beside use_sim_time
+		"pkg/launch/sim.launch.py info launch",     // DeclareLaunchArgument
+		"pkg/launch/sim.launch.py info launch",     // LaunchConfiguration with a default
 		"pkg/launch/sim.launch.py error parameter", // the key beside use_sim_time
 		"pkg/launch/sim.launch.yaml info launch",
 		"pkg/pkg/sim_node.py error declared",

@@ -235,6 +235,21 @@ var emptySource = []byte{0}
 // in one slice.
 func buildNodes(rs []C.sc_rec, g *grammarNames) *node {
 	nodes := make([]node, len(rs))
+	// Every node but the root is some node's child: one backing array
+	// holds all children lists, each sized by a first counting pass, so
+	// no list is grown by append.
+	counts := make([]int32, len(rs))
+	for i := range rs {
+		if p := int(rs[i].parent); p >= 0 && p < i {
+			counts[p]++
+		}
+	}
+	kids := make([]*node, len(rs))
+	off := 0
+	for i, c := range counts {
+		nodes[i].children = kids[off : off : off+int(c)]
+		off += int(c)
+	}
 	for i := range rs {
 		r := &rs[i]
 		nd := &nodes[i]

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/doctor"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/transport/dds"
 )
 
@@ -69,10 +70,11 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.DurationVar(&o.duration, "duration", 3*time.Second, "how long to watch before reporting (with --watch: stop after this, 0 = until interrupted)")
+	o.duration, o.interval, o.tolerance = 3*time.Second, 2*time.Second, time.Second
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", "wall-clock time to watch before reporting (with --watch: stop after this, 0 = until interrupted)")
 	f.BoolVar(&o.watch, "watch", false, "keep watching, reporting every --interval")
-	f.DurationVar(&o.interval, "interval", 2*time.Second, "report interval with --watch")
-	f.DurationVar(&o.tolerance, "tolerance", time.Second, "how far a stamp may be from /clock and still count as sim time")
+	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
+	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
 	addFormatFlag(f, &o.format)
 	return cmd
 }
@@ -110,15 +112,13 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	jsonOut := o.format == formatJSON
 	out := newJSONLines(o.env.Stdout)
 	if jsonOut {
-		out.Write(withKind("env", struct { //nolint:errcheck // stdout
-			Schema     int     `json:"schema"`
-			Command    string  `json:"command"`
-			Version    string  `json:"version"`
-			Domain     uint32  `json:"domain"`
-			DurationS  float64 `json:"duration_s"`
-			ToleranceS float64 `json:"tolerance_s"`
-			Watch      bool    `json:"watch"`
-		}{1, "doctor", Version, src.Domain(), o.duration.Seconds(), o.tolerance.Seconds(), o.watch}))
+		out.Write(struct { //nolint:errcheck // stdout
+			envHeader
+			Domain    uint32        `json:"domain"`
+			Duration  time.Duration `json:"duration_ns"`
+			Tolerance time.Duration `json:"tolerance_ns"`
+			Watch     bool          `json:"watch"`
+		}{newEnvHeader("doctor"), src.Domain(), o.duration, o.tolerance, o.watch})
 	}
 	runCtx, cancel := withDuration(ctx, o.duration)
 	defer cancel()
@@ -277,11 +277,15 @@ func writeDoctorText(w io.Writer, r doctor.Report) {
 	}
 	fmt.Fprintln(w)
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "%s %s: %s\n", f.Severity, f.Code, f.Message)
-		fmt.Fprintf(w, "  fix: %s\n", f.Fix)
+		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), tableWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
+		for _, l := range wrap("  fix: "+f.Fix, tableWidth, "    ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	s := r.Summary
-	fmt.Fprintf(w, "summary: %d node(s), %d other participant(s), %d topic(s), %d /clock writer(s): %d error(s), %d warning(s), %d info\n",
+	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
 		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)
 }
 

@@ -207,3 +207,32 @@ func TestDiscoveryPort(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseEvent: any line parses without panic, the kind is the first
+// word and every later word is a field (or an empty-valued key).
+func FuzzParseEvent(f *testing.F) {
+	for _, s := range []string{"clock node=/a sec=1 nanosec=2 publisher=00", "ready", "", " x=", "a b=c=d",
+		"remote kind=writer user_data=typehash=RIHS01_00;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		e := ParseEvent(line)
+		words := strings.Fields(line)
+		if len(words) == 0 {
+			if e.Kind != "" || len(e.Fields) != 0 {
+				t.Fatalf("ParseEvent(%q) = %+v", line, e)
+			}
+			return
+		}
+		if e.Kind != words[0] || e.Line != line {
+			t.Fatalf("ParseEvent(%q): kind %q", line, e.Kind)
+		}
+		for _, w := range words[1:] {
+			k, _, _ := strings.Cut(w, "=")
+			if _, ok := e.Fields[k]; !ok {
+				t.Fatalf("ParseEvent(%q): field %q missing", line, k)
+			}
+		}
+		e.Time() //nolint:errcheck // must not panic
+	})
+}

@@ -416,29 +416,96 @@ struct NodeInfo {
   std::string fq() const { return ns == "/" ? "/" + name : ns + "/" + name; }
 };
 
+// ---------------------------------------------------------------- messages
+// The serializations of the messages the peer sends. Each is checked
+// against code that fastddsgen generates from the same types
+// (cpp/check/check.cpp, run by package internal/fastpeer's tests).
+
+// encode_entities serializes rmw_dds_common/msg/ParticipantEntitiesInfo:
+// Gid gid (char[16]), NodeEntitiesInfo[] (string ns, string name, Gid[]
+// readers, Gid[] writers).
+std::vector<uint8_t> encode_entities(const Gid& participant, const std::vector<NodeInfo>& nodes) {
+  Cdr c;
+  c.bytes(participant.b, 16);
+  c.u32(static_cast<uint32_t>(nodes.size()));
+  for (auto& n : nodes) {
+    c.str(n.ns);
+    c.str(n.name);
+    c.u32(static_cast<uint32_t>(n.readers.size()));
+    for (auto& g : n.readers) c.bytes(g.b, 16);
+    c.u32(static_cast<uint32_t>(n.writers.size()));
+    for (auto& g : n.writers) c.bytes(g.b, 16);
+  }
+  return c.done();
+}
+
+// encode_clock serializes rosgraph_msgs/msg/Clock.
+std::vector<uint8_t> encode_clock(int64_t ns) {
+  Cdr c;
+  c.time(ns);
+  return c.done();
+}
+
+// encode_imu serializes sensor_msgs/msg/Imu: Header header, Quaternion
+// orientation, float64[9] orientation_covariance, Vector3
+// angular_velocity, float64[9], Vector3 linear_acceleration, float64[9].
+// The values are those of a level, resting IMU.
+std::vector<uint8_t> encode_imu(int64_t stamp, const std::string& frame_id) {
+  Cdr c;
+  c.time(stamp);
+  c.str(frame_id);
+  for (double v : {0.0, 0.0, 0.0, 1.0}) c.f64(v);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  for (int k = 0; k < 3; k++) c.f64(0.01 * k);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  for (double v : {0.0, 0.0, 9.81}) c.f64(v);
+  for (int k = 0; k < 9; k++) c.f64(0);
+  return c.done();
+}
+
+// encode_parameter_event serializes the rcl_interfaces/msg/ParameterEvent
+// of a node declaring the boolean parameter name.
+std::vector<uint8_t> encode_parameter_event(int64_t stamp, const std::string& node, const std::string& name,
+                                            bool value) {
+  Cdr ev;
+  ev.time(stamp);
+  ev.str(node);
+  ev.u32(1);  // new_parameters
+  ev.str(name);
+  ev.u8(1);  // ParameterValue.type PARAMETER_BOOL
+  ev.u8(value ? 1 : 0);
+  ev.i64(0);                              // integer_value
+  ev.f64(0);                              // double_value
+  ev.str("");                             // string_value
+  for (int k = 0; k < 5; k++) ev.u32(0);  // the five empty array values
+  ev.u32(0);                              // changed_parameters
+  ev.u32(0);                              // deleted_parameters
+  return ev.done();
+}
+
+// encode_log serializes rcl_interfaces/msg/Log.
+std::vector<uint8_t> encode_log(int64_t stamp, uint8_t level, const std::string& name, const std::string& msg,
+                                const std::string& file, const std::string& function, uint32_t line) {
+  Cdr log;
+  log.time(stamp);
+  log.u8(level);
+  log.str(name);
+  log.str(msg);
+  log.str(file);
+  log.str(function);
+  log.u32(line);
+  return log.done();
+}
+
 // Graph is this participant's ros_discovery_info content.
 struct Graph {
   std::mutex mu;
   Gid participant{};
   std::vector<NodeInfo> nodes;
 
-  // message serializes rmw_dds_common/msg/ParticipantEntitiesInfo:
-  // Gid gid (char[16]), NodeEntitiesInfo[] (string ns, string name,
-  // Gid[] readers, Gid[] writers).
   std::vector<uint8_t> message() {
     std::lock_guard<std::mutex> lock(mu);
-    Cdr c;
-    c.bytes(participant.b, 16);
-    c.u32(static_cast<uint32_t>(nodes.size()));
-    for (auto& n : nodes) {
-      c.str(n.ns);
-      c.str(n.name);
-      c.u32(static_cast<uint32_t>(n.readers.size()));
-      for (auto& g : n.readers) c.bytes(g.b, 16);
-      c.u32(static_cast<uint32_t>(n.writers.size()));
-      for (auto& g : n.writers) c.bytes(g.b, 16);
-    }
-    return c.done();
+    return encode_entities(participant, nodes);
   }
 };
 
@@ -1054,20 +1121,7 @@ class Peer {
     add(true, gid_of(ev_r->guid()));
 
     int64_t stamp = wall_ns();
-    Cdr ev;  // rcl_interfaces/msg/ParameterEvent
-    ev.time(stamp);
-    ev.str(fq);
-    ev.u32(1);  // new_parameters: use_sim_time
-    ev.str("use_sim_time");
-    ev.u8(1);  // ParameterValue.type PARAMETER_BOOL
-    ev.u8(n.sim_time ? 1 : 0);
-    ev.i64(0);                                // integer_value
-    ev.f64(0);                                // double_value
-    ev.str("");                               // string_value
-    for (int k = 0; k < 5; k++) ev.u32(0);    // the five empty array values
-    ev.u32(0);                                // changed_parameters
-    ev.u32(0);                                // deleted_parameters
-    RawData evd{ev.done()};
+    RawData evd{encode_parameter_event(stamp, fq, "use_sim_time", n.sim_time)};
     ev_w->write(&evd);
     emit_published("rt/parameter_events", fq, stamp, "wall");
 
@@ -1077,15 +1131,8 @@ class Peer {
       if (c == '/') c = '.';
     }
     logger += n.name;
-    Cdr log;  // rcl_interfaces/msg/Log
-    log.time(stamp);
-    log.u8(20);  // INFO
-    log.str(logger);
-    log.str("fastpeer node started");
-    log.str("peer.cpp");
-    log.str("add_rclcpp_endpoints");
-    log.u32(__LINE__);
-    RawData logd{log.done()};
+    RawData logd{encode_log(stamp, 20 /* INFO */, logger, "fastpeer node started", "peer.cpp",
+                            "add_rclcpp_endpoints", __LINE__)};
     log_w->write(&logd);
     emit_published("rt/rosout", fq, stamp, "wall");
   }
@@ -1136,9 +1183,7 @@ class Peer {
   void publish_clock(size_t i) {
     auto& st = state_[i];
     const NodeOpts& n = o_.nodes[i];
-    Cdr c;
-    c.time(st.clock_next_ns);
-    RawData d{c.done()};
+    RawData d{encode_clock(st.clock_next_ns)};
     st.clock_w->write(&d);
     int32_t sec;
     uint32_t nsec;
@@ -1163,19 +1208,7 @@ class Peer {
       stamp = st.have_clock ? st.clock_ns + n.stamp_offset : 0;
       base = "sim";
     }
-    // sensor_msgs/msg/Imu: Header header, Quaternion orientation,
-    // float64[9] orientation_covariance, Vector3 angular_velocity,
-    // float64[9], Vector3 linear_acceleration, float64[9].
-    Cdr c;
-    c.time(stamp);
-    c.str(n.frame_id);
-    for (double v : {0.0, 0.0, 0.0, 1.0}) c.f64(v);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    for (int k = 0; k < 3; k++) c.f64(0.01 * k);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    for (double v : {0.0, 0.0, 9.81}) c.f64(v);
-    for (int k = 0; k < 9; k++) c.f64(0);
-    RawData d{c.done()};
+    RawData d{encode_imu(stamp, n.frame_id)};
     st.imu_w->write(&d);
     emit_published(st.imu_dds_topic, graph_.nodes[i].fq(), stamp, base);
     st.imu_sent++;
@@ -1237,6 +1270,7 @@ class Peer {
 
 }  // namespace
 
+#ifndef FASTPEER_NO_MAIN  // cpp/check/check.cpp includes this file
 int main(int argc, char** argv) {
   // Loopback only, whatever the environment says: no XML profile, no
   // discovery server from the environment.
@@ -1257,3 +1291,4 @@ int main(int argc, char** argv) {
   peer.run();
   return 0;
 }
+#endif  // FASTPEER_NO_MAIN
