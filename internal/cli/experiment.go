@@ -338,6 +338,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			cases, err := experiment.DtSpikeCases(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
 				out.Write(struct { //nolint:errcheck // stdout
@@ -347,6 +351,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 					Speed      float64       `json:"speed_mps"`
 					Timeout    time.Duration `json:"timeout_ns"`
 				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
+				for _, c := range cases {
+					out.Write(c)
+				}
 				for _, r := range rows {
 					out.Write(r)
 				}
@@ -355,6 +362,22 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			w := env.Stdout
 			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
 				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "One step worked three ways: the robot went from %gm to %gm (%g m/s for one %s s period).\n", cases[0].PrevPositionM, cases[0].PositionM, cfg.Speed, experimentSeconds(cfg.Period))
+			ct := newTable("case", "prev", "now", "dt", "dt<0 skips", "distance", "speed", "watchdog over by")
+			for _, c := range cases {
+				speed := "x/0"
+				if c.SpeedMPS != nil {
+					speed = fmt.Sprintf("%gm/s", *c.SpeedMPS)
+				}
+				exceeded := "-"
+				if c.WatchdogTrips {
+					exceeded = fmt.Sprintf("%gs", c.WatchdogExceededS)
+				}
+				ct.row(c.Case, fsecs(c.PrevTimeS), fsecs(c.NowS), fsecs(c.DtS), fmt.Sprint(!c.PassesDtCheck),
+					fmt.Sprintf("%gm", c.DistanceM), speed, exceeded)
+			}
+			ct.write(w, wide)
 			fmt.Fprintln(w)
 			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
 			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")
