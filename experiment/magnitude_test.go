@@ -95,3 +95,24 @@ func TestDtSpikeCases(t *testing.T) {
 		}
 	}
 }
+
+// The timer phase of the clock-type experiment: Time() (SYSTEM_TIME) as
+// last_used fails on every tick as an error value, nothing escapes the
+// spin; get_clock().now() works.
+func TestClockTypesTimer(t *testing.T) {
+	rows, err := ClockTypesTimer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	sys, ros := rows[0], rows[1]
+	if sys.LastUsedClockType != "SYSTEM_TIME" || sys.Entered != 5 || sys.Completed != 5 || sys.Errors != 5 || sys.EscapesSpin ||
+		sys.FirstError == "" {
+		t.Errorf("Time(): %+v", sys)
+	}
+	if ros.LastUsedClockType != "ROS_TIME" || ros.Entered != 5 || ros.Completed != 5 || ros.Errors != 0 || ros.EscapesSpin {
+		t.Errorf("get_clock().now(): %+v", ros)
+	}
+}

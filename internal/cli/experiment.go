@@ -276,6 +276,10 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
 			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
 			objects, rows := experiment.ClockTypes(sys, steady)
+			timerRows, err := experiment.ClockTypesTimer(cmd.Context())
+			if err != nil {
+				return err
+			}
 			agree := 0
 			for _, r := range rows {
 				if r.Agrees {
@@ -289,6 +293,9 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 					out.Write(o)
 				}
 				for _, r := range rows {
+					out.Write(r)
+				}
+				for _, r := range timerRows {
 					out.Write(r)
 				}
 				return out.Write(map[string]any{"kind": "summary", "operations": len(rows), "agree_with_rclpy": agree})
@@ -308,6 +315,15 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			}
 			t.write(w, wide)
 			fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
+			fmt.Fprintln(w)
+			paragraph(w, "Timer phase: a 0.05 s timer computing now() - last_used, five periods:")
+			t = newTable("last_used", "type", "entered", "done", "errors", "escapes", "rclpy")
+			for _, r := range timerRows {
+				t.row(r.LastUsed, r.LastUsedClockType, fmt.Sprint(r.Entered), fmt.Sprint(r.Completed), fmt.Sprint(r.Errors), fmt.Sprint(r.EscapesSpin), r.Rclpy)
+			}
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "simclock's timer callbacks cannot fail (func(timer.Info)): the mismatch is an error value the callback handles, so nothing escapes the executor's spin and one bad tick does not stop the node's other callbacks; in rclpy the TypeError escapes spin_once and ends rclpy.spin.")
 			if agree != len(rows) {
 				return errFindings
 			}
