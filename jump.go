@@ -57,8 +57,9 @@ type TimeJump struct {
 // JumpCallbacks are called around a jump: Pre before the clock changes,
 // Post after. Either may be nil, not both. They run on the goroutine that
 // changed the clock, one jump at a time; they may read the clock and
-// register or remove callbacks, but must not change the same clock's
-// override (that would deadlock).
+// register or remove callbacks, but must not change the override of the
+// same clock, or of a clock sharing its cell (ROSClock.Share): that would
+// deadlock.
 type JumpCallbacks struct {
 	Pre  func(TimeJump)
 	Post func(TimeJump)

@@ -47,4 +47,25 @@ func TestWriteCLITestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeBag(t, p, writerModes["zstd"], []genTopic{clockTopic, rangeTopic}, hazardBag())
+
+	// damaged.mcap: a clean sim-time bag with chunk CRCs, one bit of its
+	// third chunk flipped (the "a damaged bag can lie").
+	wo := writerModes["chunked"]
+	wo.IncludeCRC = true
+	data := bagBytes(t, wo, []genTopic{clockTopic, rangeTopic}, simBag(100*sec, 4))
+	off, n := nthChunk(t, data, 2)
+	data[off+9+n*2/3] ^= 0x10
+	writeText(t, filepath.Join(filepath.Dir(p), "damaged.mcap"), string(data))
+
+	// sqlite3/: a Humble-style sqlite3 bag directory (no definitions) with
+	// the planted hazards.
+	dir := filepath.Join(filepath.Dir(p), "sqlite3")
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	msgs := hazardBag()
+	topics := []genTopic{clockTopic, rangeTopic}
+	writeDB3(t, filepath.Join(dir, "sqlite3_0.db3"), db3Options{}, topics, msgs)
+	writeText(t, filepath.Join(dir, "metadata.yaml"), metadataYAML(5, "sqlite3", "", []string{"sqlite3_0.db3"}, [][]genMsg{msgs}, topics))
 }

@@ -1,29 +1,11 @@
 package experiment
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/simclock/simclock/internal/units"
 
 // FormatSeconds writes ns nanoseconds as exact decimal seconds, "1.5s" or
 // "1700000000.005s": no exponent and no float rounding, so Unix-epoch sim
-// times print as users wrote them.
-func FormatSeconds(ns int64) string {
-	var b strings.Builder
-	u := uint64(ns)
-	if ns < 0 {
-		b.WriteByte('-')
-		u = uint64(-(ns + 1)) + 1 // |MinInt64| fits in uint64
-	}
-	b.WriteString(strconv.FormatUint(u/1e9, 10))
-	if frac := u % 1e9; frac != 0 {
-		f := strconv.FormatUint(frac+1e9, 10)[1:] // nine digits, leading zeros kept
-		b.WriteByte('.')
-		b.WriteString(strings.TrimRight(f, "0"))
-	}
-	b.WriteByte('s')
-	return b.String()
-}
+// times print as users wrote them (units.Exact, with the unit).
+func FormatSeconds(ns int64) string { return units.Exact(ns) + "s" }
 
 // secondsOf returns ns in seconds as a float64 for JSON. The whole and
 // fractional seconds are converted apart, so at Unix-epoch times the

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/simclock/simclock/rules"
@@ -125,9 +126,10 @@ func Files(paths []string) ([]string, error) {
 // across the files of one package (the nearest directory with a
 // package.xml), so give a package's headers and sources together.
 //
-// Files are read, parsed and analysed a package at a time by a pool of
-// Config.Workers goroutines, and each package's trees are released before
-// the next is read: memory grows with the largest package, not with the run.
+// Files are read and parsed by a pool of Config.Workers goroutines, one
+// job per file, package after package; the worker that parses a package's
+// last file analyses the package, and its trees are released. Memory grows
+// with the largest packages in flight, not with the run.
 func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
@@ -197,28 +199,46 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[b].size, groups[a].size) })
+	// Files are read and parsed in parallel, one job per file, so that a
+	// package much larger than the others (rclcpp, moveit_core) does not
+	// leave the other workers idle; the worker that parses a group's last
+	// file then analyses the group. Jobs go out group by group, so only
+	// about one group per worker is in memory at a time.
+	states := make([]groupState, len(groups))
+	for i := range states {
+		states[i].units = make([]*unit, len(groups[i].srcs))
+		states[i].errs = make([]fileError, len(groups[i].srcs))
+		states[i].pending.Store(int32(len(groups[i].srcs)))
+	}
 	results := make([]groupResult, len(groups))
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(workers, max(len(groups), 1)) {
+	next := make(chan fileJob)
+	for range min(workers, max(len(srcs), 1)) {
 		wg.Go(func() {
 			ps := newParserSet()
 			defer ps.close()
-			for i := range next {
-				results[i] = r.group(groups[i], ps)
+			for j := range next {
+				st := &states[j.group]
+				st.units[j.file], st.errs[j.file] = r.load(groups[j.group].srcs[j.file], ps)
+				if st.pending.Add(-1) == 0 {
+					results[j.group] = r.group(groups[j.group], st.units, st.errs)
+					*st = groupState{} // let the trees go
+				}
 			}
 		})
 	}
 feed:
-	for _, i := range order {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	for _, g := range order {
+		for i := range groups[g].srcs {
+			select {
+			case next <- fileJob{g, i}:
+			case <-ctx.Done():
+				break feed
+			}
 		}
 	}
 	close(next)
@@ -283,48 +303,77 @@ func groupSources(srcs []source) []group {
 	return groups
 }
 
-// group reads, parses and analyses the files of g. Nothing of it outlives
-// the call but the findings.
-func (r *run) group(g group, ps *parserSet) (out groupResult) {
-	units := make([]*unit, 0, len(g.srcs))
-	for _, s := range g.srcs {
-		src := s.src
-		if src == nil {
-			if info, err := os.Stat(s.path); err == nil && info.Size() > MaxFileSize {
-				out.parseErrors = append(out.parseErrors, ParseError{File: s.path,
-					Message: fmt.Sprintf("%d bytes, larger than %d: not analysed (generated code?)", info.Size(), MaxFileSize)})
-				continue
-			}
-			b, err := os.ReadFile(s.path)
-			if err != nil {
-				out.err = err
-				return out
-			}
-			src = b
+// fileJob names one file of one group.
+type fileJob struct{ group, file int }
+
+// groupState holds a group's parsed files until the last one is in.
+type groupState struct {
+	units   []*unit
+	errs    []fileError
+	pending atomic.Int32
+}
+
+// fileError is what loading a file can go wrong with: a parse error to
+// report, or an error that ends the run.
+type fileError struct {
+	parse *ParseError
+	err   error
+}
+
+// load reads and parses one file. It returns a nil unit for a file that
+// is not analysed (too large, or an error).
+func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
+	src := s.src
+	if src == nil {
+		if info, err := os.Stat(s.path); err == nil && info.Size() > MaxFileSize {
+			return nil, fileError{parse: &ParseError{File: s.path,
+				Message: fmt.Sprintf("%d bytes, larger than %d: not analysed (generated code?)", info.Size(), MaxFileSize)}}
 		}
-		l := langOf(s.path)
-		if l == langNone {
-			l = langPython
+		b, err := os.ReadFile(s.path)
+		if err != nil {
+			return nil, fileError{err: err}
 		}
-		u := &unit{path: s.path, lang: l, src: src}
-		if l == langPython || l == langCPP {
-			in := src
-			if l == langCPP {
-				in = blankVisibilityMacros(in)
-			}
-			root, errAt, err := ps.parse(l, in)
-			if err != nil {
-				out.err = fmt.Errorf("lint %s: %w", s.path, err)
-				return out
-			}
-			u.root = root
-			if errAt >= 0 {
-				line, _ := u.position(errAt)
-				out.parseErrors = append(out.parseErrors, ParseError{File: s.path, Line: line,
-					Message: "syntax error (often an unexpanded macro); analysed around it", Recovered: true})
-			}
+		src = b
+	}
+	l := langOf(s.path)
+	if l == langNone {
+		l = langPython
+	}
+	u := &unit{path: s.path, lang: l, src: src}
+	if l != langPython && l != langCPP {
+		return u, fileError{}
+	}
+	in := src
+	if l == langCPP {
+		in = blankVisibilityMacros(in)
+	}
+	root, errAt, err := ps.parse(l, in)
+	if err != nil {
+		return nil, fileError{err: fmt.Errorf("lint %s: %w", s.path, err)}
+	}
+	u.root = root
+	if errAt >= 0 {
+		line, _ := u.position(errAt)
+		return u, fileError{parse: &ParseError{File: s.path, Line: line,
+			Message: "syntax error (often an unexpanded macro); analysed around it", Recovered: true}}
+	}
+	return u, fileError{}
+}
+
+// group analyses the loaded files of g (loaded[i] is g.srcs[i], nil when
+// it was not loaded). Nothing of it outlives the call but the findings.
+func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult) {
+	units := make([]*unit, 0, len(loaded))
+	for i, u := range loaded {
+		if e := errs[i]; e.err != nil {
+			out.err = e.err
+			return out
+		} else if e.parse != nil {
+			out.parseErrors = append(out.parseErrors, *e.parse)
 		}
-		units = append(units, u)
+		if u != nil {
+			units = append(units, u)
+		}
 	}
 	// Lower in file order, so C++ classes merge deterministically.
 	ct := &classTable{byName: map[string]*class{}, scope: g.root}

@@ -134,7 +134,7 @@ func (o *bagInspectOptions) validate() error {
 	switch {
 	case o.window < 0:
 		return flagErrorf("--window %v: must not be negative", o.window)
-	case o.gapPeriods <= 0:
+	case !(o.gapPeriods > 0) || math.IsInf(o.gapPeriods, 0):
 		return flagErrorf("--gap-periods %v: must be positive", o.gapPeriods)
 	case o.baseTol <= 0:
 		return flagErrorf("--base-tolerance %v: must be positive", o.baseTol)
@@ -365,10 +365,23 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 			p("%s\n", line)
 		}
 	}
-	if !rep.Complete {
+	switch {
+	case rep.Complete:
+	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
+		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
+	default:
 		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
 	}
 	return ew.err
+}
+
+func hasCode(rep *bag.Report, code string) bool {
+	for _, f := range rep.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // errWriter keeps the first write error.

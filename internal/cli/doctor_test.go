@@ -24,11 +24,11 @@ import (
 
 // Domain ids of the doctor tests (this helper's range is 100-129).
 const (
-	domainDoctorHealthy  = 102
-	domainDoctorHazards  = 103
-	domainDoctorTwoPubs  = 104
-	domainDoctorNoClock  = 105
-	domainDoctorBadUsage = 106
+	domainDoctorHealthy = 102
+	domainDoctorHazards = 103
+	domainDoctorTwoPubs = 104
+	domainDoctorNoClock = 105
+	domainDoctorWatch   = 106
 )
 
 func TestDoctorChecksDocumented(t *testing.T) {
@@ -299,6 +299,29 @@ func TestDoctorLiveGraphs(t *testing.T) {
 	})
 }
 
+// --watch reports every --interval: each round its own summary, the
+// first one before --duration ends.
+func TestDoctorWatch(t *testing.T) {
+	requireDDSCLI(t)
+	bin := buildSimclock(t, t.TempDir())
+	const d = domainDoctorWatch
+	startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
+	cmd := exec.Command(bin, "doctor", "--watch", "--interval", "300ms", "--duration", "2s", "--format", "json")
+	cmd.Env = ddsEnv(t, d)
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	summaries := strings.Count(string(out), `{"kind":"summary"`)
+	if summaries < 2 {
+		t.Errorf("--watch wrote %d summaries, want one per interval:\n%s", summaries, out)
+	}
+	if !strings.HasPrefix(string(out), `{"kind":"env"`) || strings.Count(string(out), `{"kind":"env"`) != 1 {
+		t.Errorf("want one env line first:\n%s", out)
+	}
+}
+
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for k := range m {
@@ -319,6 +342,7 @@ func TestDoctorUsage(t *testing.T) {
 		{"monitor", "--namespace", "/a//b"},
 		{"pub", "--ros-args", "-r", "__node:=bad-name"},
 		{"pub", "--ros-args", "-r", "chatter:=talk"},
+		{"monitor", "--ros-args", "-p", "use_sim_time:=true", "--"},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {

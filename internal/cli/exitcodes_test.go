@@ -88,6 +88,12 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"experiment", "startup", "--windows", "0.5,Inf"}, ExitUsage, "--windows"},
 		tc{[]string{"experiment", "startup", "--clock-step", "0"}, ExitUsage, "must be positive"},
 		tc{[]string{"predict", "--start", "-1"}, ExitUsage, "must not be negative"},
+		tc{[]string{"predict", "--hz", "NaN"}, ExitUsage, "NaN"},
+		tc{[]string{"experiment", "dtspike", "--speed", "NaN"}, ExitUsage, "--speed"},
+		tc{[]string{"experiment", "dtspike", "--speed", "Inf"}, ExitUsage, "--speed"},
+		tc{[]string{"experiment", "startup", "--timer-hz", "NaN"}, ExitUsage, "NaN"},
+		tc{[]string{"bag", "inspect", "--gap-periods", "NaN", hazards}, ExitUsage, "--gap-periods"},
+		tc{[]string{"bag", "clock", "--hz", "Inf", hazards}, ExitUsage, "--hz"},
 		tc{[]string{"predict", "--duration", "Inf"}, ExitUsage, "--duration"},
 		tc{[]string{"bag", "inspect"}, ExitUsage, "no FILE"},
 		tc{[]string{"bag", "inspect", "--window", "NaN", hazards}, ExitUsage, "--window"},
@@ -133,5 +139,24 @@ func TestSecondsMeanTheSame(t *testing.T) {
 	}
 	if envs[0] != envs[1] || envs[1] != envs[2] {
 		t.Errorf("different runs:\n%s\n%s\n%s", envs[0], envs[1], envs[2])
+	}
+}
+
+// Every JSON line of every command starts with "kind".
+func TestJSONKindFirstEverywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{"experiment", "startup", "--format", "json"},
+		{"experiment", "clocktypes", "--format", "json"},
+		{"experiment", "dtspike", "--format", "json"},
+		{"predict", "--format", "json"},
+		{"bag", "inspect", "--format", "json", "testdata/bag/hazards.mcap"},
+		{"lint", "--format", "json", "testdata/lint/pkg"},
+	} {
+		out, _, _ := runSimclock(t, args...)
+		for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !strings.HasPrefix(line, `{"kind":"`) {
+				t.Errorf("simclock %s, line %d: %.80s", strings.Join(args, " "), i+1, line)
+			}
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -135,7 +134,8 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			matched = matched && w.Matched()
 		}
 	}
-	elapsed := time.Since(began).Seconds()
+	elapsedWall := time.Since(began)
+	elapsed := elapsedWall.Seconds()
 	if opts.format == formatJSON {
 		out := newJSONLines(env.Stdout)
 		out.Write(struct { //nolint:errcheck // stdout
@@ -148,10 +148,9 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			out.Write(r)
 		}
 		out.Write(history)
-		summary := map[string]any{"kind": "summary", "scenarios": len(results), "all_predictions_matched": matched, "elapsed_wall_s": elapsed}
+		summary := startupSummary{Kind: "summary", Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
 		if opts.runs > 1 {
-			summary["runs"] = opts.runs
-			summary["runs_identical"] = identical
+			summary.Runs, summary.RunsIdentical = opts.runs, &identical
 		}
 		if err := out.Write(summary); err != nil {
 			return err
@@ -298,7 +297,11 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 				for _, r := range timerRows {
 					out.Write(r)
 				}
-				return out.Write(map[string]any{"kind": "summary", "operations": len(rows), "agree_with_rclpy": agree})
+				return out.Write(struct {
+					Kind       string `json:"kind"`
+					Operations int    `json:"operations"`
+					Agree      int    `json:"agree_with_rclpy"`
+				}{"summary", len(rows), agree})
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
@@ -345,6 +348,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
+				return err
+			}
+			if err := checkFloat("speed", cfg.Speed, false); err != nil {
 				return err
 			}
 			if err := cfg.Validate(); err != nil {
@@ -424,6 +430,14 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 }
 
 // experimentSeconds prints a setting the user gave exactly: "125", "0.5".
-func experimentSeconds(d time.Duration) string {
-	return strings.TrimSuffix(experiment.FormatSeconds(int64(d)), "s")
+func experimentSeconds(d time.Duration) string { return units.Exact(int64(d)) }
+
+// startupSummary is the last JSON line of simclock experiment startup.
+type startupSummary struct {
+	Kind          string        `json:"kind"`
+	Scenarios     int           `json:"scenarios"`
+	AllMatched    bool          `json:"all_predictions_matched"`
+	ElapsedWall   time.Duration `json:"elapsed_wall_ns"`
+	Runs          int           `json:"runs,omitempty"`
+	RunsIdentical *bool         `json:"runs_identical,omitempty"`
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -172,7 +171,7 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		if !slices.Contains(seen, f.Rule) {
 			seen = append(seen, f.Rule)
 		}
-		if err := printWrapped(out, "    fix: ", f.Fix); err != nil {
+		if err := printWrapped(out, "    ", "fix: "+f.Fix, "     "); err != nil {
 			return err
 		}
 	}
@@ -184,7 +183,7 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 				return err
 			}
 		}
-		if err := printWrapped(out, "", fmt.Sprintf("why %s (%s): %s", r.ID, r.Name, r.Help)); err != nil {
+		if err := printWrapped(out, "", fmt.Sprintf("why %s (%s): %s", r.ID, r.Name, r.Help), "    "); err != nil {
 			return err
 		}
 		if _, err := fmt.Fprintf(out, "    %s\n", r.HelpURL()); err != nil {
@@ -215,29 +214,16 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 	return nil
 }
 
-// lintWidth is the width lint's human output is wrapped to.
-const lintWidth = 100
-
-// printWrapped prints text after prefix, wrapped at spaces to lintWidth
-// columns, continuation lines indented under the text.
-func printWrapped(w io.Writer, prefix, text string) error {
-	indent := strings.Repeat(" ", max(len(prefix), 4))
-	line := prefix
-	start := len(prefix)
-	for _, word := range strings.Fields(text) {
-		if len(line) > start && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > lintWidth {
-			if _, err := fmt.Fprintln(w, line); err != nil {
-				return err
-			}
-			line, start = indent, len(indent)
+// printWrapped prints text after margin, wrapped at spaces to the table
+// width with the output layer's wrap, continuation lines indented by
+// indent under the first.
+func printWrapped(w io.Writer, margin, text, indent string) error {
+	for _, line := range wrap(text, tableWidth-len(margin), indent) {
+		if _, err := fmt.Fprintln(w, margin+line); err != nil {
+			return err
 		}
-		if len(line) > start {
-			line += " "
-		}
-		line += word
 	}
-	_, err := fmt.Fprintln(w, line)
-	return err
+	return nil
 }
 
 // JSON lines of simclock lint --format json (schema 1), one object per line:

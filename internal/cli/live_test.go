@@ -36,6 +36,12 @@ type peer struct {
 // peer (cancelAt) to model SIGINT or SIGTERM.
 func runVirtual(t *testing.T, peers []peer, cancelAt time.Duration, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runVirtualEnv(t, false, peers, cancelAt, args...)
+}
+
+// runVirtualEnv is runVirtual with stderr a terminal or not.
+func runVirtualEnv(t *testing.T, tty bool, peers []peer, cancelAt time.Duration, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	bus := inproc.NewBus()
@@ -47,7 +53,7 @@ func runVirtual(t *testing.T, peers []peer, cancelAt time.Duration, args ...stri
 	}()
 	var out, errOut bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
-		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
+		StderrIsTTY: tty, Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
 			for _, p := range peers {
 				tr := bus.Connect(p.name)
 				pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
@@ -286,15 +292,11 @@ func TestBagClockGolden(t *testing.T) {
 // On a terminal the monitor refreshes one line in place on stderr and
 // prints only its summary on stdout; piped, it prints a row per interval.
 func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
-	var out, errOut bytes.Buffer
-	bus := inproc.NewBus()
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, StderrIsTTY: true,
-		Getenv: func(string) string { return "" }, Virtual: virtualclock.New(), Bus: bus}
-	code := Main(context.Background(), []string{"monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock"}, env)
-	if code != ExitOK || strings.Count(errOut.String(), "\r\033[K") != 2 || !strings.Contains(errOut.String(), "no clock yet") {
-		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	out, errOut, code := runVirtualEnv(t, true, nil, 0, "monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock")
+	if code != ExitOK || strings.Count(errOut, "\r\033[K") != 2 || !strings.Contains(errOut, "no clock yet") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	if strings.Contains(out.String(), "no clock yet") || !strings.HasPrefix(out.String(), "summary: no /clock message at all") {
-		t.Errorf("stdout %q: want the summary only", out.String())
+	if strings.Contains(out, "no clock yet") || !strings.HasPrefix(out, "summary: no /clock message at all") {
+		t.Errorf("stdout %q: want the summary only", out)
 	}
 }

@@ -24,6 +24,9 @@ func (f *nodeFlags) add(flags *pflag.FlagSet, defaultName string) {
 
 // resolve applies --ros-args remappings and validates the result.
 func (f *nodeFlags) resolve(env *Env) (name, namespace string, err error) {
+	if env.ROSArgs.UseSimTime != nil {
+		return "", "", flagErrorf("--ros-args -p use_sim_time: this command does not follow /clock itself; it only publishes or watches it")
+	}
 	name = cmp.Or(env.ROSArgs.Name, f.name)
 	namespace = cmp.Or(env.ROSArgs.Namespace, f.namespace)
 	if err := node.ValidateName(name); err != nil {

@@ -112,12 +112,21 @@ func compile() (path, skip string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
 	}
-	src := filepath.Join(dir, "peer.cpp")
-	if err := os.WriteFile(src, source, 0o644); err != nil {
+	// Source and binary under private names, then a rename: test binaries
+	// of several packages may build at once.
+	srcFile, err := os.CreateTemp(dir, "peer-*.cpp")
+	if err != nil {
 		return "", "", err
 	}
-	// Compile to a private name, then rename: test binaries of several
-	// packages may build at once.
+	src := srcFile.Name()
+	defer os.Remove(src)
+	_, err = srcFile.Write(source)
+	if cerr := srcFile.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", "", err
+	}
 	tmp, err := os.CreateTemp(dir, "fastpeer-*.tmp")
 	if err != nil {
 		return "", "", err

@@ -35,6 +35,7 @@ const (
 	domainPeerGraph     = 134
 	domainRclcpp        = 135
 	domainSimclockNodes = 136
+	domainXTypesReader  = 137
 )
 
 var simclockBuild struct {
@@ -716,4 +717,76 @@ func TestPeerSeesSimclockNodes(t *testing.T) {
 		t.Errorf("simclock monitor's reader as Fast DDS sees it: %s", r.Line)
 	}
 	checkLoopback(t, peer)
+}
+
+// syncBuffer is a bytes.Buffer written by a child process and read by the
+// test.
+type syncBuffer struct {
+	mu sync.Mutex // mu guards b
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestXTypesReaderRejectedByCyclone: the reader side of the same fact. A
+// Fast DDS /clock reader announcing TypeInformation gets nothing from
+// simclock pub, whose Cyclone discards the subscription, while an
+// rmw_fastrtps-like reader next to it does; the Fast DDS reader still
+// counts the Cyclone writer as matched.
+func TestXTypesReaderRejectedByCyclone(t *testing.T) {
+	requireCyclone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plain := fastpeer.Start(ctx, t, domainXTypesReader, fastpeer.WithNodes(fastpeer.Node{Name: "/plain_follower", UseSimTime: true}))
+	xtypes := fastpeer.Start(ctx, t, domainXTypesReader, fastpeer.WithXTypes(),
+		fastpeer.WithNodes(fastpeer.Node{Name: "/xtypes_follower", UseSimTime: true}))
+
+	cmd := exec.Command(simclock(t), "pub", "--start", "10", "--period", "20ms", "--duration", "60s")
+	cmd.Env = simclockEnv(t, domainXTypesReader)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt) //nolint:errcheck // may have exited
+		cmd.Wait()                       //nolint:errcheck // its stderr holds Cyclone's complaints
+	}()
+
+	if _, err := plain.WaitCount(ctx, 5, func(e fastpeer.Event) bool { return e.Kind == "clock" }); err != nil {
+		t.Fatalf("the rmw_fastrtps-like reader got no /clock from simclock pub: %v", err)
+	}
+	if _, err := xtypes.WaitFor(ctx, func(e fastpeer.Event) bool {
+		return e.Kind == "matched" && e.Get("node") == "/xtypes_follower" && e.Get("topic") == "rt/clock"
+	}); err != nil {
+		t.Errorf("the XTypes reader never matched: %v", err)
+	}
+	for !strings.Contains(stderr.String(), "Invalid SubscriptionBuiltinTopicData") {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("Cyclone did not report rejecting the XTypes subscription; simclock pub stderr:\n%s", stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(stderr.String(), "(TYPE_INFORMATION) invalid") {
+		t.Errorf("Cyclone's complaint does not name TYPE_INFORMATION:\n%s", stderr.String())
+	}
+	// The plain reader keeps receiving; the XTypes one has nothing.
+	if _, err := plain.WaitCount(ctx, 10, func(e fastpeer.Event) bool { return e.Kind == "clock" }); err != nil {
+		t.Fatal(err)
+	}
+	if got := xtypes.Select(func(e fastpeer.Event) bool { return e.Kind == "clock" }); len(got) != 0 {
+		t.Errorf("the XTypes reader received %d clocks, e.g. %s", len(got), got[0].Line)
+	}
+	checkLoopback(t, plain, xtypes)
 }

@@ -128,7 +128,7 @@ func (f *DurationFlag) String() string {
 	if f == nil || f.d == nil {
 		return "0"
 	}
-	return trimSeconds(int64(*f.d))
+	return Exact(int64(*f.d))
 }
 
 // Set parses s.
@@ -160,8 +160,10 @@ func check(d time.Duration, allow Range) error {
 	return nil
 }
 
-// trimSeconds prints ns in seconds without trailing zeros: "0.01", "5".
-func trimSeconds(ns int64) string {
+// Exact prints ns in seconds with every significant decimal and no
+// trailing zeros, exact for every int64: "0.01", "5", "1700000000.005".
+// It echoes settings as the user wrote them.
+func Exact(ns int64) string {
 	s := Seconds(ns, 9)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
@@ -182,7 +184,7 @@ func (f *TimeFlag) String() string {
 	if !f.set && f.V == 0 {
 		return ""
 	}
-	return trimSeconds(int64(f.V))
+	return Exact(int64(f.V))
 }
 
 // Set parses s.
@@ -224,7 +226,7 @@ func (f *ListFlag) String() string {
 	}
 	parts := make([]string, len(*f.ds))
 	for i, d := range *f.ds {
-		parts[i] = trimSeconds(int64(d))
+		parts[i] = Exact(int64(d))
 	}
 	return strings.Join(parts, ",")
 }

@@ -104,3 +104,12 @@ func FuzzParseSeconds(f *testing.F) {
 		}
 	})
 }
+
+func TestExact(t *testing.T) {
+	for ns, want := range map[int64]string{0: "0", 1: "0.000000001", 1500000000: "1.5", 1700000000005000000: "1700000000.005",
+		-500000000: "-0.5", math.MinInt64: "-9223372036.854775808"} {
+		if got := units.Exact(ns); got != want {
+			t.Errorf("Exact(%d) = %q, want %q", ns, got, want)
+		}
+	}
+}
