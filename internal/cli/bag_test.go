@@ -178,7 +178,7 @@ func TestBagInspectFlags(t *testing.T) {
 // An interrupted looping bag clock ends with its summary, like pub (the
 // full output is the bag_clock golden, in virtual time).
 func TestBagClockLoopInterrupted(t *testing.T) {
-	out, errOut, code := runVirtual(t, nil, 2500*time.Millisecond, "bag", "clock", "--rate", "4", "--hz", "10", "--loop", hazardsBag)
+	out, errOut, code := runVirtual(t, nil, 2500*time.Millisecond, "bag", "clock", "--transport", "inproc", "--rate", "4", "--hz", "10", "--loop", hazardsBag)
 	if code != ExitOK || !strings.Contains(out, "summary") || !strings.Contains(out, "start,loop") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
@@ -189,5 +189,29 @@ func TestBagInspectPlotUnwritable(t *testing.T) {
 	out, errOut, code := runSimclock(t, "bag", "inspect", "--svg", filepath.Join(t.TempDir(), "no", "dir", "t.svg"), hazardsBag)
 	if code != ExitFailure || !strings.Contains(out, "findings:") || !strings.Contains(errOut, "t.svg") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}
+
+// bag clock takes rosbag2 play's options: --start-offset moves the first
+// value into the bag, --delay holds the first message back, and a bag
+// directory (here sqlite3) plays like its files.
+func TestBagClockPlayOptions(t *testing.T) {
+	out, errOut, code := runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--clock-hz", "10",
+		"--start-offset", "5", "--delay", "2", "testdata/bag/sqlite3")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	// The sqlite3 bag spans 1763999998.000 → 1764000003.990 s of log time.
+	if !strings.HasPrefix(lines[0], "bag timeline 1764000003.000000000 → 1764000003.990000000 s") {
+		t.Errorf("first line %q: want the timeline from start + 5 s", lines[0])
+	}
+	// With --delay 2 the first progress second sends nothing.
+	if !strings.Contains(out, "    1.000  progress      0") || !strings.Contains(out, "summary      11") {
+		t.Errorf("output:\n%s", out)
+	}
+	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--start-offset", "60", hazardsBag)
+	if code != ExitUsage || !strings.Contains(errOut, "--start-offset") {
+		t.Errorf("offset past the end: exit %d, stderr %q", code, errOut)
 	}
 }

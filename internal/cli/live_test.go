@@ -251,7 +251,7 @@ func TestBagTimeline(t *testing.T) {
 			[]int64{0, 500, 1000, 1500, 2000, 2500}},
 		{"one instant", 5 * sec, 5 * sec, 1, 2, true, 6, []int64{5 * sec}, []int64{0}},
 	} {
-		sch, err := bagTimeline(tc.start, tc.end, tc.rate, tc.hz, tc.loop)
+		sch, err := bagTimeline(tc.start, tc.end, tc.rate, tc.hz, tc.loop, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func TestBagTimeline(t *testing.T) {
 func TestBagClockGolden(t *testing.T) {
 	bagFile := filepath.Join("testdata", "bag", "hazards.mcap")
 	for _, format := range []string{"text", "json"} {
-		out, errOut, code := runVirtual(t, nil, 0, "bag", "clock", "--hz", "10", "--rate", "2", "--format", format, bagFile)
+		out, errOut, code := runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--hz", "10", "--rate", "2", "--format", format, bagFile)
 		if code != ExitOK {
 			t.Fatalf("exit %d; stderr %q", code, errOut)
 		}

@@ -167,6 +167,8 @@ type playSpec struct {
 	node                              *nodeFlags // the ROS node to run as, if any
 	bestEffort                        bool
 	duration                          time.Duration
+	// onTick, when set, sees every tick sent (bag clock's progress bar).
+	onTick func(clockstream.Tick)
 }
 
 // play publishes sch with a clockstream.Player, printing a progress line
@@ -217,7 +219,12 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	exec := env.newExecutor()
 	defer exec.Close() //nolint:errcheck // nothing left to report
 	player, err := clockstream.NewPlayer(ctx, exec, pub, sch, clockstream.PlayerOptions{
-		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) }})
+		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) },
+		OnTick: func(t clockstream.Tick, err error) {
+			if spec.onTick != nil && err == nil {
+				spec.onTick(t)
+			}
+		}})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func TestSignalsEndWithSummary(t *testing.T) {
 		for _, args := range [][]string{
 			{"pub", "--transport", "inproc", "--format", "json"},
 			{"monitor", "--transport", "inproc", "--format", "json", "--allow-no-clock"},
-			{"bag", "clock", "--loop", "--format", "json", "testdata/bag/hazards.mcap"},
+			{"bag", "clock", "--transport", "inproc", "--loop", "--format", "json", "testdata/bag/hazards.mcap"},
 		} {
 			t.Run(sig.String()+"/"+strings.Join(args[:1], " "), func(t *testing.T) {
 				cmd := exec.Command(bin, args...)
