@@ -116,3 +116,15 @@ func TestClockTypesTimer(t *testing.T) {
 		t.Errorf("get_clock().now(): %+v", ros)
 	}
 }
+
+// A long run of slow /clock messages: the wall run is past int64
+// nanoseconds, which must be refused, not wrapped into a small number.
+func TestStartupWallRunPastInt64(t *testing.T) {
+	cfg := DefaultStartup()
+	cfg.Duration = 1_000_000 * time.Second
+	cfg.ClockStep = time.Second
+	cfg.ClockPeriod = 1_000_000 * time.Hour
+	if err := cfg.Validate(); err == nil {
+		t.Fatal("a wall run of 10^12 hours validated")
+	}
+}

@@ -134,8 +134,10 @@ func (c StartupConfig) Validate() error {
 	if c.Duration/c.ClockStep > MaxTicks {
 		return fmt.Errorf("experiment: %v in /clock steps of %v is more than %d messages", c.Duration, c.ClockStep, MaxTicks)
 	}
-	wallRun := time.Duration(float64(c.Duration/c.ClockStep+1) * float64(c.ClockPeriod))
-	if periodOf(c.WallTimerHz) <= 0 || (c.MatchDelay+c.PreClock+wallRun)/periodOf(c.WallTimerHz) > MaxTicks {
+	// In float64: the wall run in ns can pass int64 (a long run of slow
+	// messages), and converting such a float to a Duration is undefined.
+	wallRun := float64(c.Duration/c.ClockStep+1)*float64(c.ClockPeriod) + float64(c.MatchDelay) + float64(c.PreClock)
+	if periodOf(c.WallTimerHz) <= 0 || wallRun/float64(periodOf(c.WallTimerHz)) > MaxTicks {
 		return fmt.Errorf("experiment: the %v Hz wall timer would tick more than %d times", c.WallTimerHz, MaxTicks)
 	}
 	return nil
@@ -391,7 +393,14 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	spinCtx := ctx
 	if cfg.Mode == Realtime {
 		// A simulator that never finishes must not hang the run.
-		limit := cfg.MatchDelay + cfg.PreClock + 4*cfg.Duration*cfg.ClockPeriod/cfg.ClockStep + 30*time.Second
+		// Four times the wall run plus 30 s, saturated: Duration·ClockPeriod
+		// overflows int64 for long runs, and a wrapped limit would be
+		// negative, ending the run at once.
+		run, err := simclock.ScaleDurationFloat(cfg.Duration, 4*float64(cfg.ClockPeriod)/float64(cfg.ClockStep))
+		if err != nil {
+			run = simclock.MaxDuration
+		}
+		limit := simclock.SaturatingAdd(simclock.SaturatingAdd(cfg.MatchDelay, cfg.PreClock), simclock.SaturatingAdd(run, 30*time.Second))
 		var cancel context.CancelFunc
 		spinCtx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
