@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/units"
 )
 
 // A detector finds one kind of problem in the analysis. Adding a finding
@@ -142,7 +143,7 @@ func stampFindings(a *analysis) []Finding {
 				ex := ws.Example[Wall]
 				out = append(out, finding(CodeWallStamps, who, t.Topic,
 					fmt.Sprintf("%s stamps %s with wall time: %d of %d stamps (e.g. %s, wall clock %s) while /clock from %s is at sim time",
-						who, t.Topic, c, n, FormatNs(ex.Stamp), FormatNs(ex.Ref), a.clockSources())))
+						who, t.Topic, c, n, units.Value(ex.Stamp), units.Value(ex.Ref), a.clockSources())))
 			}
 			if c := ws.Counts[Zero]; c > 0 {
 				out = append(out, finding(CodeZeroStamps, who, t.Topic,
@@ -154,14 +155,14 @@ func stampFindings(a *analysis) []Finding {
 			if c := ws.Counts[Stale]; c > 0 {
 				ex := ws.Example[Stale]
 				out = append(out, finding(CodeStaleStamps, who, t.Topic,
-					fmt.Sprintf("%s stamps %s behind /clock: %d of %d stamps (e.g. %s at sim time %s, %.3fs behind)",
-						who, t.Topic, c, n, FormatNs(ex.Stamp), FormatNs(ex.Ref), float64(ex.Ref-ex.Stamp)/1e9)))
+					fmt.Sprintf("%s stamps %s behind /clock: %d of %d stamps (e.g. %s at sim time %s, %s s behind)",
+						who, t.Topic, c, n, units.Value(ex.Stamp), units.Value(ex.Ref), units.Span(ex.Ref-ex.Stamp))))
 			}
 			if c := ws.Counts[Future]; c > 0 {
 				ex := ws.Example[Future]
 				out = append(out, finding(CodeFutureStamps, who, t.Topic,
-					fmt.Sprintf("%s stamps %s ahead of /clock: %d of %d stamps (e.g. %s at sim time %s, %.3fs ahead)",
-						who, t.Topic, c, n, FormatNs(ex.Stamp), FormatNs(ex.Ref), float64(ex.Stamp-ex.Ref)/1e9)))
+					fmt.Sprintf("%s stamps %s ahead of /clock: %d of %d stamps (e.g. %s at sim time %s, %s s ahead)",
+						who, t.Topic, c, n, units.Value(ex.Stamp), units.Value(ex.Ref), units.Span(ex.Stamp-ex.Ref))))
 			}
 		}
 	}

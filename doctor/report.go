@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -100,14 +99,14 @@ type Finding struct {
 
 // Summary counts what the report holds.
 type Summary struct {
-	ElapsedS     float64 `json:"elapsed_s"`
-	Nodes        int     `json:"nodes"`
-	Participants int     `json:"participants"`
-	Topics       int     `json:"topics"`
-	ClockWriters int     `json:"clock_writers"`
-	Errors       int     `json:"errors"`
-	Warnings     int     `json:"warnings"`
-	Infos        int     `json:"infos"`
+	Elapsed      time.Duration `json:"elapsed_ns"`
+	Nodes        int           `json:"nodes"`
+	Participants int           `json:"participants"`
+	Topics       int           `json:"topics"`
+	ClockWriters int           `json:"clock_writers"`
+	Errors       int           `json:"errors"`
+	Warnings     int           `json:"warnings"`
+	Infos        int           `json:"infos"`
 	// OK is false when a finding fails the run (warning or error).
 	OK bool `json:"ok"`
 }
@@ -162,7 +161,7 @@ func Analyze(obs Observation) Report {
 		return cmp.Or(-cmp.Compare(x.Severity, y.Severity), cmp.Compare(x.Code, y.Code),
 			cmp.Compare(x.Node, y.Node), cmp.Compare(x.Topic, y.Topic))
 	})
-	r.Summary = Summary{ElapsedS: obs.Elapsed.Seconds(), Nodes: len(r.Nodes), Participants: len(r.Participants),
+	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
 		Topics: len(r.Topics), ClockWriters: len(r.Clock), OK: true}
 	for _, f := range r.Findings {
 		switch f.Severity {
@@ -344,9 +343,4 @@ func (a *analysis) topics() []TopicReport {
 func finding(code, node, topic, message string) Finding {
 	c := check(code)
 	return Finding{Code: code, Severity: c.Severity, Rules: c.Rules, Node: node, Topic: topic, Message: message, Fix: c.Fix}
-}
-
-// FormatNs prints a time in ns since the epoch as seconds with 3 decimals.
-func FormatNs(ns int64) string {
-	return fmt.Sprintf("%d.%03d", ns/1e9, (ns%1e9)/1e6)
 }
