@@ -228,8 +228,7 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 
 // JSON lines of simclock lint --format json (schema 1), one object per line:
 //
-//	{"kind":"env","schema":1,"command":"lint","version":"...","go":"go1.26",
-//	 "tool":"simclock lint","rules":["R2",...],"fix":false}
+//	{"kind":"env","schema":1,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
 //	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
 //	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
@@ -254,11 +253,11 @@ type lintFinding struct {
 	Fixable bool   `json:"fixable"`
 }
 
-// lintEnv and lintSummary are the first and last JSON lines.
+// lintEnv and lintSummary are the first and last JSON lines. The env
+// line is every command's (envHeader); "tool" is kept for readers of
+// schema 1 from before "command".
 type lintEnv struct {
 	envHeader
-	// Tool is "simclock lint", kept for readers of schema 1 from before
-	// the shared "command".
 	Tool  string     `json:"tool"`
 	Rules []rules.ID `json:"rules"`
 	Fix   bool       `json:"fix"`
