@@ -169,8 +169,8 @@ type Analyzer struct {
 	first  int64
 	value  int64
 
-	gaps  []time.Duration // recent intervals, for the period
-	steps []time.Duration // recent positive steps, for the step
+	gaps  recentValues // recent intervals, for the period
+	steps recentValues // recent positive steps, for the step
 
 	standingSince time.Duration // receive time the value stopped moving
 	pauseCounted  bool
@@ -191,21 +191,40 @@ func NewAnalyzer(cfg Config, start time.Duration) *Analyzer {
 
 const recent = 64
 
-func median(ds []time.Duration, least int) time.Duration {
-	if len(ds) < least || len(ds) == 0 {
+// A recentValues keeps the last `recent` values in arrival order and
+// sorted, so that the median costs no sort and no allocation.
+type recentValues struct {
+	fifo   []time.Duration
+	sorted []time.Duration
+}
+
+func (r *recentValues) push(d time.Duration) {
+	if len(r.fifo) == recent {
+		old := r.fifo[0]
+		copy(r.fifo, r.fifo[1:])
+		r.fifo = r.fifo[:recent-1]
+		i, _ := slices.BinarySearch(r.sorted, old)
+		r.sorted = slices.Delete(r.sorted, i, i+1)
+	}
+	r.fifo = append(r.fifo, d)
+	i, _ := slices.BinarySearch(r.sorted, d)
+	r.sorted = slices.Insert(r.sorted, i, d)
+}
+
+// median returns the median, or 0 with fewer than least values.
+func (r *recentValues) median(least int) time.Duration {
+	if len(r.sorted) < max(least, 1) {
 		return 0
 	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
+	return r.sorted[len(r.sorted)/2]
 }
 
 // Period returns the current period, or 0 before two messages.
-func (a *Analyzer) Period() time.Duration { return median(a.gaps, 1) }
+func (a *Analyzer) Period() time.Duration { return a.gaps.median(1) }
 
 // Step returns the current step, or 0 before eight advancing messages
 // (too few to call anything unusual).
-func (a *Analyzer) Step() time.Duration { return median(a.steps, 8) }
+func (a *Analyzer) Step() time.Duration { return a.steps.median(8) }
 
 // GapThreshold is the silence after which the stream has a gap.
 func (a *Analyzer) GapThreshold() time.Duration {
@@ -223,14 +242,6 @@ func (a *Analyzer) count(f func(*Counts)) {
 	f(&a.cur.counts)
 }
 
-func push(ds []time.Duration, d time.Duration) []time.Duration {
-	ds = append(ds, d)
-	if len(ds) > recent {
-		ds = ds[1:]
-	}
-	return ds
-}
-
 // Observe records one sample. Samples must come in receive order.
 func (a *Analyzer) Observe(s Sample) {
 	a.count(func(c *Counts) { c.Messages++ })
@@ -243,14 +254,14 @@ func (a *Analyzer) Observe(s Sample) {
 	if a.any {
 		interval = s.At - a.lastAt
 		a.all.maxGap, a.cur.maxGap = max(a.all.maxGap, interval), max(a.cur.maxGap, interval)
-		isGap := len(a.gaps) > 0 && interval > a.GapThreshold()
+		isGap := len(a.gaps.sorted) > 0 && interval > a.GapThreshold()
 		if isGap {
 			if !a.inGap { // not yet counted by a report
 				a.count(func(c *Counts) { c.Gaps++ })
 				a.event(Event{Kind: Gap, At: s.At, Publisher: s.Publisher, From: a.value, To: a.value, Length: interval})
 			}
 		} else {
-			a.gaps = push(a.gaps, interval)
+			a.gaps.push(interval)
 		}
 		a.inGap = false
 	}
@@ -299,7 +310,7 @@ func (a *Analyzer) Observe(s Sample) {
 		a.standingSince, a.pauseCounted = s.At, false
 	default:
 		if d > 0 {
-			a.steps = push(a.steps, d/periods)
+			a.steps.push(d / periods)
 			a.all.moved, a.cur.moved = true, true
 			a.standingSince, a.pauseCounted = s.At, false
 		} else if standing := s.At - a.standingSince; !a.pauseCounted && standing > a.pauseThreshold() {

@@ -1,12 +1,18 @@
 package experiment
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 // A ClockTypeRow is one operation of the clock-type pitfall table (R3,
@@ -146,4 +152,90 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 		rows = append(rows, row)
 	}
 	return objects, rows
+}
+
+// A ClockTypeTimerRow is the timer phase of the clock-type experiment: a
+// 0.05 s timer whose callback computes now() - last_used, run for five
+// periods, with last_used built one way.
+type ClockTypeTimerRow struct {
+	Kind     string `json:"kind"` // "clocktype_timer"
+	LastUsed string `json:"last_used"`
+	// LastUsedClockType is the clock type of last_used; now() is the
+	// node's ROS clock.
+	LastUsedClockType string `json:"last_used_clock_type"`
+	Periods           int    `json:"periods"`
+	Entered           int    `json:"callbacks_entered"`
+	Completed         int    `json:"callbacks_completed"`
+	Errors            int    `json:"errors"`
+	FirstError        string `json:"first_error,omitempty"`
+	// EscapesSpin reports whether the error ends the executor's spin.
+	EscapesSpin bool   `json:"error_escapes_spin"`
+	Rclpy       string `json:"rclpy_behaviour"`
+}
+
+// ClockTypesTimer runs the timer phase on a node in virtual time: a 0.05 s
+// ROS-clock timer computing now() - last_used with the dynamic API, once
+// with last_used = Time() (SYSTEM_TIME 0, rclpy's default) and once with
+// last_used = get_clock().now(), each for five periods.
+//
+// In rclpy the first variant raises TypeError in the first callback, and
+// the exception escapes the executor's spin_once (so rclpy.spin ends):
+// one callback entered, none completed. simclock's executor calls
+// callbacks of type func(timer.Info), which cannot fail: the mismatch is
+// an error value (ErrClockTypeMismatch) the callback handles, so every
+// callback completes and the spin goes on. Nothing escapes, by design:
+// one bad tick must not stop a robot's other callbacks. (The typed API
+// does not even compile the subtraction.)
+func ClockTypesTimer(ctx context.Context) ([]ClockTypeTimerRow, error) {
+	const periods = 5
+	zeroSystem, _ := simclock.AnyTimeFromNanoseconds(0, simclock.SystemTime)
+	variants := []struct {
+		name, rclpy string
+		initial     func(n *node.Node) simclock.AnyTime
+	}{
+		{"Time()", "TypeError escapes spin: 1 in, 0 done",
+			func(*node.Node) simclock.AnyTime { return zeroSystem }},
+		{"get_clock().now()", "5 in, 5 done",
+			func(n *node.Node) simclock.AnyTime { return n.Now().Any() }},
+	}
+	var rows []ClockTypeTimerRow
+	for _, v := range variants {
+		fake := virtualclock.New()
+		exec := executor.New(executor.Config{Virtual: fake})
+		n, err := node.New("clocktypes", exec, inproc.NewBus().Connect("clocktypes"), node.Options{})
+		if err != nil {
+			exec.Close()
+			return nil, err
+		}
+		lastUsed := v.initial(n)
+		row := ClockTypeTimerRow{Kind: "clocktype_timer", LastUsed: v.name, LastUsedClockType: lastUsed.ClockType().String(),
+			Periods: periods, Rclpy: v.rclpy}
+		_, err = n.CreateTimer(50*time.Millisecond, func(timer.Info) {
+			row.Entered++
+			now := n.Now().Any()
+			if _, err := now.Sub(lastUsed); err != nil {
+				row.Errors++
+				if row.FirstError == "" {
+					row.FirstError = err.Error()
+				}
+			} else {
+				lastUsed = now
+			}
+			row.Completed++
+			if row.Entered == periods {
+				exec.Stop()
+			}
+		})
+		if err == nil {
+			err = exec.Spin(ctx)
+		}
+		row.EscapesSpin = err != nil
+		n.Close()
+		exec.Close()
+		if err != nil && ctx.Err() != nil {
+			return rows, err
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
 }

@@ -21,12 +21,15 @@ type DtSpikeConfig struct {
 	Speed      float64       // m/s the robot really moves at (0.5)
 	Timeout    time.Duration // "no data for this long" watchdog (2 s)
 	Ticks      int           // loop iterations to report
+	// PositionAtFirstClock is where the robot is at the first tick (3.25
+	// m), for DtSpikeCases.
+	PositionAtFirstClock float64
 }
 
 // DefaultDtSpike is the example of R29: first /clock at 125 s, 0.5 s
 // period, 0.5 m/s, 2 s timeout.
 func DefaultDtSpike() DtSpikeConfig {
-	return DtSpikeConfig{FirstClock: 125 * time.Second, Period: 500 * time.Millisecond, Speed: 0.5, Timeout: 2 * time.Second, Ticks: 6}
+	return DtSpikeConfig{FirstClock: 125 * time.Second, Period: 500 * time.Millisecond, Speed: 0.5, Timeout: 2 * time.Second, Ticks: 6, PositionAtFirstClock: 3.25}
 }
 
 // Validate checks the configuration and names the first bad field.
@@ -68,8 +71,22 @@ type DtSpikeRow struct {
 // constructor, before that. It reports each iteration with the naive
 // arithmetic and with the guard.
 func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
+	rows, _, err := runDtSpike(ctx, cfg)
+	return rows, err
+}
+
+// dtSpikeReadings are the controller's clock readings the cases are built
+// from: its constructor's baseline, a callback before any /clock, and
+// the first loop tick.
+type dtSpikeReadings struct {
+	ctor, preClock, firstTick simclock.Time[simclock.ROS]
+	preClockRan               bool
+}
+
+func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeReadings, error) {
+	var obs dtSpikeReadings
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, obs, err
 	}
 	fake := virtualclock.New()
 	exec := executor.New(executor.Config{Virtual: fake})
@@ -77,12 +94,12 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 	bus := inproc.NewBus()
 	simNode, err := node.New("fake_simulator", exec, bus.Connect("sim"), node.Options{})
 	if err != nil {
-		return nil, err
+		return nil, obs, err
 	}
 	defer simNode.Close()
 	subject, err := node.New("controller", exec, bus.Connect("controller"), node.Options{UseSimTime: true})
 	if err != nil {
-		return nil, err
+		return nil, obs, err
 	}
 	defer subject.Close()
 	// The startup experiment's fake simulator, from FirstClock: 10 ms of
@@ -92,12 +109,22 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 	simCfg.Duration = time.Duration(cfg.Ticks+2) * cfg.Period
 	sim, err := newSimulator(exec, simNode, simCfg, cfg.FirstClock)
 	if err != nil {
-		return nil, err
+		return nil, obs, err
 	}
 	defer sim.close()
 
 	// The constructor: the naive code stores now() (0) as its baseline.
 	naivePrev := subject.Now()
+	obs.ctor = naivePrev
+	// A callback that runs before any /clock (a wall timer, a sensor
+	// subscription): it reads now() while the clock still sits at 0.
+	var pre *timer.Timer
+	if pre, err = subject.CreateWallTimer(100*time.Millisecond, func(timer.Info) {
+		pre.Cancel()
+		obs.preClock, obs.preClockRan = subject.Now(), true
+	}); err != nil {
+		return nil, obs, err
+	}
 	naiveLastMsg := subject.Now()
 	var naiveDist, guardDist float64
 	var tracker guard.DtTracker[simclock.ROS]
@@ -113,6 +140,9 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 	var rows []DtSpikeRow
 	if _, err := subject.CreateTimer(cfg.Period, func(timer.Info) {
 		now := subject.Now()
+		if len(rows) == 0 {
+			obs.firstTick = now
+		}
 		pos := position(now)
 		row := DtSpikeRow{Kind: "dtspike_tick", Tick: len(rows) + 1, NowS: now.Seconds(), TrueDistanceM: pos}
 		// Naive: dt = now - prev, skip only if dt < 0.
@@ -143,11 +173,82 @@ func RunDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, error) {
 			exec.Stop()
 		}
 	}); err != nil {
-		return nil, err
+		return nil, obs, err
 	}
 	sim.begin()
 	if err := exec.Spin(ctx); err != nil {
-		return rows, err
+		return rows, obs, err
 	}
-	return rows, sim.err
+	return rows, obs, sim.err
+}
+
+// A DtSpikeCase is one step of the control loop worked by hand, as the
+// R29 write-up does: the robot was at PrevPositionM at the previous tick
+// and is at PositionM now; dt is now minus the stored previous time.
+type DtSpikeCase struct {
+	Kind          string  `json:"kind"` // "dtspike_case"
+	Case          string  `json:"case"` // "normal", "uninitialized", "before_first_clock"
+	PrevTimeS     float64 `json:"prev_time_s"`
+	NowS          float64 `json:"now_s"`
+	DtS           float64 `json:"dt_s"`
+	PrevPositionM float64 `json:"prev_position_m"`
+	PositionM     float64 `json:"position_m"`
+	// DistanceM is the integral speed·dt at the commanded speed.
+	DistanceM float64 `json:"integrated_distance_m"`
+	// SpeedMPS is the finite difference (position - prev)/dt; nil when dt
+	// is 0 (DivideByZero: Python raises ZeroDivisionError, C++ gets inf
+	// or NaN).
+	SpeedMPS     *float64 `json:"finite_difference_speed_mps"`
+	DivideByZero bool     `json:"divides_by_zero"`
+	// PassesDtCheck is true when a "skip if dt < 0" check lets the step
+	// through.
+	PassesDtCheck bool `json:"passes_dt_negative_check"`
+	// WatchdogExceededS is how far dt is past the watchdog timeout (0
+	// when within it); the watchdog trips when it is positive.
+	WatchdogExceededS float64 `json:"watchdog_exceeded_by_s"`
+	WatchdogTrips     bool    `json:"watchdog_trips"`
+}
+
+// DtSpikeCases runs the controller of RunDtSpike and works its first step
+// three ways, from what the controller read: the normal step (previous
+// tick one period before the first, at 124.5 s), the uninitialized one
+// (previous time stored in the constructor, 0), and the callback that
+// runs before any /clock (previous and current time both 0). The robot
+// moves at cfg.Speed and is at PositionAtFirstClock at the first tick, so
+// at PositionAtFirstClock - Speed·Period one period earlier (3.0 m and
+// 3.25 m by default); before any /clock nothing has moved.
+func DtSpikeCases(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeCase, error) {
+	_, obs, err := runDtSpike(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !obs.preClockRan {
+		return nil, fmt.Errorf("experiment: dtspike: no callback ran before the first /clock")
+	}
+	prevTick, err := obs.firstTick.Minus(cfg.Period)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: dtspike: the tick before the first: %w", err)
+	}
+	now := cfg.PositionAtFirstClock
+	before := now - cfg.Speed*cfg.Period.Seconds()
+	return []DtSpikeCase{
+		dtSpikeCase("normal", prevTick, obs.firstTick, before, now, cfg),
+		dtSpikeCase("uninitialized", obs.ctor, obs.firstTick, before, now, cfg),
+		dtSpikeCase("before_first_clock", obs.ctor, obs.preClock, before, before, cfg),
+	}, nil
+}
+
+func dtSpikeCase(name string, prev, now simclock.Time[simclock.ROS], prevPos, pos float64, cfg DtSpikeConfig) DtSpikeCase {
+	dt := now.Sub(prev)
+	c := DtSpikeCase{Kind: "dtspike_case", Case: name, PrevTimeS: secondsOf(prev.Nanoseconds()), NowS: secondsOf(now.Nanoseconds()),
+		DtS: dt.Seconds(), PrevPositionM: prevPos, PositionM: pos, DistanceM: cfg.Speed * dt.Seconds(),
+		PassesDtCheck: !(dt < 0), DivideByZero: dt == 0, WatchdogTrips: dt > cfg.Timeout}
+	if dt != 0 {
+		v := (pos - prevPos) / dt.Seconds()
+		c.SpeedMPS = &v
+	}
+	if dt > cfg.Timeout {
+		c.WatchdogExceededS = (dt - cfg.Timeout).Seconds()
+	}
+	return c
 }

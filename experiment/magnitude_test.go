@@ -64,3 +64,55 @@ func TestStartupPastLastClockValue(t *testing.T) {
 		t.Fatalf("Check of S = max, D = 1ns: %v, want ErrOverflow", err)
 	}
 }
+
+// R29 worked as the write-up does: the normal step beside the
+// uninitialized one, and the callback before any /clock.
+func TestDtSpikeCases(t *testing.T) {
+	cases, err := DtSpikeCases(context.Background(), DefaultDtSpike())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(x float64) *float64 { return &x }
+	want := []DtSpikeCase{
+		{Kind: "dtspike_case", Case: "normal", PrevTimeS: 124.5, NowS: 125, DtS: 0.5, PrevPositionM: 3, PositionM: 3.25,
+			DistanceM: 0.25, SpeedMPS: f(0.5), PassesDtCheck: true},
+		{Kind: "dtspike_case", Case: "uninitialized", PrevTimeS: 0, NowS: 125, DtS: 125, PrevPositionM: 3, PositionM: 3.25,
+			DistanceM: 62.5, SpeedMPS: f(0.002), PassesDtCheck: true, WatchdogExceededS: 123, WatchdogTrips: true},
+		{Kind: "dtspike_case", Case: "before_first_clock", PrevTimeS: 0, NowS: 0, DtS: 0, PrevPositionM: 3, PositionM: 3,
+			DistanceM: 0, DivideByZero: true, PassesDtCheck: true},
+	}
+	if len(cases) != len(want) {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		w := want[i]
+		if (c.SpeedMPS == nil) != (w.SpeedMPS == nil) || (c.SpeedMPS != nil && *c.SpeedMPS != *w.SpeedMPS) {
+			t.Errorf("%s: speed %v, want %v", c.Case, c.SpeedMPS, w.SpeedMPS)
+		}
+		c.SpeedMPS, w.SpeedMPS = nil, nil
+		if c != w {
+			t.Errorf("case %d:\n got %+v\nwant %+v", i, c, w)
+		}
+	}
+}
+
+// The timer phase of the clock-type experiment: Time() (SYSTEM_TIME) as
+// last_used fails on every tick as an error value, nothing escapes the
+// spin; get_clock().now() works.
+func TestClockTypesTimer(t *testing.T) {
+	rows, err := ClockTypesTimer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	sys, ros := rows[0], rows[1]
+	if sys.LastUsedClockType != "SYSTEM_TIME" || sys.Entered != 5 || sys.Completed != 5 || sys.Errors != 5 || sys.EscapesSpin ||
+		sys.FirstError == "" {
+		t.Errorf("Time(): %+v", sys)
+	}
+	if ros.LastUsedClockType != "ROS_TIME" || ros.Entered != 5 || ros.Completed != 5 || ros.Errors != 0 || ros.EscapesSpin {
+		t.Errorf("get_clock().now(): %+v", ros)
+	}
+}

@@ -31,7 +31,9 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 		const d = domainDoctorMixed
 		peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
 			fastpeer.Node{Name: "/sim/gazebo", Clock: &fastpeer.ClockPublisher{Start: 1000 * time.Second, Step: 10 * time.Millisecond, Rate: 100}},
-			fastpeer.Node{Name: "/robot/imu_driver", UseSimTime: true,
+			// rclcpp's /rosout (stamped with the system clock by design) and
+			// /parameter_events must not count as wall stamps.
+			fastpeer.Node{Name: "/robot/imu_driver", UseSimTime: true, RclcppEndpoints: true,
 				Imu: &fastpeer.ImuPublisher{Topic: "imu", Stamp: fastpeer.StampSim, Rate: 20}},
 			fastpeer.Node{Name: "/robot/legacy_driver",
 				Imu: &fastpeer.ImuPublisher{Topic: "legacy_imu", Stamp: fastpeer.StampWall, Rate: 20}},
@@ -67,6 +69,9 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 		}
 		if n := r.nodes["/planner"]; n.ClockMatched == nil || *n.ClockMatched != 1 {
 			t.Errorf("the Cyclone node's /clock reader should match the Fast DDS /clock writer: %+v", n)
+		}
+		if tp := r.topics["/rosout"]; tp.StampBase != "ignored" || !slices.Equal(tp.Publishers, []string{"/robot/imu_driver"}) {
+			t.Errorf("/rosout = %+v", tp)
 		}
 		if tp := r.topics["/robot/imu"]; tp.StampBase != "sim" || tp.Type != "sensor_msgs/msg/Imu" {
 			t.Errorf("/robot/imu = %+v", tp)

@@ -275,6 +275,10 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
 			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
 			objects, rows := experiment.ClockTypes(sys, steady)
+			timerRows, err := experiment.ClockTypesTimer(cmd.Context())
+			if err != nil {
+				return err
+			}
 			agree := 0
 			for _, r := range rows {
 				if r.Agrees {
@@ -288,6 +292,9 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 					out.Write(o)
 				}
 				for _, r := range rows {
+					out.Write(r)
+				}
+				for _, r := range timerRows {
 					out.Write(r)
 				}
 				return out.Write(struct {
@@ -311,6 +318,15 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 			}
 			t.write(w, wide)
 			fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
+			fmt.Fprintln(w)
+			paragraph(w, "Timer phase: a 0.05 s timer computing now() - last_used, five periods:")
+			t = newTable("last_used", "type", "entered", "done", "errors", "escapes", "rclpy")
+			for _, r := range timerRows {
+				t.row(r.LastUsed, r.LastUsedClockType, fmt.Sprint(r.Entered), fmt.Sprint(r.Completed), fmt.Sprint(r.Errors), fmt.Sprint(r.EscapesSpin), r.Rclpy)
+			}
+			t.write(w, wide)
+			fmt.Fprintln(w)
+			paragraph(w, "simclock's timer callbacks cannot fail (func(timer.Info)): the mismatch is an error value the callback handles, so nothing escapes the executor's spin and one bad tick does not stop the node's other callbacks; in rclpy the TypeError escapes spin_once and ends rclpy.spin.")
 			if agree != len(rows) {
 				return errFindings
 			}
@@ -344,6 +360,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			cases, err := experiment.DtSpikeCases(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
 			if format == formatJSON {
 				out := newJSONLines(env.Stdout)
 				out.Write(struct { //nolint:errcheck // stdout
@@ -353,6 +373,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 					Speed      float64       `json:"speed_mps"`
 					Timeout    time.Duration `json:"timeout_ns"`
 				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
+				for _, c := range cases {
+					out.Write(c)
+				}
 				for _, r := range rows {
 					out.Write(r)
 				}
@@ -361,6 +384,22 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			w := env.Stdout
 			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
 				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "One step worked three ways: the robot went from %gm to %gm (%g m/s for one %s s period).\n", cases[0].PrevPositionM, cases[0].PositionM, cfg.Speed, experimentSeconds(cfg.Period))
+			ct := newTable("case", "prev", "now", "dt", "dt<0 skips", "distance", "speed", "watchdog over by")
+			for _, c := range cases {
+				speed := "x/0"
+				if c.SpeedMPS != nil {
+					speed = fmt.Sprintf("%gm/s", *c.SpeedMPS)
+				}
+				exceeded := "-"
+				if c.WatchdogTrips {
+					exceeded = fmt.Sprintf("%gs", c.WatchdogExceededS)
+				}
+				ct.row(c.Case, fsecs(c.PrevTimeS), fsecs(c.NowS), fsecs(c.DtS), fmt.Sprint(!c.PassesDtCheck),
+					fmt.Sprintf("%gm", c.DistanceM), speed, exceeded)
+			}
+			ct.write(w, wide)
 			fmt.Fprintln(w)
 			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
 			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")

@@ -228,7 +228,8 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 
 // JSON lines of simclock lint --format json (schema 1), one object per line:
 //
-//	{"kind":"env","schema":1,"tool":"simclock lint","version":"...","rules":["R2",...],"fix":false}
+//	{"kind":"env","schema":1,"command":"lint","version":"...","go":"go1.26",
+//	 "tool":"simclock lint","rules":["R2",...],"fix":false}
 //	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
 //	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
@@ -255,12 +256,12 @@ type lintFinding struct {
 
 // lintEnv and lintSummary are the first and last JSON lines.
 type lintEnv struct {
-	Kind    string     `json:"kind"`
-	Schema  int        `json:"schema"`
-	Tool    string     `json:"tool"`
-	Version string     `json:"version"`
-	Rules   []rules.ID `json:"rules"`
-	Fix     bool       `json:"fix"`
+	envHeader
+	// Tool is "simclock lint", kept for readers of schema 1 from before
+	// the shared "command".
+	Tool  string     `json:"tool"`
+	Rules []rules.ID `json:"rules"`
+	Fix   bool       `json:"fix"`
 }
 
 type lintSummary struct {
@@ -292,7 +293,7 @@ func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fi
 			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{Kind: "env", Schema: 1, Tool: "simclock lint", Version: Version, Rules: ids, Fix: fix}); err != nil {
+	if err := jl.Write(lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {

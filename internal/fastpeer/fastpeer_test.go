@@ -2,7 +2,9 @@ package fastpeer
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -235,4 +237,38 @@ func FuzzParseEvent(f *testing.F) {
 		}
 		e.Time() //nolint:errcheck // must not panic
 	})
+}
+
+// TestPeerUsageErrors: bad command lines stop the peer before it joins any
+// domain, with exit status 2 and a message naming the problem.
+func TestPeerUsageErrors(t *testing.T) {
+	bin := Build(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "unknown option --bogus"},
+		{[]string{"--domain", "233"}, "domain must be 0 to 232"},
+		{[]string{"--node", "/a/"}, "invalid node name /a/"},
+		{[]string{"--node", "/r/n", "--pub-imu", "~/../x", "--stamp", "wall"}, "invalid topic name ~/../x (resolved to /r/n/../x)"},
+		{[]string{"--node", "/n", "--pub-imu", "imu"}, "--stamp sim needs --use-sim-time"},
+		{[]string{"--node", "/n", "--pub-clock", "--clock-start", "1.0000000001"}, "more than 9 decimals"},
+		{[]string{"--node", "/n", "--use-sim-time", "--clock-reader-reliability", "sometimes"}, "reliability must be reliable or best_effort"},
+		{[]string{"--clock-rate"}, "missing value after --clock-rate"},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Dir = t.TempDir()
+		cmd.Env = cleanEnv(139)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("fastpeer %v: %v, want exit status 2\n%s", c.args, err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("fastpeer %v printed %q, want it to say %q", c.args, out, c.want)
+		}
+		if strings.Contains(string(out), "config ") {
+			t.Errorf("fastpeer %v created a participant before refusing its arguments", c.args)
+		}
+	}
 }

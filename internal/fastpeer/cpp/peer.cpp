@@ -524,6 +524,7 @@ struct NodeOpts {
   double clock_rate = 100;
   int64_t clock_count = 0;
   std::string imu_topic;
+  std::string imu_fq;  // imu_topic resolved, checked while parsing
   Stamp stamp = Stamp::sim;
   int64_t stamp_offset = 0;
   double imu_rate = 50;
@@ -587,6 +588,33 @@ int64_t parse_int(const std::string& s) {
   long long v = std::strtoll(s.c_str(), &end, 10);
   if (s.empty() || *end != 0 || v < 0) die("want a non-negative integer, not " + s);
   return v;
+}
+
+// resolve applies ROS name resolution of a topic for a node: absolute
+// names stay, "~/x" is under the node's name, others under its namespace.
+// The result must be a valid fully qualified ROS name.
+std::string resolve(const NodeOpts& n, const std::string& topic) {
+  std::string ns = n.ns == "/" ? "" : n.ns;
+  if (topic.empty()) die("empty topic name");
+  std::string fq;
+  if (topic[0] == '/') fq = topic;
+  else if (topic.rfind("~/", 0) == 0) fq = ns + "/" + n.name + topic.substr(1);
+  else fq = ns + "/" + topic;
+  // Tokens: [A-Za-z_][A-Za-z0-9_]*, separated by single slashes.
+  bool token_start = false;
+  for (size_t i = 0; i < fq.size(); i++) {
+    char c = fq[i];
+    if (c == '/') {
+      if (token_start && i > 0) die("invalid topic name " + topic + " (resolved to " + fq + ")");
+      token_start = true;
+    } else if (isalpha(static_cast<unsigned char>(c)) || c == '_' || (!token_start && isdigit(static_cast<unsigned char>(c)))) {
+      token_start = false;
+    } else {
+      die("invalid topic name " + topic + " (resolved to " + fq + ")");
+    }
+  }
+  if (token_start) die("invalid topic name " + topic + " (resolved to " + fq + ")");
+  return fq;
 }
 
 Opts parse(int argc, char** argv) {
@@ -671,35 +699,9 @@ Opts parse(int argc, char** argv) {
       die("node " + n.name + ": --stamp sim needs --use-sim-time (without it rclcpp stamps wall time: use --stamp wall)");
     }
     if (n.clock_step < 0) die("--clock-step must not be negative");
+    if (!n.imu_topic.empty()) n.imu_fq = resolve(n, n.imu_topic);
   }
   return o;
-}
-
-// resolve applies ROS name resolution of a topic for a node: absolute
-// names stay, "~/x" is under the node's name, others under its namespace.
-// The result must be a valid fully qualified ROS name.
-std::string resolve(const NodeOpts& n, const std::string& topic) {
-  std::string ns = n.ns == "/" ? "" : n.ns;
-  if (topic.empty()) die("empty topic name");
-  std::string fq;
-  if (topic[0] == '/') fq = topic;
-  else if (topic.rfind("~/", 0) == 0) fq = ns + "/" + n.name + topic.substr(1);
-  else fq = ns + "/" + topic;
-  // Tokens: [A-Za-z_][A-Za-z0-9_]*, separated by single slashes.
-  bool token_start = false;
-  for (size_t i = 0; i < fq.size(); i++) {
-    char c = fq[i];
-    if (c == '/') {
-      if (token_start && i > 0) die("invalid topic name " + topic + " (resolved to " + fq + ")");
-      token_start = true;
-    } else if (isalpha(static_cast<unsigned char>(c)) || c == '_' || (!token_start && isdigit(static_cast<unsigned char>(c)))) {
-      token_start = false;
-    } else {
-      die("invalid topic name " + topic + " (resolved to " + fq + ")");
-    }
-  }
-  if (token_start) die("invalid topic name " + topic + " (resolved to " + fq + ")");
-  return fq;
 }
 
 // ---------------------------------------------------------------- peer
@@ -1092,7 +1094,7 @@ class Peer {
       add(false, gid_of(st.clock_w->guid()));
     }
     if (!n.imu_topic.empty()) {
-      st.imu_dds_topic = "rt" + resolve(n, n.imu_topic);
+      st.imu_dds_topic = "rt" + n.imu_fq;
       st.imu_w = writer(fq, st.imu_dds_topic, kImu, n.imu_writer);
       add(false, gid_of(st.imu_w->guid()));
     }

@@ -1,0 +1,32 @@
+package clockstream_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/timemsg"
+)
+
+// BenchmarkDecode is the baseline: decoding one /clock payload.
+func BenchmarkDecode(b *testing.B) {
+	data := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1_700_000_000, Nanosec: 5}})
+	for b.Loop() {
+		clockstream.Decode(0, "p", data)
+	}
+}
+
+// BenchmarkAnalyzerObserve decodes and analyses one message of a steady
+// 100 Hz stream: what monitor, doctor and bag pay per /clock message.
+func BenchmarkAnalyzerObserve(b *testing.B) {
+	a := clockstream.NewAnalyzer(clockstream.Config{}, 0)
+	var payloads [][]byte
+	for i := range 1000 {
+		payloads = append(payloads, clock(time.Duration(i)*10*time.Millisecond))
+	}
+	i := 0
+	for b.Loop() {
+		a.Observe(clockstream.Decode(time.Duration(i)*10*time.Millisecond, "p", payloads[i%len(payloads)]))
+		i++
+	}
+}
