@@ -148,12 +148,13 @@ type window struct {
 }
 
 type pubState struct {
-	id       transport.PublisherID
-	first    time.Duration // receive time of its first message
-	have     bool
-	value    int64
-	lastAt   time.Duration
-	all, cur window
+	id        transport.PublisherID
+	first     time.Duration // receive time of its first message
+	have      bool
+	value     int64
+	lastAt    time.Duration
+	all, cur  window
+	sentInCur bool // it sent in the current interval
 }
 
 // An Analyzer reads a /clock stream sample by sample. It is pure: times
@@ -175,40 +176,56 @@ type Analyzer struct {
 	standingSince time.Duration // receive time the value stopped moving
 	pauseCounted  bool
 	inGap         bool // a gap detected at a report, still in progress
+	broken        bool // Break was called: the next interval is not judged
+	valueBroken   bool // Break was called: the next valid value starts afresh
 
-	all, cur   window
-	curStart   time.Duration
-	pubs       map[transport.PublisherID]*pubState
-	order      []transport.PublisherID
-	curSenders map[transport.PublisherID]bool
+	all, cur window
+	curStart time.Duration
+	pubs     map[transport.PublisherID]*pubState
+	order    []transport.PublisherID
+	last     *pubState // the publisher of the previous sample
 }
 
 // NewAnalyzer returns an analyzer whose stream starts at start.
 func NewAnalyzer(cfg Config, start time.Duration) *Analyzer {
 	return &Analyzer{cfg: cfg.withDefaults(), start: start, curStart: start,
-		pubs: map[transport.PublisherID]*pubState{}, curSenders: map[transport.PublisherID]bool{}}
+		pubs: map[transport.PublisherID]*pubState{}}
 }
 
 const recent = 64
 
-// A recentValues keeps the last `recent` values in arrival order and
-// sorted, so that the median costs no sort and no allocation.
+// A recentValues keeps the last `recent` values in arrival order (a
+// ring) and sorted, so that the median costs no sort and no allocation.
+// A steady stream pushes the value it evicts, which costs nothing more.
 type recentValues struct {
-	fifo   []time.Duration
-	sorted []time.Duration
+	ring   [recent]time.Duration
+	next   int             // ring index of the oldest value once full
+	sorted []time.Duration // the values in the ring, in order
 }
 
 func (r *recentValues) push(d time.Duration) {
-	if len(r.fifo) == recent {
-		old := r.fifo[0]
-		copy(r.fifo, r.fifo[1:])
-		r.fifo = r.fifo[:recent-1]
-		i, _ := slices.BinarySearch(r.sorted, old)
-		r.sorted = slices.Delete(r.sorted, i, i+1)
+	if len(r.sorted) < recent {
+		r.ring[len(r.sorted)] = d
+		i, _ := slices.BinarySearch(r.sorted, d)
+		r.sorted = slices.Insert(r.sorted, i, d)
+		return
 	}
-	r.fifo = append(r.fifo, d)
-	i, _ := slices.BinarySearch(r.sorted, d)
-	r.sorted = slices.Insert(r.sorted, i, d)
+	old := r.ring[r.next]
+	r.ring[r.next] = d
+	r.next = (r.next + 1) % recent
+	if old == d {
+		return
+	}
+	// Replace old by d in sorted, shifting only the values between them.
+	i, _ := slices.BinarySearch(r.sorted, old)
+	j, _ := slices.BinarySearch(r.sorted, d)
+	if j > i {
+		copy(r.sorted[i:j-1], r.sorted[i+1:j])
+		r.sorted[j-1] = d
+	} else {
+		copy(r.sorted[j+1:i+1], r.sorted[j:i])
+		r.sorted[j] = d
+	}
 }
 
 // median returns the median, or 0 with fewer than least values.
@@ -242,16 +259,34 @@ func (a *Analyzer) count(f func(*Counts)) {
 	f(&a.cur.counts)
 }
 
+// Break tells the analyzer that samples are missing from here on (a
+// damaged stretch of a recording was skipped): the next sample is not
+// judged against the previous one, so the hole is no gap, pause or jump
+// and stays out of the RTF. Counts, period and step are kept.
+func (a *Analyzer) Break() {
+	a.broken = a.any
+	a.valueBroken = a.have
+}
+
 // Observe records one sample. Samples must come in receive order.
 func (a *Analyzer) Observe(s Sample) {
-	a.count(func(c *Counts) { c.Messages++ })
+	a.all.counts.Messages++
+	a.cur.counts.Messages++
 	p := a.pub(s.Publisher, s.At)
 	p.all.counts.Messages++
 	p.cur.counts.Messages++
-	a.curSenders[s.Publisher] = true
+	p.sentInCur = true
 
+	broken := a.broken
+	a.broken = false
+	if broken {
+		a.inGap = false
+		for _, q := range a.pubs {
+			q.have = false // no publisher's step spans the hole
+		}
+	}
 	interval := time.Duration(0)
-	if a.any {
+	if a.any && !broken {
 		interval = s.At - a.lastAt
 		a.all.maxGap, a.cur.maxGap = max(a.all.maxGap, interval), max(a.cur.maxGap, interval)
 		isGap := len(a.gaps.sorted) > 0 && interval > a.GapThreshold()
@@ -294,6 +329,12 @@ func (a *Analyzer) Observe(s Sample) {
 		p.observe(s)
 		return
 	}
+	if a.valueBroken { // start afresh from this value
+		a.valueBroken = false
+		a.value, a.standingSince, a.pauseCounted = s.Value, s.At, false
+		p.observe(s)
+		return
+	}
 	d := time.Duration(s.Value - a.value)
 	step := a.Step()
 	switch {
@@ -330,12 +371,16 @@ func (a *Analyzer) Observe(s Sample) {
 func (a *Analyzer) pauseThreshold() time.Duration { return a.GapThreshold() }
 
 func (a *Analyzer) pub(id transport.PublisherID, at time.Duration) *pubState {
+	if a.last != nil && a.last.id == id { // most streams have one publisher
+		return a.last
+	}
 	p, ok := a.pubs[id]
 	if !ok {
 		p = &pubState{id: id, first: at}
 		a.pubs[id] = p
 		a.order = append(a.order, id)
 	}
+	a.last = p
 	return p
 }
 
@@ -344,10 +389,9 @@ func (a *Analyzer) pub(id transport.PublisherID, at time.Duration) *pubState {
 func (p *pubState) observe(s Sample) {
 	if p.have {
 		if d := time.Duration(s.Value - p.value); d >= 0 {
-			for _, w := range []*window{&p.all, &p.cur} {
-				w.sim += d
-				w.wall += s.At - p.lastAt
-			}
+			wall := s.At - p.lastAt
+			p.all.sim, p.all.wall = p.all.sim+d, p.all.wall+wall
+			p.cur.sim, p.cur.wall = p.cur.sim+d, p.cur.wall+wall
 		}
 	}
 	p.have, p.value, p.lastAt = true, s.Value, s.At
@@ -378,7 +422,7 @@ func (a *Analyzer) publisherStats(all bool, now, over time.Duration, matched []t
 		ids[id] = true
 	}
 	for _, id := range a.order {
-		if all || a.curSenders[id] {
+		if all || a.pubs[id].sentInCur {
 			ids[id] = true
 		}
 	}
@@ -450,9 +494,8 @@ func (a *Analyzer) Report(now time.Duration, matched []transport.PublisherID) Re
 	a.curStart = now
 	a.cur = window{}
 	for _, p := range a.pubs {
-		p.cur = window{}
+		p.cur, p.sentInCur = window{}, false
 	}
-	clear(a.curSenders)
 	return r
 }
 

@@ -291,3 +291,37 @@ func TestZeroValues(t *testing.T) {
 		t.Errorf("no warning about time 0 in %q", r.Warnings)
 	}
 }
+
+// After Break (a damaged stretch of a bag was skipped), the hole is no
+// gap, no jump and no pause, and stays out of the RTF; what follows is
+// judged as usual.
+func TestBreakJudgesNothingAcrossTheHole(t *testing.T) {
+	for _, hole := range []struct {
+		name        string
+		wall, value time.Duration
+	}{
+		{"gap_and_forward_jump", 5 * time.Second, 50 * time.Second},
+		{"backward", 5 * time.Second, -time.Second},
+		{"pause", 5 * time.Second, 0},
+	} {
+		t.Run(hole.name, func(t *testing.T) {
+			var ev events
+			a := clockstream.NewAnalyzer(ev.config(), 0)
+			w, v := feed(a, 0, 100*time.Second, 10*ms, 10*ms, 100, "p")
+			a.Break()
+			w, v = feed(a, w+hole.wall, v+hole.value, 10*ms, 10*ms, 100, "p")
+			tot := a.Totals(w)
+			if len(ev) != 0 || tot.Gaps+tot.Pauses+tot.BackwardJumps+tot.ForwardJumps != 0 {
+				t.Errorf("events across the hole: %+v, totals %+v", ev, tot.Counts)
+			}
+			if tot.Messages != 200 || tot.RTF == nil || !near(*tot.RTF, 1) || tot.MaxGap != 10*ms {
+				t.Errorf("messages %d, RTF %v, max gap %v: want 200, 1, 10ms", tot.Messages, tot.RTF, tot.MaxGap)
+			}
+			// Judging resumes after the hole.
+			feed(a, w+time.Second, v, 10*ms, 10*ms, 1, "p")
+			if n := len(ev.of(clockstream.Gap)); n != 1 {
+				t.Errorf("%d gaps after the hole, want 1", n)
+			}
+		})
+	}
+}

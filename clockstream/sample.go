@@ -2,6 +2,7 @@ package clockstream
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -37,15 +38,27 @@ type Sample struct {
 // Decode makes the Sample of a serialized rosgraph_msgs/Clock payload
 // (CDR header included) received at at from pub.
 func Decode(at time.Duration, pub transport.PublisherID, data []byte) Sample {
+	// The plain little-endian form every ROS 2 writer sends, inlined: a
+	// bag's /clock is decoded message by message.
+	if len(data) >= timemsg.ClockSize && data[0] == 0 && data[1] == 1 {
+		if nsec := binary.LittleEndian.Uint32(data[8:]); nsec < 1e9 {
+			sec := int32(binary.LittleEndian.Uint32(data[4:]))
+			return Sample{At: at, Publisher: pub, Value: int64(sec)*1e9 + int64(nsec)}
+		}
+	}
+	return decode(at, pub, data)
+}
+
+func decode(at time.Duration, pub transport.PublisherID, data []byte) Sample {
 	s := Sample{At: at, Publisher: pub}
 	c, err := timemsg.UnmarshalClock(data)
 	switch {
+	case err == nil:
+		s.Value = c.Clock.Nanoseconds()
 	case errors.Is(err, timemsg.ErrNotNormalized):
 		s.Err = err
-	case err != nil:
-		s.Err = fmt.Errorf("%w: %w", ErrMalformed, err)
 	default:
-		s.Value = c.Clock.Nanoseconds()
+		s.Err = fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return s
 }
