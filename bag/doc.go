@@ -99,7 +99,8 @@
 //	 "skipped_messages":N,"error":E?}                                       one per file
 //	{"kind":"clock","present":B,"messages":N,"first_ns":V,"last_ns":V,"first_log_ns":T,
 //	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F,"rtf_min":F,"rtf_max":F,"backward_jumps":N,
-//	 "forward_jumps":N,"gaps":N,"stalls":N,"sim_time_log":B,"publishers":N}
+//	 "forward_jumps":N,"gaps":N,"pauses":N,"stalls":N (= pauses, old name),"sim_time_log":B,
+//	 "publishers":N}
 //	{"kind":"topic","topic":T,"type":TYPE,"encoding":"ros2msg","messages":N,"bytes":N,
 //	 "first_log_ns":T,"last_log_ns":T,"rate_hz":F,"before_first_clock":N,"publishers":N,"decoded":B,
 //	 "definition":"bag"|"shipped"?,"decode_errors":N,"time_fields":[{"field":"header.stamp","header":B,"count":N,"zero":N,
@@ -118,8 +119,11 @@
 //
 // # /clock analysis
 //
-// A bag's /clock channel read in log-time order is a clockstream.Source:
-// clockstream.FromMessages adapts an iterator of (log time, publisher,
-// payload), and clockstream.Analyze gives the words monitor and doctor use
-// (gap, pause, backward and forward jump, RTF, publishers).
+// Inspect feeds every /clock message, as it reads it, to a
+// clockstream.Analyzer at its log time: the one analyser of simclock
+// monitor and doctor, so the clock line and the clock_gap, clock_stall
+// (a pause), clock_backward and clock_jump_forward findings use their
+// words and numbers. A skipped damaged chunk is an Analyzer.Break: no gap
+// or jump comes from the hole. ClockMessages gives the same stream as a
+// clockstream.Source, for clockstream.Analyze.
 package bag

@@ -35,5 +35,5 @@ func ExampleInspect() {
 	}
 	// Output:
 	// /clock: 300 messages at 100 Hz, RTF 1.00
-	// error clock_backward 1 back by 1.99s
+	// error clock_backward 1 back by 1.990 s
 }

@@ -2,19 +2,19 @@ package bag
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
@@ -24,8 +24,9 @@ import (
 type Options struct {
 	// Window is W of the "stamp − W ≤ 0" check (R25, R27); 0 turns it off.
 	Window time.Duration
-	// GapPeriods is N: a /clock gap, stall or forward jump is longer than
-	// N nominal periods. Defaults to 5.
+	// GapPeriods is N: a /clock gap (no message) or pause (the value
+	// stands still) lasts longer than N periods; clockstream.Config's
+	// Periods, rounded to a whole number. Defaults to 5.
 	GapPeriods float64
 	// BaseTolerance is how far a stamp may be from the bag's clock before
 	// it counts as on another time base (R3, R30). Defaults to 60 s.
@@ -123,29 +124,35 @@ type Finding struct {
 	Examples []Example `json:"examples,omitempty"`
 }
 
-// ClockReport summarises /clock.
+// ClockReport summarises /clock in clockstream's words (its package doc
+// defines message, period, step, gap, pause, jump and RTF): the numbers
+// are those of a clockstream.Analyzer fed the recorded /clock messages at
+// their log times, as simclock monitor and doctor describe a live /clock.
 type ClockReport struct {
-	Present    bool    `json:"present"`
-	Messages   int64   `json:"messages"`
-	FirstNS    int64   `json:"first_ns"`     // first /clock value
-	LastNS     int64   `json:"last_ns"`      // last /clock value
-	FirstLogNS int64   `json:"first_log_ns"` // when the first /clock was recorded
-	LastLogNS  int64   `json:"last_log_ns"`
-	RateHz     float64 `json:"rate_hz"`   // messages per second of log time
-	PeriodNS   int64   `json:"period_ns"` // nominal (median) log-time period
-	StepNS     int64   `json:"step_ns"`   // nominal (median) value step
+	Present    bool    `json:"present"`      // a valid /clock value was recorded
+	Messages   int64   `json:"messages"`     // valid or not
+	FirstNS    int64   `json:"first_ns"`     // first valid /clock value
+	LastNS     int64   `json:"last_ns"`      // last valid /clock value
+	FirstLogNS int64   `json:"first_log_ns"` // when the first valid /clock was recorded
+	LastLogNS  int64   `json:"last_log_ns"`  // when the last valid /clock was recorded
+	RateHz     float64 `json:"rate_hz"`      // messages per second of log time
+	PeriodNS   int64   `json:"period_ns"`    // median log-time interval, recent
+	StepNS     int64   `json:"step_ns"`      // median value step, recent
 	// RTF is the real-time factor: /clock advance over log-time advance,
-	// backward jumps left out (stalls count, at RTF 0).
+	// jumps left out (pauses count, at RTF 0); 0 when none (several
+	// publishers, or nothing advanced).
 	RTF float64 `json:"rtf"`
 	// RTFMin and RTFMax are the extremes of the real-time factor over
-	// successive windows of at least one second of log time (0 when the
+	// successive intervals of at least one second of log time (0 when the
 	// bag is shorter).
 	RTFMin        float64 `json:"rtf_min"`
 	RTFMax        float64 `json:"rtf_max"`
 	BackwardJumps int64   `json:"backward_jumps"`
 	ForwardJumps  int64   `json:"forward_jumps"`
 	Gaps          int64   `json:"gaps"`
-	Stalls        int64   `json:"stalls"`
+	Pauses        int64   `json:"pauses"`
+	// Stalls is Pauses under its old name, kept for schema-1 readers.
+	Stalls int64 `json:"stalls"`
 	// SimTimeLog is true when log time follows /clock (the recorder ran
 	// with --use-sim-time), false when log time is wall time.
 	SimTimeLog bool `json:"sim_time_log"`
@@ -411,11 +418,6 @@ type topicState struct {
 	clockType bool
 }
 
-type clockSample struct {
-	log, v, idx int64
-	brk         bool // messages were skipped just before this sample
-}
-
 type analysis struct {
 	opts     Options
 	file     string
@@ -433,29 +435,27 @@ type analysis struct {
 	lastCh *channel // one-entry cache of byChan
 	lastT  *topicState
 
-	// /clock
-	clk        ClockReport
-	clkSeen    bool
-	lastClk    int64
-	lastClkLog int64
-	buffered   []clockSample // the first samples, until the nominal period is known
-	nominal    bool
-	stallStart clockSample
-	stallLen   int64
-	advance    int64 // sum of positive value steps
-	elapsed    int64 // log time spanned by them
-	winAdv     int64 // the same, over the current RTF window
-	winElapsed int64
-	rtfSeen    bool // a window has completed
-	clkEx      map[string][]Example
-	clkSeries  decimator
-	clkWinNeg  int64
-	clkWinZero int64
+	// /clock, described by the one clockstream analyser.
+	clkStream *clockstream.Analyzer // nil before the first /clock message
+	clkAt     time.Duration         // log time of the last /clock message fed
+	clkIdx    int64                 // index of the /clock message being fed
+	clkWinAt  time.Duration         // start of the current RTF interval
+	clk       ClockReport
+	clkSeen   bool  // a valid /clock value was recorded
+	lastClk   int64 // the latest valid /clock value: the stamps' reference
+	rtfSeen   bool  // an RTF interval has completed
+	clkEx     map[string][]Example
+	clkSeries decimator
+	clkWinNeg int64
+	clkWinZ   int64
+	// stand is the current run of one /clock value, so that a pause's
+	// example can say where it began and, once it ends, how long it held.
+	stand struct {
+		log, lastLog, idx, value, msgs int64
+		example                        int // index in clkEx[CodeClockStall], or -1
+	}
 
-	// clkBreak: messages were skipped (a damaged chunk) since the last
-	// /clock: the next step is not judged.
-	clkBreak bool
-	skipped  bool // some messages were skipped
+	skipped bool // some messages were skipped
 
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
@@ -464,11 +464,13 @@ type analysis struct {
 }
 
 func newAnalysis(opts Options) *analysis {
-	return &analysis{
+	a := &analysis{
 		opts: opts, topics: map[string]*topicState{}, byChan: map[*channel]*topicState{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
+	a.stand.example = -1
+	return a
 }
 
 func (a *analysis) topic(ch *channel) *topicState {
@@ -577,17 +579,7 @@ func (a *analysis) message(ch *channel, m *message) error {
 	}
 	t.rep.LastLogNS = logNS
 	if t.isClock && t.clockType {
-		c, err := unmarshalClock(m.Data)
-		if err != nil && !errors.Is(err, timemsg.ErrNotNormalized) {
-			a.decodeError(t, logNS, idx, err)
-			return nil
-		}
-		if err != nil {
-			f := t.field("clock", false)
-			f.notNorm++
-			a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
-		}
-		a.clock(logNS, c.Clock.Nanoseconds(), idx)
+		a.clock(t, logNS, idx, m.Data)
 		return nil
 	}
 	if !a.clkSeen {
@@ -623,18 +615,6 @@ func countProfiles(yaml string) int {
 		}
 	}
 	return n
-}
-
-// unmarshalClock is msg.UnmarshalClock with a fast path for the plain
-// little-endian 12-byte form every ROS 2 writer produces.
-func unmarshalClock(data []byte) (timemsg.Clock, error) {
-	if len(data) >= timemsg.ClockSize && data[0] == 0 && data[1] == 1 {
-		nsec := binary.LittleEndian.Uint32(data[8:])
-		if nsec < 1e9 {
-			return timemsg.Clock{Clock: timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: nsec}}, nil
-		}
-	}
-	return timemsg.UnmarshalClock(data)
 }
 
 func (a *analysis) decodeError(t *topicState, logNS, idx int64, err error) {
@@ -754,6 +734,14 @@ func (a *analysis) stamp(t *topicState, i int, tf *ros2msg.TimeField, logNS, idx
 	}
 }
 
+// rateHz is n messages logged from first to last, per second.
+func rateHz(n, first, last int64) float64 {
+	if n < 2 || last <= first {
+		return 0
+	}
+	return float64(n-1) / (float64(last-first) / 1e9)
+}
+
 func abs(x int64) int64 {
 	if x < 0 {
 		return -x
@@ -761,48 +749,110 @@ func abs(x int64) int64 {
 	return x
 }
 
-// nominalSamples is how many /clock samples set the nominal period.
-const nominalSamples = 200
-
-func (a *analysis) clock(logNS, v, idx int64) {
-	c := &a.clk
-	c.Messages++
+// clock feeds one /clock message to the clockstream analyser, at its log
+// time (the recorder's receive time). The publisher of a recorded message
+// is unknown: clock_publishers comes from the recorded QoS profiles.
+func (a *analysis) clock(t *topicState, logNS, idx int64, data []byte) {
+	at := time.Duration(logNS)
+	if a.clkStream == nil {
+		a.clkStream = clockstream.NewAnalyzer(a.clockConfig(), at)
+		a.clkAt, a.clkWinAt = at, at
+	}
+	// The analyser needs receive order; chunks of a bag may overlap.
+	at = max(at, a.clkAt)
+	s := clockstream.Decode(at, "", data)
+	a.clkIdx = idx
+	a.clkStream.Observe(s)
+	a.clkAt = at
+	if at-a.clkWinAt >= time.Second { // close an RTF interval
+		if r := a.clkStream.Report(at, nil); r.RTF != nil {
+			if !a.rtfSeen {
+				a.clk.RTFMin, a.clk.RTFMax, a.rtfSeen = *r.RTF, *r.RTF, true
+			}
+			a.clk.RTFMin, a.clk.RTFMax = min(a.clk.RTFMin, *r.RTF), max(a.clk.RTFMax, *r.RTF)
+		}
+		a.clkWinAt = at
+	}
+	switch {
+	case s.Err == nil:
+	case errors.Is(s.Err, clockstream.ErrNotNormalized): // R8: counted and dropped
+		c, _ := timemsg.UnmarshalClock(data)
+		f := t.field("clock", false)
+		f.notNorm++
+		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
+		return
+	case s.Err != nil:
+		a.decodeError(t, logNS, idx, s.Err)
+		return
+	}
+	v := s.Value
 	a.clkSeries.add(Point{logNS, v})
 	if w := a.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
 		if v == w {
-			a.clkWinZero++
+			a.clkWinZ++
 			a.addClkEx(CodeWindowZero, Example{LogNS: logNS, ValueNS: v, Index: idx})
 		} else {
 			a.clkWinNeg++
 			a.addClkEx(CodeWindowNegative, Example{LogNS: logNS, ValueNS: v, Index: idx})
 		}
 	}
+	if !a.clkSeen || v != a.stand.value {
+		a.endStand()
+		a.stand.log, a.stand.idx, a.stand.value, a.stand.msgs = logNS, idx, v, 0
+	}
+	a.stand.lastLog = logNS
+	a.stand.msgs++
 	if !a.clkSeen {
 		a.clkSeen = true
-		c.Present = true
-		c.FirstNS, c.FirstLogNS = v, logNS
-		a.lastClk, a.lastClkLog = v, logNS
-		a.stallStart = clockSample{log: logNS, v: v, idx: idx}
-		a.buffered = append(a.buffered, clockSample{log: logNS, v: v, idx: idx})
-		return
+		a.clk.FirstLogNS = logNS
 	}
-	brk := a.clkBreak
-	a.clkBreak = false
-	if !a.nominal {
-		a.buffered = append(a.buffered, clockSample{logNS, v, idx, brk})
-		if len(a.buffered) >= nominalSamples {
-			a.setNominal()
+	a.lastClk, a.clk.LastLogNS = v, logNS
+}
+
+// endStand ends the current run of one /clock value: if the analyser
+// called it a pause, its example now says how long the value held.
+func (a *analysis) endStand() {
+	if i := a.stand.example; i >= 0 {
+		ex := &a.clkEx[CodeClockStall][i]
+		ex.Detail = fmt.Sprintf("/clock held at one value for %s s of log time (%d messages)",
+			units.Span(a.stand.lastLog-a.stand.log), a.stand.msgs)
+	}
+	a.stand.example = -1
+}
+
+// clockConfig is the analyser's configuration: clockstream's defaults,
+// with GapPeriods for its Periods.
+func (a *analysis) clockConfig() clockstream.Config {
+	cfg := clockstream.DefaultConfig()
+	cfg.Periods = max(1, int(math.Round(a.opts.GapPeriods)))
+	cfg.OnEvent = a.clockEvent
+	return cfg
+}
+
+// clockEvent keeps an example of each gap, pause and jump the analyser
+// reports; the event's At is the log time of the message revealing it.
+func (a *analysis) clockEvent(e clockstream.Event) {
+	ex := Example{LogNS: int64(e.At), ValueNS: e.To, Index: a.clkIdx}
+	switch e.Kind {
+	case clockstream.BackwardJump: // R14, R22: a backward jump resets ROS timers
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("back by %s s", units.Span(e.From-e.To))
+		a.addClkEx(CodeClockBackward, ex)
+	case clockstream.ForwardJump:
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("ahead by %s s in %s s of log time", units.Span(e.To-e.From), units.Span(e.At-a.clkAt))
+		a.addClkEx(CodeClockJump, ex)
+	case clockstream.Gap:
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("no /clock for %s s of log time", units.Span(e.Length))
+		if per := a.clkStream.Period(); per > 0 {
+			ex.Detail += fmt.Sprintf(" (%.0f periods)", float64(e.Length)/float64(per))
 		}
-		a.lastClk, a.lastClkLog = v, logNS
-		return
+		a.addClkEx(CodeClockGap, ex)
+	case clockstream.Pause: // the example is the run's first message; endStand completes it
+		ex = Example{LogNS: a.stand.log, ValueNS: a.stand.value, Index: a.stand.idx}
+		if l := a.clkEx[CodeClockStall]; len(l) < a.opts.Examples {
+			a.stand.example = len(l)
+		}
+		a.addClkEx(CodeClockStall, ex)
 	}
-	p, q := clockSample{a.lastClkLog, a.lastClk, idx - 1, false}, clockSample{logNS, v, idx, brk}
-	if brk {
-		a.restart(p, q)
-	} else {
-		a.clockStep(p, q)
-	}
-	a.lastClk, a.lastClkLog = v, logNS
 }
 
 func (a *analysis) addClkEx(code string, e Example) {
@@ -811,96 +861,15 @@ func (a *analysis) addClkEx(code string, e Example) {
 	a.clkEx[code] = l
 }
 
-func median(xs []int64) int64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func (a *analysis) setNominal() {
-	var dl, dv []int64
-	for i := 1; i < len(a.buffered); i++ {
-		p, q := a.buffered[i-1], a.buffered[i]
-		if q.brk {
-			continue
-		}
-		if d := q.log - p.log; d > 0 {
-			dl = append(dl, d)
-		}
-		if d := q.v - p.v; d > 0 {
-			dv = append(dv, d)
-		}
-	}
-	a.clk.PeriodNS, a.clk.StepNS = median(dl), median(dv)
-	a.nominal = true
-	for i := 1; i < len(a.buffered); i++ {
-		if a.buffered[i].brk {
-			a.restart(a.buffered[i-1], a.buffered[i])
-		} else {
-			a.clockStep(a.buffered[i-1], a.buffered[i])
-		}
-	}
-	a.buffered = nil
-}
-
-// clockStep checks one /clock step p -> q once the nominal period is known.
-func (a *analysis) clockStep(p, q clockSample) {
-	idx := q.idx
-	c := &a.clk
-	n := a.opts.GapPeriods
-	dl, dv := q.log-p.log, q.v-p.v
-	gapLimit := int64(n * float64(c.PeriodNS))
-	jumpLimit := int64(n * float64(c.StepNS))
-	switch {
-	case dv < 0: // R14, R22: a backward jump resets ROS timers
-		c.BackwardJumps++
-		a.addClkEx(CodeClockBackward, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
-			Detail: fmt.Sprintf("back by %v", time.Duration(-dv))})
-	case dv > 0:
-		if c.StepNS > 0 && dv > jumpLimit && (c.PeriodNS == 0 || dl <= gapLimit) {
-			c.ForwardJumps++
-			a.addClkEx(CodeClockJump, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
-				Detail: fmt.Sprintf("ahead by %v in %v of log time", time.Duration(dv), time.Duration(dl))})
-		}
-	}
-	if dv < 0 {
-		a.winAdv, a.winElapsed = 0, 0
-	} else {
-		a.advance += dv
-		a.elapsed += max(dl, 0)
-		a.winAdv += dv
-		a.winElapsed += max(dl, 0)
-		if a.winElapsed >= int64(time.Second) {
-			rtf := float64(a.winAdv) / float64(a.winElapsed)
-			if !a.rtfSeen {
-				c.RTFMin, c.RTFMax, a.rtfSeen = rtf, rtf, true
-			}
-			c.RTFMin, c.RTFMax = min(c.RTFMin, rtf), max(c.RTFMax, rtf)
-			a.winAdv, a.winElapsed = 0, 0
-		}
-	}
-	if c.PeriodNS > 0 && dl > gapLimit {
-		c.Gaps++
-		a.addClkEx(CodeClockGap, Example{LogNS: q.log, ValueNS: q.v, Before: p.v, Index: idx,
-			Detail: fmt.Sprintf("no /clock for %v of log time (%.0f periods)", time.Duration(dl), float64(dl)/float64(c.PeriodNS))})
-	}
-	// Stalls: runs of one repeated value.
-	if dv == 0 {
-		a.stallLen++
-	} else {
-		a.endStall(p)
-		a.stallStart = q
-	}
-}
-
 // skip is told that messages were skipped (a damaged chunk): steps
 // across the hole are not judged, neither for /clock nor for stamps.
 func (a *analysis) skip() {
 	a.skipped = true
-	a.clkBreak = a.clkSeen
+	if a.clkStream != nil {
+		a.clkStream.Break()
+	}
+	a.endStand()                  // a pause ends at the hole
+	a.stand.value = math.MinInt64 // the next value starts a new run
 	for _, t := range a.topics {
 		for _, f := range t.fields {
 			f.hasPrev = false
@@ -908,40 +877,23 @@ func (a *analysis) skip() {
 	}
 }
 
-// restart continues the /clock analysis at q after a hole in the
-// messages that follows p.
-func (a *analysis) restart(p, q clockSample) {
-	a.endStall(p)
-	a.stallStart = q
-	a.winAdv, a.winElapsed = 0, 0
-}
-
-func (a *analysis) endStall(last clockSample) {
-	c := &a.clk
-	dur := last.log - a.stallStart.log
-	if a.stallLen > 0 && c.PeriodNS > 0 && dur > int64(a.opts.GapPeriods*float64(c.PeriodNS)) {
-		c.Stalls++
-		a.addClkEx(CodeClockStall, Example{LogNS: a.stallStart.log, ValueNS: a.stallStart.v, Index: a.stallStart.idx,
-			Detail: fmt.Sprintf("/clock held at one value for %v of log time (%d messages)", time.Duration(dur), a.stallLen+1)})
-	}
-	a.stallLen = 0
-}
-
 func (a *analysis) finish(rep *Report) {
-	if a.clkSeen && !a.nominal {
-		a.setNominal()
-	}
-	if a.clkSeen {
-		a.endStall(clockSample{log: a.lastClkLog, v: a.lastClk, idx: a.clk.Messages - 1})
-	}
+	a.endStand()
 	c := &a.clk
-	c.LastNS, c.LastLogNS = a.lastClk, a.lastClkLog
-	if c.Messages > 1 && c.LastLogNS > c.FirstLogNS {
-		c.RateHz = float64(c.Messages-1) / (float64(c.LastLogNS-c.FirstLogNS) / 1e9)
+	if a.clkStream != nil {
+		tot := a.clkStream.Totals(a.clkAt)
+		c.Present, c.Messages, c.FirstNS, c.LastNS = tot.HaveClock, int64(tot.Messages), tot.First, tot.Last
+		c.PeriodNS, c.StepNS = int64(tot.Period), int64(tot.Step)
+		if tot.RTF != nil {
+			c.RTF = *tot.RTF
+		}
+		c.BackwardJumps, c.ForwardJumps, c.Gaps = int64(tot.BackwardJumps), int64(tot.ForwardJumps), int64(tot.Gaps)
+		c.Pauses, c.Stalls = int64(tot.Pauses), int64(tot.Pauses)
+		if t := a.topics[timemsg.ClockTopic]; t != nil {
+			c.RateHz = rateHz(t.rep.Messages, t.rep.FirstLogNS, t.rep.LastLogNS)
+		}
 	}
-	if a.elapsed > 0 {
-		c.RTF = float64(a.advance) / float64(a.elapsed)
-	}
+	cfg := a.clockConfig()
 	c.SimTimeLog = a.clkSeen && abs(c.FirstNS-c.FirstLogNS) <= a.opts.BaseTolerance.Nanoseconds()
 	rep.Clock = *c
 	rep.Messages, rep.Bytes = a.messages, a.bytes
@@ -969,13 +921,13 @@ func (a *analysis) finish(rep *Report) {
 	add(Finding{Code: CodeClockBackward, Topic: timemsg.ClockTopic, Count: c.BackwardJumps,
 		Message: "/clock jumps backwards (a looped or restarted recording): ROS timers reset and dt goes negative", Examples: a.clkEx[CodeClockBackward]})
 	add(Finding{Code: CodeClockGap, Topic: timemsg.ClockTopic, Count: c.Gaps,
-		Message: fmt.Sprintf("/clock stops for more than %g periods of %v", a.opts.GapPeriods, time.Duration(c.PeriodNS)), Examples: a.clkEx[CodeClockGap]})
-	add(Finding{Code: CodeClockStall, Topic: timemsg.ClockTopic, Count: c.Stalls,
-		Message: fmt.Sprintf("/clock repeats one value for more than %g periods (paused simulation): sim timers stop", a.opts.GapPeriods), Examples: a.clkEx[CodeClockStall]})
+		Message: fmt.Sprintf("/clock gaps: no message for more than %d periods of %s s", cfg.Periods, units.Span(c.PeriodNS)), Examples: a.clkEx[CodeClockGap]})
+	add(Finding{Code: CodeClockStall, Topic: timemsg.ClockTopic, Count: c.Pauses,
+		Message: fmt.Sprintf("/clock pauses: the value stands still for more than %d periods: sim timers stop while paused", cfg.Periods), Examples: a.clkEx[CodeClockStall]})
 	add(Finding{Code: CodeClockJump, Topic: timemsg.ClockTopic, Count: c.ForwardJumps,
-		Message: fmt.Sprintf("/clock leaps forward by more than %g steps of %v: due timers fire at once", a.opts.GapPeriods, time.Duration(c.StepNS)), Examples: a.clkEx[CodeClockJump]})
-	add(Finding{Code: CodeClockWindow, Topic: timemsg.ClockTopic, Count: a.clkWinNeg + a.clkWinZero,
-		Message:  fmt.Sprintf("/clock values at or below the window %v: now − W is negative or zero at these times", a.opts.Window),
+		Message: fmt.Sprintf("/clock jumps forward by more than %d steps of %s s per period: due timers fire at once", cfg.JumpSteps, units.Span(c.StepNS)), Examples: a.clkEx[CodeClockJump]})
+	add(Finding{Code: CodeClockWindow, Topic: timemsg.ClockTopic, Count: a.clkWinNeg + a.clkWinZ,
+		Message:  fmt.Sprintf("/clock values at or below the window %s s: now − W is negative or zero at these times", units.Span(a.opts.Window)),
 		Examples: append(a.clkEx[CodeWindowNegative], a.clkEx[CodeWindowZero]...)})
 	names := make([]string, 0, len(a.topics))
 	for n := range a.topics {
@@ -988,9 +940,7 @@ func (a *analysis) finish(rep *Report) {
 		if tr.FirstLogNS < 0 {
 			tr.FirstLogNS = 0
 		}
-		if tr.Messages > 1 && tr.LastLogNS > tr.FirstLogNS {
-			tr.RateHz = float64(tr.Messages-1) / (float64(tr.LastLogNS-tr.FirstLogNS) / 1e9)
-		}
+		tr.RateHz = rateHz(tr.Messages, tr.FirstLogNS, tr.LastLogNS)
 		if t.isClock {
 			c.Publishers = max(c.Publishers, tr.Publishers)
 			rep.Clock.Publishers = c.Publishers
@@ -1052,21 +1002,21 @@ func (a *analysis) finish(rep *Report) {
 					detail = "system (wall) time stamps in a sim-time bag"
 				}
 				addAs(stampSev, Finding{Code: CodeTimeBase, Topic: n, Field: path, Count: r.OtherBase,
-					Message: fmt.Sprintf("%s: more than %v from the latest /clock", detail, a.opts.BaseTolerance), Examples: ex})
+					Message: fmt.Sprintf("%s: more than %s s from the latest /clock", detail, units.Span(a.opts.BaseTolerance)), Examples: ex})
 				add(Finding{Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
-					Message: fmt.Sprintf("stamps ahead of the latest /clock by more than %v (max %v)", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutClk]})
+					Message: fmt.Sprintf("stamps ahead of the latest /clock by more than %s s (max %s s)", units.Span(a.opts.FutureTolerance), units.Span(r.MaxLeadNS)), Examples: f.ex[exFutClk]})
 			} else {
 				addAs(stampSev, Finding{Code: CodeTimeBase, Topic: n, Field: path, Count: r.OtherBase,
-					Message: fmt.Sprintf("stamps more than %v from the recorder's log time: sim-time stamps in a wall-clock bag, or clock skew", a.opts.BaseTolerance), Examples: f.ex[exBaseLog]})
+					Message: fmt.Sprintf("stamps more than %s s from the recorder's log time: sim-time stamps in a wall-clock bag, or clock skew", units.Span(a.opts.BaseTolerance)), Examples: f.ex[exBaseLog]})
 				add(Finding{Code: CodeFutureStamp, Topic: n, Field: path, Count: r.Future,
-					Message: fmt.Sprintf("stamps ahead of the log time by more than %v (max %v): clock skew between hosts?", a.opts.FutureTolerance, time.Duration(r.MaxLeadNS)), Examples: f.ex[exFutLog]})
+					Message: fmt.Sprintf("stamps ahead of the log time by more than %s s (max %s s): clock skew between hosts?", units.Span(a.opts.FutureTolerance), units.Span(r.MaxLeadNS)), Examples: f.ex[exFutLog]})
 			}
 			add(Finding{Code: CodeNonMonotonic, Topic: n, Field: path, Count: r.NonMonotonic,
 				Message: "stamps going backwards within the topic", Examples: f.ex[exNonMono]})
 			addAs(stampSev, Finding{Code: CodeWindowNegative, Topic: n, Field: path, Count: r.WindowNegative,
-				Message: fmt.Sprintf("stamp − %v is negative: rclpy raises \"Subtraction leads to negative time\"", a.opts.Window), Examples: f.ex[exWinNeg]})
+				Message: fmt.Sprintf("stamp − %s s is negative: rclpy raises \"Subtraction leads to negative time\"", units.Span(a.opts.Window)), Examples: f.ex[exWinNeg]})
 			addAs(stampSev, Finding{Code: CodeWindowZero, Topic: n, Field: path, Count: r.WindowZero,
-				Message: fmt.Sprintf("stamp − %v is exactly 0: tf2 reads time 0 as \"latest\"", a.opts.Window), Examples: f.ex[exWinZero]})
+				Message: fmt.Sprintf("stamp − %s s is exactly 0: tf2 reads time 0 as \"latest\"", units.Span(a.opts.Window)), Examples: f.ex[exWinZero]})
 		}
 		rep.Topics = append(rep.Topics, tr)
 	}

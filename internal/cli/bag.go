@@ -61,9 +61,10 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
 split bag together); MCAP or sqlite3, with or without zstd compression. Reports
-/clock (first and last value, rate, gaps, stalls, backward jumps, real-time
-factor against log time), messages recorded before the first /clock, and for
-every builtin_interfaces/Time field of every topic (std_msgs/Header stamps
+/clock (first and last value, rate, gaps, pauses, backward and forward jumps,
+real-time factor against log time: the analysis and the words of simclock
+monitor), messages recorded before the first /clock, and for every
+builtin_interfaces/Time field of every topic (std_msgs/Header stamps
 and nested Times): zero stamps (R10, R29), stamps on another time base than
 the bag's clock (R3, R30), stamps in the future, stamps going backwards, and
 with --window W the stamps for which stamp − W is negative or zero (R25, R27).
@@ -104,7 +105,7 @@ Examples:
 	f := cmd.Flags()
 	addFormatFlag(f, &o.format)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
-	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap, stall or jump is longer than this many nominal periods")
+	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap or pause lasts longer than this many periods (rounded to a whole number)")
 	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
 	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
 	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
@@ -303,8 +304,8 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	if c.Present {
 		p("/clock: %d messages at %.2f Hz (period %s s, step %s s), %s → %s s\n",
 			c.Messages, c.RateHz, span(c.PeriodNS), span(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
-		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d stalls, %d forward jumps\n",
-			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Stalls, c.ForwardJumps)
+		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d pauses, %d forward jumps\n",
+			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
 	} else {
 		p("/clock: none in this bag; stamps are compared with the recorder's log time\n")
 	}
