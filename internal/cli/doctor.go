@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,6 +27,7 @@ type doctorOptions struct {
 	interval  time.Duration
 	tolerance time.Duration
 	format    string
+	wide      bool
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -76,6 +77,7 @@ Examples:
 	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
 	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
 	addFormatFlag(f, &o.format)
+	f.BoolVar(&o.wide, "wide", false, "print every column, and do not wrap lines at 100 columns")
 	return cmd
 }
 
@@ -112,13 +114,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	jsonOut := o.format == formatJSON
 	out := newJSONLines(o.env.Stdout)
 	if jsonOut {
-		out.Write(struct { //nolint:errcheck // stdout
-			envHeader
-			Domain    uint32        `json:"domain"`
-			Duration  time.Duration `json:"duration_ns"`
-			Tolerance time.Duration `json:"tolerance_ns"`
-			Watch     bool          `json:"watch"`
-		}{newEnvHeader("doctor"), src.Domain(), o.duration, o.tolerance, o.watch})
+		out.Write(o.envLine(src.Domain())) //nolint:errcheck // stdout
 	}
 	runCtx, cancel := withDuration(ctx, o.duration)
 	defer cancel()
@@ -130,7 +126,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		if o.watch && o.env.StderrIsTTY {
 			fmt.Fprint(o.env.Stdout, "\033[H\033[2J")
 		}
-		writeDoctorText(o.env.Stdout, r)
+		writeDoctorText(o.env.Stdout, r, o.wide)
 	}
 	var last doctor.Report
 	if o.watch {
@@ -147,7 +143,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		}
 	} else {
 		if o.env.StderrIsTTY {
-			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %v...\n", src.Domain(), o.duration)
+			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", src.Domain(), span(o.duration))
 		}
 		<-runCtx.Done()
 		settle(ctx, o.env, w)
@@ -189,6 +185,20 @@ func settle(ctx context.Context, env *Env, w *doctor.Watcher) {
 		case <-tick.C:
 		}
 	}
+}
+
+// doctorEnv is doctor's JSON env line.
+type doctorEnv struct {
+	envHeader
+	Domain    uint32        `json:"domain"`
+	Duration  time.Duration `json:"duration_ns"`
+	Tolerance time.Duration `json:"tolerance_ns"`
+	Watch     bool          `json:"watch"`
+}
+
+// envLine is the env line of a run on domain.
+func (o *doctorOptions) envLine(domain uint32) doctorEnv {
+	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch}
 }
 
 // writeDoctorJSON writes a report as JSON lines, each with its kind first.
@@ -233,11 +243,17 @@ func withKind(kind string, v any) json.RawMessage {
 	return append(out, body[1:]...)
 }
 
-// writeDoctorText writes the human report: nodes, topics, /clock writers,
-// then findings.
-func writeDoctorText(w io.Writer, r doctor.Report) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NODE\tSIM TIME\t/CLOCK READER\tMATCHED\tPUBLISHES")
+// writeDoctorText writes the human report: nodes, other participants,
+// topics, /clock writers, then findings. Tables fit 100 columns unless
+// wide (optional columns are dropped first, and said so).
+func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
+	cell := func(s string, n int) string { // long lists are clipped unless wide
+		if wide {
+			return s
+		}
+		return clip(s, n)
+	}
+	nodes := newTable("NODE", "SIM TIME", "MATCHED", "/CLOCK READER?", "PUBLISHES?")
 	for _, n := range r.Nodes {
 		sim, matched := "no", "-"
 		if n.SimTime {
@@ -249,38 +265,45 @@ func writeDoctorText(w io.Writer, r doctor.Report) {
 		if n.PublishesClock {
 			sim = "clock src"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n.Name, sim, dash(n.ClockQoS), matched, clip(strings.Join(n.Publishes, " "), 40))
+		nodes.row(n.Name, sim, matched, dash(n.ClockQoS), cell(strings.Join(n.Publishes, " "), 40))
 	}
-	for _, p := range r.Participants {
-		fmt.Fprintf(tw, "(participant %s)\t%s\t\t\t%d endpoints\n", p.GUID, dash(strings.TrimSpace(p.Vendor+" "+p.Process)), p.Endpoints)
+	nodes.write(w, wide)
+	if len(r.Participants) > 0 {
+		fmt.Fprintln(w)
+		parts := newTable("PARTICIPANT WITHOUT NODES", "VENDOR", "ENDPOINTS", "PROCESS?")
+		for _, p := range r.Participants {
+			parts.row(p.GUID, dash(p.Vendor), strconv.Itoa(p.Endpoints), dash(cell(p.Process, 40)))
+		}
+		parts.write(w, wide)
 	}
-	tw.Flush() //nolint:errcheck // stdout
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tTYPE\tPUBLISHERS\tSTAMPS\tSAMPLES")
+	topics := newTable("TOPIC", "TYPE", "STAMPS", "SAMPLES", "PUBLISHERS?")
 	for _, t := range r.Topics {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", clip(t.Name, 30), clip(t.Type, 32), clip(strings.Join(t.Publishers, " "), 24), t.StampBase, t.Samples)
+		topics.row(cell(t.Name, 30), cell(t.Type, 32), t.StampBase, strconv.Itoa(t.Samples), cell(strings.Join(t.Publishers, " "), 30))
 	}
-	tw.Flush() //nolint:errcheck // stdout
+	topics.write(w, wide)
 	if len(r.Clock) > 0 {
 		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "/CLOCK WRITER\tQOS\tRATE\tRTF\tSIM TIME")
+		clocks := newTable("/CLOCK WRITER", "RATE", "RTF", "SIM TIME", "QOS?")
 		for _, c := range r.Clock {
 			rtf := "-"
 			if c.RTF != nil {
 				rtf = strconv.FormatFloat(*c.RTF, 'f', 3, 64)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%.1f Hz\t%s\t%s\n", clip(c.Node, 30), c.QoS, c.RateHz, rtf, dash(c.SimTime))
+			clocks.row(cell(c.Node, 30), fmt.Sprintf("%.1f Hz", c.RateHz), rtf, dash(c.SimTime), c.QoS)
 		}
-		tw.Flush() //nolint:errcheck // stdout
+		clocks.write(w, wide)
 	}
 	fmt.Fprintln(w)
+	width := tableWidth
+	if wide {
+		width = math.MaxInt
+	}
 	for _, f := range r.Findings {
-		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), tableWidth, "  ") {
+		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), width, "  ") {
 			fmt.Fprintln(w, l)
 		}
-		for _, l := range wrap("  fix: "+f.Fix, tableWidth, "    ") {
+		for _, l := range wrap("  fix: "+f.Fix, width, "    ") {
 			fmt.Fprintln(w, l)
 		}
 	}
