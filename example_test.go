@@ -29,6 +29,23 @@ func Example_typedClockSafety() {
 	// true
 }
 
+// The README's tour of the values: seconds and nanoseconds add, a
+// subtraction below 0 is an error value, a difference is a Duration.
+func Example_readmeTour() {
+	stamp, err := simclock.NewTime[simclock.ROS](2, 500_000_000) // 2.5 s: seconds and nanoseconds add (R2)
+	fmt.Println(stamp.Nanoseconds(), err)
+	var notStarted simclock.Time[simclock.ROS] // what now() reads before the first /clock
+	_, err = notStarted.Minus(time.Second)     // ErrNegativeTime, an error value (R4)
+	fmt.Println(errors.Is(err, simclock.ErrNegativeTime))
+	later, err := stamp.Add(2 * time.Second)
+	d := later.Sub(stamp) // may be negative, never fails (R5)
+	fmt.Println(d, stamp.Sub(later), err)
+	// Output:
+	// 2500000000 <nil>
+	// true
+	// 2s -2s <nil>
+}
+
 // The rclpy pitfall of R30: a SYSTEM time round-tripped through a message
 // comes back as ROS time, and comparing the two fails although the
 // nanoseconds are equal. The dynamic API reports it as an error value.

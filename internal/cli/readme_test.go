@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,54 @@ func TestReadmeExcerpts(t *testing.T) {
 				t.Errorf("only %d README lines checked", checked)
 			}
 		})
+	}
+}
+
+// Every line of the README's Go snippets is a line of a compiled, run
+// example or test of the module (comments and spacing aside), so a
+// snippet cannot name a package path or a function that does not exist.
+func TestReadmeGoSnippets(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	normalize := func(line string) string {
+		if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], `"`) {
+			line = line[:i]
+		} else if i := strings.Index(line, " //"); i >= 0 {
+			line = line[:i]
+		}
+		return strings.Join(strings.Fields(line), " ")
+	}
+	known := map[string]bool{}
+	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		for _, l := range strings.Split(string(src), "\n") {
+			known[normalize(l)] = true
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, block := range strings.Split(string(readme), "```go\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		for _, l := range strings.Split(block, "\n") {
+			n := normalize(l)
+			if n == "" || n == "import (" || n == ")" {
+				continue
+			}
+			if !known[n] {
+				t.Errorf("README Go line is in no example or test: %s", strings.TrimSpace(l))
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d README Go lines checked", checked)
 	}
 }
