@@ -19,19 +19,22 @@ func TestReadmeExcerpts(t *testing.T) {
 	}
 	for _, ex := range []struct {
 		prompt string   // the command line as the README prints it
-		args   []string // the same command, run from internal/cli
+		dir    string   // where the README runs it, from internal/cli
+		args   []string // the same command
 		least  int      // lines the excerpt must check
 	}{
-		{"$ simclock experiment startup\n", []string{"experiment", "startup"}, 10},
-		{"$ simclock bag inspect internal/cli/testdata/bag/hazards.mcap", []string{"bag", "inspect", "testdata/bag/hazards.mcap"}, 10},
+		{"$ simclock experiment startup\n", ".", []string{"experiment", "startup"}, 10},
+		{"$ simclock bag inspect internal/cli/testdata/bag/hazards.mcap", ".", []string{"bag", "inspect", "testdata/bag/hazards.mcap"}, 10},
+		{"$ cd internal/cli/testdata/lint/pkg && simclock lint .", "testdata/lint/pkg", []string{"lint", "."}, 8},
 	} {
-		t.Run(ex.args[0], func(t *testing.T) {
+		t.Run(ex.args[0], func(t *testing.T) { // not parallel: t.Chdir
 			_, block, ok := strings.Cut(string(readme), ex.prompt)
 			if !ok {
 				t.Fatalf("README has no %q example", ex.prompt)
 			}
 			_, block, _ = strings.Cut(block, "\n") // the rest of the command line
 			block, _, _ = strings.Cut(block, "```")
+			t.Chdir(ex.dir)
 			out, _, _ := runSimclock(t, ex.args...)
 			out = scrub(out)
 			checked := 0
