@@ -35,11 +35,11 @@ var shipped = sync.OnceValue(func() map[string]string {
 })
 
 // ShippedDefinition returns the .msg text that simclock ships for a type
-// of the common interface packages (std_msgs, sensor_msgs, geometry_msgs,
-// nav_msgs, tf2_msgs, visualization_msgs, diagnostic_msgs, trajectory_msgs,
-// shape_msgs, stereo_msgs, actionlib_msgs, builtin_interfaces,
-// rosgraph_msgs; ROS 2 Jazzy). name may be "sensor_msgs/msg/Imu" or
-// "sensor_msgs/Imu".
+// of the common interface packages (ROS 2 Jazzy: the core ones such as
+// std_msgs, sensor_msgs, geometry_msgs, nav_msgs and tf2_msgs, and widely
+// used ones such as control_msgs, vision_msgs, nav2_msgs and
+// rcl_interfaces; interfaces/README.md lists them all). name may be
+// "sensor_msgs/msg/Imu" or "sensor_msgs/Imu".
 func ShippedDefinition(name string) (string, bool) {
 	def, ok := shipped()[Canonical(name)]
 	return def, ok
