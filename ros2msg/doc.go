@@ -20,7 +20,8 @@
 //
 // The package embeds the Jazzy .msg files of the common interface packages
 // (std_msgs, sensor_msgs, geometry_msgs, nav_msgs, tf2_msgs,
-// visualization_msgs, diagnostic_msgs and a few more; interfaces/README.md
+// visualization_msgs, diagnostic_msgs, control_msgs, vision_msgs,
+// nav2_msgs, rcl_interfaces, action_msgs and more; interfaces/README.md
 // lists them with their sources and licences). ParseShipped parses one of
 // them for a recording or a graph that names a type without defining it:
 // rosbag2 sqlite3 bags before Iron, and DDS discovery, which carries only a
