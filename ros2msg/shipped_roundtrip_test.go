@@ -105,6 +105,13 @@ func TestShippedStampedTypesRoundTrip(t *testing.T) {
 		{"radar_msgs/msg/RadarTracks", []string{"header.stamp"}},
 		{"radar_msgs/msg/RadarScan", []string{"header.stamp"}},
 		{"gps_msgs/msg/GPSFix", []string{"header.stamp", "status.header.stamp"}}, // float64 time is not a Time
+		{"nav_2d_msgs/msg/Path2D", []string{"header.stamp"}},
+		{"dwb_msgs/msg/LocalPlanEvaluation", []string{"header.stamp"}}, // time_offsets are Durations
+		{"ros_gz_interfaces/msg/Contacts", []string{"header.stamp",
+			"contacts[].wrenches[].header.stamp", "contacts[].wrenches[].header.stamp",
+			"contacts[].wrenches[].header.stamp", "contacts[].wrenches[].header.stamp"}},
+		{"ros_gz_interfaces/msg/WorldControl", []string{"run_to_sim_time"}},
+		{"geographic_msgs/msg/GeoPath", []string{"header.stamp", "poses[].header.stamp", "poses[].header.stamp"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := ros2msg.ParseShipped(tc.name)
@@ -173,7 +180,9 @@ func TestShippedPackagesListed(t *testing.T) {
 		"rcl_interfaces/msg/Log", "rcl_interfaces/msg/ParameterEvent",
 		"service_msgs/msg/ServiceEventInfo", "statistics_msgs/msg/MetricsMessage",
 		"map_msgs/msg/OccupancyGridUpdate", "pcl_msgs/msg/PointIndices",
-		"radar_msgs/msg/RadarScan", "gps_msgs/msg/GPSFix",
+		"radar_msgs/msg/RadarScan", "gps_msgs/msg/GPSFix", "nav_2d_msgs/msg/Twist2DStamped",
+		"dwb_msgs/msg/LocalPlanEvaluation", "ros_gz_interfaces/msg/Contacts",
+		"geographic_msgs/msg/GeoPointStamped",
 	} {
 		if _, found := slices.BinarySearch(types, name); !found {
 			t.Errorf("ShippedTypes lacks %s", name)
@@ -194,11 +203,11 @@ func TestShippedPackagesListed(t *testing.T) {
 // does not ship) stay unknown: never guessed from a similar name.
 func TestUnshippedPackagesUnknown(t *testing.T) {
 	for _, name := range []string{
-		"geographic_msgs/msg/GeoPointStamped",
+		"moveit_msgs/msg/DisplayTrajectory",
 		"autoware_auto_control_msgs/msg/AckermannControlCommand",
+		"mavros_msgs/msg/State",
 		"nav2_msgs/action/NavigateToPose", // actions are not shipped
 		"control_msgs/msg/NoSuchState",
-		"dwb_msgs/msg/LocalPlanEvaluation",
 	} {
 		if _, err := ros2msg.ParseShipped(name); !errors.Is(err, ros2msg.ErrUnknownType) {
 			t.Errorf("%s: err = %v, want ErrUnknownType", name, err)
