@@ -112,6 +112,18 @@ func TestShippedStampedTypesRoundTrip(t *testing.T) {
 			"contacts[].wrenches[].header.stamp", "contacts[].wrenches[].header.stamp"}},
 		{"ros_gz_interfaces/msg/WorldControl", []string{"run_to_sim_time"}},
 		{"geographic_msgs/msg/GeoPath", []string{"header.stamp", "poses[].header.stamp", "poses[].header.stamp"}},
+		{"moveit_msgs/msg/DisplayTrajectory", []string{
+			"trajectory[].joint_trajectory.header.stamp", "trajectory[].multi_dof_joint_trajectory.header.stamp",
+			"trajectory[].joint_trajectory.header.stamp", "trajectory[].multi_dof_joint_trajectory.header.stamp",
+			"trajectory_start.joint_state.header.stamp", "trajectory_start.multi_dof_joint_state.header.stamp",
+			"trajectory_start.attached_collision_objects[].object.header.stamp",
+			"trajectory_start.attached_collision_objects[].detach_posture.header.stamp",
+			"trajectory_start.attached_collision_objects[].object.header.stamp",
+			"trajectory_start.attached_collision_objects[].detach_posture.header.stamp"}},
+		{"octomap_msgs/msg/OctomapWithPose", []string{"header.stamp", "octomap.header.stamp"}},
+		{"object_recognition_msgs/msg/RecognizedObjectArray", []string{"header.stamp",
+			"objects[].header.stamp", "objects[].point_clouds[].header.stamp", "objects[].point_clouds[].header.stamp", "objects[].pose.header.stamp",
+			"objects[].header.stamp", "objects[].point_clouds[].header.stamp", "objects[].point_clouds[].header.stamp", "objects[].pose.header.stamp"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := ros2msg.ParseShipped(tc.name)
@@ -182,7 +194,8 @@ func TestShippedPackagesListed(t *testing.T) {
 		"map_msgs/msg/OccupancyGridUpdate", "pcl_msgs/msg/PointIndices",
 		"radar_msgs/msg/RadarScan", "gps_msgs/msg/GPSFix", "nav_2d_msgs/msg/Twist2DStamped",
 		"dwb_msgs/msg/LocalPlanEvaluation", "ros_gz_interfaces/msg/Contacts",
-		"geographic_msgs/msg/GeoPointStamped",
+		"geographic_msgs/msg/GeoPointStamped", "moveit_msgs/msg/PlanningScene",
+		"octomap_msgs/msg/Octomap", "object_recognition_msgs/msg/TableArray",
 	} {
 		if _, found := slices.BinarySearch(types, name); !found {
 			t.Errorf("ShippedTypes lacks %s", name)
@@ -203,7 +216,7 @@ func TestShippedPackagesListed(t *testing.T) {
 // does not ship) stay unknown: never guessed from a similar name.
 func TestUnshippedPackagesUnknown(t *testing.T) {
 	for _, name := range []string{
-		"moveit_msgs/msg/DisplayTrajectory",
+		"realsense2_camera_msgs/msg/Metadata",
 		"autoware_auto_control_msgs/msg/AckermannControlCommand",
 		"mavros_msgs/msg/State",
 		"nav2_msgs/action/NavigateToPose", // actions are not shipped
