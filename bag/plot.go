@@ -83,10 +83,18 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	q(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-padB+34)
 	q(`<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">%s</text>`+"\n",
 		(padT+plotH-padB)/2, (padT+plotH-padB)/2, html.EscapeString(yLabel))
+	// The window W of the stamp − W checks, when it is on the y scale:
+	// at or below it, now − W is negative or zero.
+	if w := float64(r.Window); w > 0 && w >= y0 && w <= y1 {
+		q(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#4a6fd0" stroke-dasharray="6 4"/>`+"\n", padL, Y(w), plotW-padR, Y(w))
+		q(`<text x="%d" y="%.1f" text-anchor="end" fill="#4a6fd0" stroke="white" stroke-width="3" paint-order="stroke">W = %s s</text>`+"\n",
+			plotW-padR-4, Y(w)-4, html.EscapeString(strconv.FormatFloat(r.Window.Seconds(), 'f', -1, 64)))
+	}
 	// Hazard markers; each finding's code is written once, at its first
 	// line, where it overlaps no other label.
 	q(`<text x="%d" y="%d" fill="#555">dashed lines: red = error, orange = warning (hover for details)</text>`+"\n", padL, 36)
 	var placed labelSpace
+	var labels strings.Builder // drawn last, over every line
 	for _, f := range r.Findings {
 		labelled := false
 		color := "#ff7f0e"
@@ -111,7 +119,9 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			// 6 px per character, 11 px wide.
 			length := 6.0 * float64(len(f.Code))
 			if y, ok := placed.place(x+1, x+12, padT+2, plotH-padB-2, length); ok {
-				q(`<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10">%s</text>`+"\n", x+3, y, color, html.EscapeString(f.Code))
+				// A white halo keeps the label readable across other lines.
+				fmt.Fprintf(&labels, `<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+					x+3, y, color, html.EscapeString(f.Code))
 			} else {
 				unplaced = append(unplaced, f.Code)
 			}
@@ -119,7 +129,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	}
 	for i, s := range series {
 		st := seriesStyles[i]
-		name := html.EscapeString(s.Topic + " " + s.Field)
+		name := html.EscapeString(s.name())
 		if i == 0 {
 			q(`<polyline fill="none" stroke="%s" stroke-width="1.5" points="`, st.color)
 			for _, pt := range s.Points {
@@ -136,6 +146,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		}
 		q("</g>\n")
 	}
+	body.WriteString(labels.String())
 	// The legend, one row per series below the axis label: a sample of the
 	// line or marker, then the name.
 	for i, s := range series {
@@ -146,7 +157,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		} else {
 			q(`<g fill="%s" stroke="%s">%s</g>`, st.color, st.color, st.marker(padL+10, y-4))
 		}
-		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.Topic+" "+s.Field))
+		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.name()))
 	}
 	if len(unplaced) > 0 {
 		height += 18
@@ -159,6 +170,14 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	p("%s", body.String())
 	p("</svg>\n")
 	return bw.Flush()
+}
+
+// name is how a plot names the series: "/clock", or topic and field.
+func (s Series) name() string {
+	if s.Topic == "/clock" && s.Field == "clock" {
+		return "/clock"
+	}
+	return s.Topic + " " + s.Field
 }
 
 // A seriesStyle tells one series from the others by colour and shape.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func loopedReport(t *testing.T) *Report {
@@ -139,5 +140,37 @@ func TestWriteSVGLabelsLegendAxis(t *testing.T) {
 				t.Errorf("labels overlap: %+v and %+v", a, c)
 			}
 		}
+	}
+}
+
+// Labels are drawn over every marker line (with a white halo), so a line
+// drawn later never crosses one; the window W is a labelled horizontal
+// line when it is on the y scale.
+func TestWriteSVGLabelsOnTopAndWindow(t *testing.T) {
+	const s = int64(1e9)
+	rep := &Report{StartLogNS: 100 * s, EndLogNS: 110 * s, Window: 55 * time.Second}
+	rep.Series = []Series{{Topic: "/clock", Field: "clock", Points: []Point{{100 * s, 50 * s}, {110 * s, 60 * s}}}}
+	for i := range 3 {
+		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: fmt.Sprintf("code_%d", i),
+			Examples: []Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
+	}
+	var b bytes.Buffer
+	if err := rep.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lastLine := strings.LastIndex(out, `stroke-dasharray="4 3"`)
+	firstLabel := strings.Index(out, `rotate(90)`)
+	if firstLabel < 0 || lastLine > firstLabel {
+		t.Errorf("a marker line is drawn after a label (line at %d, first label at %d)", lastLine, firstLabel)
+	}
+	if !strings.Contains(out, `paint-order="stroke"`) {
+		t.Error("labels have no halo")
+	}
+	if !strings.Contains(out, ">W = 55 s</text>") {
+		t.Error("no window line")
+	}
+	if strings.Contains(out, "/clock clock") {
+		t.Error(`the /clock series is named "/clock clock"`)
 	}
 }
