@@ -8,7 +8,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 )
 
 // Plot geometry, in SVG user units.
@@ -256,17 +258,34 @@ func niceTicks(lo, hi float64) []float64 {
 func (r *Report) WriteHTML(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	esc := html.EscapeString
 	p("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>simclock bag inspect</title>\n")
-	p("<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}.error{color:#d62728}.warning{color:#ff7f0e}</style></head><body>\n")
-	p("<h1>simclock bag inspect</h1>\n<p>")
+	p("<style>body{font-family:sans-serif}table{border-collapse:collapse;margin:8px 0}td,th{padding:2px 8px;text-align:left;vertical-align:top}" +
+		"tr:nth-child(even){background:#f6f6f6}.error{color:#d62728}.warning{color:#ff7f0e}.ex{color:#444;font-size:90%%}</style></head><body>\n")
+	p("<h1>simclock bag inspect</h1>\n")
+	p("<h2>Files</h2>\n<table><tr><th>file</th><th>bytes</th><th>storage</th><th>chunks</th><th>compression</th><th>messages</th><th>damage</th></tr>\n")
 	for _, f := range r.Files {
-		p("%s (%d bytes) ", html.EscapeString(f.Path), f.Bytes)
+		comp := strings.Join(f.Compression, ", ")
+		if f.FileCompression != "" {
+			comp = strings.TrimPrefix(comp+", file "+f.FileCompression, ", ")
+		}
+		damage := ""
+		if len(f.Damaged) > 0 || f.Skipped > 0 {
+			damage = fmt.Sprintf("%d damaged chunks skipped, %d messages not analysed", len(f.Damaged), f.Skipped)
+		}
+		if f.Error != "" {
+			damage = strings.TrimPrefix(damage+"; "+f.Error, "; ")
+		}
+		p("<tr><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td></tr>\n",
+			esc(f.Path), f.Bytes, esc(f.Storage), f.Chunks, esc(comp), f.Messages, esc(damage))
 	}
-	p("</p>\n<p>%d messages, %s of log time; /clock: ", r.Messages, time.Duration(r.EndLogNS-r.StartLogNS))
-	if r.Clock.Present {
-		p("%d messages at %.1f Hz, RTF %.3f", r.Clock.Messages, r.Clock.RateHz, r.Clock.RTF)
+	p("</table>\n<p>%d messages over %s s of log time. /clock: ", r.Messages, units.Span(r.EndLogNS-r.StartLogNS))
+	if c := r.Clock; c.Present {
+		p("%d messages at %.2f Hz (period %s s, step %s s), %s → %s s; RTF %.3f (%.3f to %.3f per second of log time); %d backward jumps, %d gaps, %d pauses, %d forward jumps.",
+			c.Messages, c.RateHz, units.Span(c.PeriodNS), units.Span(c.StepNS), units.Value(c.FirstNS), units.Value(c.LastNS),
+			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
 	} else {
-		p("none")
+		p("none in this bag; stamps are compared with the recorder's log time.")
 	}
 	p("</p>\n")
 	if err := bw.Flush(); err != nil {
@@ -275,10 +294,33 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err := r.WriteSVG(bw); err != nil {
 		return err
 	}
-	p("<table><tr><th>severity</th><th>code</th><th>rule</th><th>topic</th><th>field</th><th>count</th><th>message</th></tr>\n")
+	p("<h2>Topics</h2>\n<table><tr><th>topic</th><th>type</th><th>messages</th><th>rate</th><th>publishers</th><th>time fields</th></tr>\n")
+	for _, t := range r.Topics {
+		var fields []string
+		for _, tf := range t.TimeFields {
+			fields = append(fields, fmt.Sprintf("%s ×%d", tf.Field, tf.Count))
+		}
+		p("<tr><td>%s</td><td>%s</td><td>%d</td><td>%.2f Hz</td><td>%d</td><td>%s</td></tr>\n",
+			esc(t.Topic), esc(t.Type), t.Messages, t.RateHz, t.Publishers, esc(strings.Join(fields, ", ")))
+	}
+	p("</table>\n<h2>Findings</h2>\n")
+	p("<table><tr><th>severity</th><th>code</th><th>rules</th><th>topic</th><th>count</th><th>message and examples</th></tr>\n")
 	for _, f := range r.Findings {
-		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>\n",
-			f.Severity, f.Severity, f.Code, f.Rule, html.EscapeString(f.Topic), html.EscapeString(f.Field), f.Count, html.EscapeString(f.Message))
+		var links []string
+		for _, name := range strings.Split(f.Rule, ",") {
+			if id, err := rules.Parse(name); err == nil {
+				links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
+			}
+		}
+		topic := strings.TrimSpace(f.Topic + " " + f.Field)
+		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s",
+			f.Severity, f.Severity, f.Code, strings.Join(links, " "), esc(topic), f.Count, esc(f.Message))
+		for _, e := range f.Examples {
+			if d := r.Describe(f, e); d != "" {
+				p("<div class=\"ex\">%s</div>", esc(d))
+			}
+		}
+		p("</td></tr>\n")
 	}
 	p("</table></body></html>\n")
 	return bw.Flush()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func loopedReport(t *testing.T) *Report {
@@ -172,5 +174,32 @@ func TestWriteSVGLabelsOnTopAndWindow(t *testing.T) {
 	}
 	if strings.Contains(out, "/clock clock") {
 		t.Error(`the /clock series is named "/clock clock"`)
+	}
+}
+
+// The HTML report carries what the text report does: the files with their
+// storage and compression, the /clock summary, the topics, and every
+// finding with its examples and links to its rules.
+func TestWriteHTMLCarriesTheReport(t *testing.T) {
+	rep, err := Inspect(context.Background(), []string{"../internal/cli/testdata/bag/hazards.mcap"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"<td>mcap</td>", "zstd", // the file
+		"RTF 0.749", "1 pauses", // the /clock line
+		"<td>/range</td><td>sensor_msgs/msg/Range</td>", "header.stamp ×42", // the topics
+		`href="` + rules.R14.URL() + `"`, // the rules
+		"at log +4.010 s (message 201): 100.010000000 after 101.000000000 — back by 0.990 s", // an example
+		"<svg",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
 	}
 }
