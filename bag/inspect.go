@@ -236,6 +236,9 @@ type Report struct {
 	// Series holds the /clock timeline and the stamp timelines, decimated
 	// to a few thousand points each, for plots.
 	Series []Series `json:"-"`
+	// Window is the W of the stamp − W checks (Options.Window), drawn on
+	// plots; 0 when off.
+	Window time.Duration `json:"-"`
 }
 
 // Count returns how many findings have severity s.
@@ -311,7 +314,7 @@ type readFunc func(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *
 func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOne readFunc) (*Report, error) {
 	opts.defaults()
 	a := newAnalysis(opts)
-	rep := &Report{}
+	rep := &Report{Window: opts.Window}
 	if set.meta != nil || set.dir != "" {
 		rep.Bag = &BagReport{Dir: set.dir, Metadata: set.meta, NoMetadata: set.noMetadata}
 	}

@@ -8,7 +8,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 )
 
 // Plot geometry, in SVG user units.
@@ -83,10 +85,18 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	q(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-padB+34)
 	q(`<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">%s</text>`+"\n",
 		(padT+plotH-padB)/2, (padT+plotH-padB)/2, html.EscapeString(yLabel))
+	// The window W of the stamp − W checks, when it is on the y scale:
+	// at or below it, now − W is negative or zero.
+	if w := float64(r.Window); w > 0 && w >= y0 && w <= y1 {
+		q(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#4a6fd0" stroke-dasharray="6 4"/>`+"\n", padL, Y(w), plotW-padR, Y(w))
+		q(`<text x="%d" y="%.1f" text-anchor="end" fill="#4a6fd0" stroke="white" stroke-width="3" paint-order="stroke">W = %s s</text>`+"\n",
+			plotW-padR-4, Y(w)-4, html.EscapeString(strconv.FormatFloat(r.Window.Seconds(), 'f', -1, 64)))
+	}
 	// Hazard markers; each finding's code is written once, at its first
 	// line, where it overlaps no other label.
 	q(`<text x="%d" y="%d" fill="#555">dashed lines: red = error, orange = warning (hover for details)</text>`+"\n", padL, 36)
 	var placed labelSpace
+	var labels strings.Builder // drawn last, over every line
 	for _, f := range r.Findings {
 		labelled := false
 		color := "#ff7f0e"
@@ -111,7 +121,9 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			// 6 px per character, 11 px wide.
 			length := 6.0 * float64(len(f.Code))
 			if y, ok := placed.place(x+1, x+12, padT+2, plotH-padB-2, length); ok {
-				q(`<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10">%s</text>`+"\n", x+3, y, color, html.EscapeString(f.Code))
+				// A white halo keeps the label readable across other lines.
+				fmt.Fprintf(&labels, `<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+					x+3, y, color, html.EscapeString(f.Code))
 			} else {
 				unplaced = append(unplaced, f.Code)
 			}
@@ -119,7 +131,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	}
 	for i, s := range series {
 		st := seriesStyles[i]
-		name := html.EscapeString(s.Topic + " " + s.Field)
+		name := html.EscapeString(s.name())
 		if i == 0 {
 			q(`<polyline fill="none" stroke="%s" stroke-width="1.5" points="`, st.color)
 			for _, pt := range s.Points {
@@ -136,6 +148,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		}
 		q("</g>\n")
 	}
+	body.WriteString(labels.String())
 	// The legend, one row per series below the axis label: a sample of the
 	// line or marker, then the name.
 	for i, s := range series {
@@ -146,7 +159,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		} else {
 			q(`<g fill="%s" stroke="%s">%s</g>`, st.color, st.color, st.marker(padL+10, y-4))
 		}
-		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.Topic+" "+s.Field))
+		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.name()))
 	}
 	if len(unplaced) > 0 {
 		height += 18
@@ -159,6 +172,14 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	p("%s", body.String())
 	p("</svg>\n")
 	return bw.Flush()
+}
+
+// name is how a plot names the series: "/clock", or topic and field.
+func (s Series) name() string {
+	if s.Topic == "/clock" && s.Field == "clock" {
+		return "/clock"
+	}
+	return s.Topic + " " + s.Field
 }
 
 // A seriesStyle tells one series from the others by colour and shape.
@@ -237,17 +258,34 @@ func niceTicks(lo, hi float64) []float64 {
 func (r *Report) WriteHTML(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	esc := html.EscapeString
 	p("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>simclock bag inspect</title>\n")
-	p("<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}.error{color:#d62728}.warning{color:#ff7f0e}</style></head><body>\n")
-	p("<h1>simclock bag inspect</h1>\n<p>")
+	p("<style>body{font-family:sans-serif}table{border-collapse:collapse;margin:8px 0}td,th{padding:2px 8px;text-align:left;vertical-align:top}" +
+		"tr:nth-child(even){background:#f6f6f6}.error{color:#d62728}.warning{color:#ff7f0e}.ex{color:#444;font-size:90%%}</style></head><body>\n")
+	p("<h1>simclock bag inspect</h1>\n")
+	p("<h2>Files</h2>\n<table><tr><th>file</th><th>bytes</th><th>storage</th><th>chunks</th><th>compression</th><th>messages</th><th>damage</th></tr>\n")
 	for _, f := range r.Files {
-		p("%s (%d bytes) ", html.EscapeString(f.Path), f.Bytes)
+		comp := strings.Join(f.Compression, ", ")
+		if f.FileCompression != "" {
+			comp = strings.TrimPrefix(comp+", file "+f.FileCompression, ", ")
+		}
+		damage := ""
+		if len(f.Damaged) > 0 || f.Skipped > 0 {
+			damage = fmt.Sprintf("%d damaged chunks skipped, %d messages not analysed", len(f.Damaged), f.Skipped)
+		}
+		if f.Error != "" {
+			damage = strings.TrimPrefix(damage+"; "+f.Error, "; ")
+		}
+		p("<tr><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td></tr>\n",
+			esc(f.Path), f.Bytes, esc(f.Storage), f.Chunks, esc(comp), f.Messages, esc(damage))
 	}
-	p("</p>\n<p>%d messages, %s of log time; /clock: ", r.Messages, time.Duration(r.EndLogNS-r.StartLogNS))
-	if r.Clock.Present {
-		p("%d messages at %.1f Hz, RTF %.3f", r.Clock.Messages, r.Clock.RateHz, r.Clock.RTF)
+	p("</table>\n<p>%d messages over %s s of log time. /clock: ", r.Messages, units.Span(r.EndLogNS-r.StartLogNS))
+	if c := r.Clock; c.Present {
+		p("%d messages at %.2f Hz (period %s s, step %s s), %s → %s s; RTF %.3f (%.3f to %.3f per second of log time); %d backward jumps, %d gaps, %d pauses, %d forward jumps.",
+			c.Messages, c.RateHz, units.Span(c.PeriodNS), units.Span(c.StepNS), units.Value(c.FirstNS), units.Value(c.LastNS),
+			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
 	} else {
-		p("none")
+		p("none in this bag; stamps are compared with the recorder's log time.")
 	}
 	p("</p>\n")
 	if err := bw.Flush(); err != nil {
@@ -256,10 +294,33 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err := r.WriteSVG(bw); err != nil {
 		return err
 	}
-	p("<table><tr><th>severity</th><th>code</th><th>rule</th><th>topic</th><th>field</th><th>count</th><th>message</th></tr>\n")
+	p("<h2>Topics</h2>\n<table><tr><th>topic</th><th>type</th><th>messages</th><th>rate</th><th>publishers</th><th>time fields</th></tr>\n")
+	for _, t := range r.Topics {
+		var fields []string
+		for _, tf := range t.TimeFields {
+			fields = append(fields, fmt.Sprintf("%s ×%d", tf.Field, tf.Count))
+		}
+		p("<tr><td>%s</td><td>%s</td><td>%d</td><td>%.2f Hz</td><td>%d</td><td>%s</td></tr>\n",
+			esc(t.Topic), esc(t.Type), t.Messages, t.RateHz, t.Publishers, esc(strings.Join(fields, ", ")))
+	}
+	p("</table>\n<h2>Findings</h2>\n")
+	p("<table><tr><th>severity</th><th>code</th><th>rules</th><th>topic</th><th>count</th><th>message and examples</th></tr>\n")
 	for _, f := range r.Findings {
-		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>\n",
-			f.Severity, f.Severity, f.Code, f.Rule, html.EscapeString(f.Topic), html.EscapeString(f.Field), f.Count, html.EscapeString(f.Message))
+		var links []string
+		for _, name := range strings.Split(f.Rule, ",") {
+			if id, err := rules.Parse(name); err == nil {
+				links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
+			}
+		}
+		topic := strings.TrimSpace(f.Topic + " " + f.Field)
+		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s",
+			f.Severity, f.Severity, f.Code, strings.Join(links, " "), esc(topic), f.Count, esc(f.Message))
+		for _, e := range f.Examples {
+			if d := r.Describe(f, e); d != "" {
+				p("<div class=\"ex\">%s</div>", esc(d))
+			}
+		}
+		p("</td></tr>\n")
 	}
 	p("</table></body></html>\n")
 	return bw.Flush()

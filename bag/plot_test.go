@@ -9,6 +9,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/simclock/simclock/rules"
 )
 
 func loopedReport(t *testing.T) *Report {
@@ -138,6 +141,65 @@ func TestWriteSVGLabelsLegendAxis(t *testing.T) {
 			if a.x0 < c.x1 && c.x0 < a.x1 && a.y0 < c.y1 && c.y0 < a.y1 {
 				t.Errorf("labels overlap: %+v and %+v", a, c)
 			}
+		}
+	}
+}
+
+// Labels are drawn over every marker line (with a white halo), so a line
+// drawn later never crosses one; the window W is a labelled horizontal
+// line when it is on the y scale.
+func TestWriteSVGLabelsOnTopAndWindow(t *testing.T) {
+	const s = int64(1e9)
+	rep := &Report{StartLogNS: 100 * s, EndLogNS: 110 * s, Window: 55 * time.Second}
+	rep.Series = []Series{{Topic: "/clock", Field: "clock", Points: []Point{{100 * s, 50 * s}, {110 * s, 60 * s}}}}
+	for i := range 3 {
+		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: fmt.Sprintf("code_%d", i),
+			Examples: []Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
+	}
+	var b bytes.Buffer
+	if err := rep.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lastLine := strings.LastIndex(out, `stroke-dasharray="4 3"`)
+	firstLabel := strings.Index(out, `rotate(90)`)
+	if firstLabel < 0 || lastLine > firstLabel {
+		t.Errorf("a marker line is drawn after a label (line at %d, first label at %d)", lastLine, firstLabel)
+	}
+	if !strings.Contains(out, `paint-order="stroke"`) {
+		t.Error("labels have no halo")
+	}
+	if !strings.Contains(out, ">W = 55 s</text>") {
+		t.Error("no window line")
+	}
+	if strings.Contains(out, "/clock clock") {
+		t.Error(`the /clock series is named "/clock clock"`)
+	}
+}
+
+// The HTML report carries what the text report does: the files with their
+// storage and compression, the /clock summary, the topics, and every
+// finding with its examples and links to its rules.
+func TestWriteHTMLCarriesTheReport(t *testing.T) {
+	rep, err := Inspect(context.Background(), []string{"../internal/cli/testdata/bag/hazards.mcap"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"<td>mcap</td>", "zstd", // the file
+		"RTF 0.749", "1 pauses", // the /clock line
+		"<td>/range</td><td>sensor_msgs/msg/Range</td>", "header.stamp ×42", // the topics
+		`href="` + rules.R14.URL() + `"`, // the rules
+		"at log +4.010 s (message 201): 100.010000000 after 101.000000000 — back by 0.990 s", // an example
+		"<svg",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML lacks %q", want)
 		}
 	}
 }

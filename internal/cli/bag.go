@@ -245,10 +245,6 @@ func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 }
 
 // rel formats a log time relative to the bag's start.
-func rel(rep *bag.Report, ns int64) string {
-	return fmt.Sprintf("+%.3fs", float64(ns-rep.StartLogNS)/1e9)
-}
-
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
 func secs(ns int64) string { return value(ns) }
 
@@ -339,31 +335,9 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		}
 		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
 		for _, e := range f.Examples {
-			if f.Code == bag.CodeReadError || f.Code == bag.CodeNoClock {
-				continue
+			if d := rep.Describe(f, e); d != "" {
+				p("          %s\n", d)
 			}
-			if f.Code == bag.CodeDamagedChunk || f.Code == bag.CodeMetadata {
-				p("          %s\n", e.Detail)
-				continue
-			}
-			line := fmt.Sprintf("          at log %s (message %d", rel(rep, e.LogNS), e.Index)
-			if e.File != "" && len(rep.Files) > 1 {
-				line += " of " + e.File
-			}
-			line += ")"
-			if f.Code != bag.CodeBeforeFirstClock && f.Code != bag.CodeDecodeError {
-				line += ": " + secs(e.ValueNS)
-				if e.Before != 0 {
-					line += " after " + secs(e.Before)
-				}
-				if e.RefNS != 0 {
-					line += " vs " + secs(e.RefNS)
-				}
-			}
-			if e.Detail != "" {
-				line += " — " + e.Detail
-			}
-			p("%s\n", line)
 		}
 	}
 	switch {

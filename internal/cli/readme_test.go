@@ -105,3 +105,29 @@ func TestReadmeGoSnippets(t *testing.T) {
 		t.Errorf("only %d README Go lines checked", checked)
 	}
 }
+
+// The plots the README shows are what simclock draws today
+// (bash scripts/docs-plots regenerates them).
+func TestDocsPlotsUpToDate(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []struct {
+		doc  string
+		args []string
+	}{
+		{"startup.svg", []string{"experiment", "startup", "--plot", filepath.Join(dir, "startup.svg")}},
+		{"bag.svg", []string{"bag", "inspect", "--window", "101", "--svg", filepath.Join(dir, "bag.svg"), "testdata/bag/hazards.mcap"}},
+	} {
+		runSimclock(t, p.args...)
+		got, err := os.ReadFile(filepath.Join(dir, p.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("../../docs", p.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("docs/%s is stale: run bash scripts/docs-plots", p.doc)
+		}
+	}
+}
