@@ -36,6 +36,9 @@ type mcapReader struct {
 	dec      decompressor
 	info     *FileInfo
 	comps    map[string]bool
+	// summaryAt is the offset of the summary section, which holds the
+	// chunk index records: where a bad one is reported.
+	summaryAt int64
 	// pendingCount is the index in info.Damaged of a chunk whose messages
 	// are counted from the message index records that follow it (linear
 	// reading), or -1.
@@ -173,6 +176,10 @@ func isBig(recordLen, usize uint64) bool { return recordLen > streamLimit || usi
 func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64, info *mcap.Info) error {
 	fi := r.info
 	fi.Profile, fi.Library = info.Header.Profile, info.Header.Library
+	r.summaryAt = -1
+	if info.Footer != nil && info.Footer.SummaryStart <= uint64(size) {
+		r.summaryAt = int64(info.Footer.SummaryStart)
+	}
 	for id, s := range info.Schemas {
 		r.schemas[id] = s
 	}
@@ -205,7 +212,7 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := checkChunkIndex(fi.Path, size, ci); err != nil {
+		if err := checkChunkIndex(fi.Path, size, r.summaryAt, ci); err != nil {
 			return err
 		}
 		off := int64(ci.ChunkStartOffset)
@@ -214,7 +221,7 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 				return err
 			}
 		} else {
-			buf, err := loadChunk(f, fi, size, ci, &r.recBuf)
+			buf, err := loadChunk(f, fi, size, r.summaryAt, ci, &r.recBuf)
 			if err != nil {
 				return err
 			}
@@ -232,10 +239,11 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 	return nil
 }
 
-// checkChunkIndex checks that a chunk index points inside the file.
-func checkChunkIndex(path string, size int64, ci *mcap.ChunkIndex) error {
+// checkChunkIndex checks that a chunk index, in the summary section at
+// byte at (-1: unknown), points inside the file.
+func checkChunkIndex(path string, size, at int64, ci *mcap.ChunkIndex) error {
 	if ci.ChunkLength < 9 || ci.ChunkStartOffset > uint64(size) || ci.ChunkLength > uint64(size)-ci.ChunkStartOffset {
-		return &ReadError{Path: path, Offset: int64(ci.ChunkStartOffset), Record: "chunk index record",
+		return &ReadError{Path: path, Offset: at, Record: "chunk index record (summary section)",
 			Err: fmt.Errorf("%w: chunk of %d bytes at byte %d lies outside the %d-byte file", ErrCorrupt, ci.ChunkLength, ci.ChunkStartOffset, size)}
 	}
 	return nil
@@ -243,8 +251,8 @@ func checkChunkIndex(path string, size int64, ci *mcap.ChunkIndex) error {
 
 // loadChunk reads the chunk record ci points at into *buf and returns its
 // content.
-func loadChunk(f io.ReaderAt, fi *FileInfo, size int64, ci *mcap.ChunkIndex, buf *[]byte) ([]byte, error) {
-	if err := checkChunkIndex(fi.Path, size, ci); err != nil {
+func loadChunk(f io.ReaderAt, fi *FileInfo, size, summaryAt int64, ci *mcap.ChunkIndex, buf *[]byte) ([]byte, error) {
+	if err := checkChunkIndex(fi.Path, size, summaryAt, ci); err != nil {
 		return nil, err
 	}
 	off := int64(ci.ChunkStartOffset)
@@ -404,7 +412,7 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 				s.result <- chunkResult{err: ctx.Err()}
 				return
 			}
-			if err := checkChunkIndex(fi.Path, size, ci); err != nil {
+			if err := checkChunkIndex(fi.Path, size, r.summaryAt, ci); err != nil {
 				s.result <- chunkResult{err: err}
 				return
 			}
@@ -412,7 +420,7 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 				s.result <- chunkResult{big: true}
 				return
 			}
-			buf, err := loadChunk(f, fi, size, ci, &s.raw)
+			buf, err := loadChunk(f, fi, size, r.summaryAt, ci, &s.raw)
 			if err != nil {
 				s.result <- chunkResult{err: err}
 				return

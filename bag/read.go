@@ -37,7 +37,7 @@ type ReadError struct {
 
 // Error says which file, where and what.
 func (e *ReadError) Error() string {
-	if e.Offset < 0 { // sqlite3: SQLite does not say where
+	if e.Offset < 0 { // unknown: SQLite does not say where, nor a bad index where it lies
 		return fmt.Sprintf("bag: %s: %s: %v", e.Path, e.Record, e.Err)
 	}
 	return fmt.Sprintf("bag: %s: at byte %d (%s): %v", e.Path, e.Offset, e.Record, e.Err)
