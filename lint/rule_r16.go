@@ -229,16 +229,44 @@ func (c *checker) assignments(s *expr) {
 		}
 		i = end + 2
 	}
-	if f := strings.Fields(text); len(f) >= 5 {
+	if f := wordsOf(text); len(f) >= 5 {
 		for k := 0; k+4 < len(f); k++ {
-			if f[k] == "ros2" && f[k+1] == "param" && (f[k+2] == "set" || f[k+2] == "get" || f[k+2] == "describe") {
-				name := strings.Trim(f[k+4], `'"`)
-				if i := strings.Index(text, name); i >= 0 {
-					report(i, name)
-				}
+			if f[k].s == "ros2" && f[k+1].s == "param" && (f[k+2].s == "set" || f[k+2].s == "get" || f[k+2].s == "describe") {
+				w := f[k+4]
+				name := strings.TrimLeft(w.s, `'"`)
+				report(w.at+len(w.s)-len(name), strings.TrimRight(name, `'"`))
 			}
 		}
 	}
+}
+
+// A word is a field of a command line and the byte offset it starts at.
+type word struct {
+	s  string
+	at int
+}
+
+// isBlank is ASCII white space (a script with CRLF line ends has '\r').
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\v' || b == '\f' }
+
+// wordsOf splits text at white space like strings.Fields, keeping
+// where each word starts, so a finding points at the word itself and not
+// at an earlier occurrence of the same text.
+func wordsOf(text string) []word {
+	var out []word
+	for i := 0; i < len(text); {
+		for i < len(text) && isBlank(text[i]) {
+			i++
+		}
+		start := i
+		for i < len(text) && !isBlank(text[i]) {
+			i++
+		}
+		if i > start {
+			out = append(out, word{text[start:i], start})
+		}
+	}
+	return out
 }
 
 func isNameByte(b byte) bool {
