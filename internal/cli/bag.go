@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -306,8 +305,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		p("/clock: none in this bag; stamps are compared with the recorder's log time\n")
 	}
 	p("\n")
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tTYPE\tMSGS\tRATE\tPUBS\tTIME FIELDS")
+	topics := newTable("TOPIC", "TYPE", "MSGS", "RATE", "PUBS?", "TIME FIELDS")
 	for _, t := range rep.Topics {
 		var fs []string
 		for _, tf := range t.TimeFields {
@@ -321,9 +319,9 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if t.Publishers > 0 {
 			pubs = fmt.Sprint(t.Publishers)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f Hz\t%s\t%s\n", t.Topic, typ, t.Messages, t.RateHz, pubs, strings.Join(fs, ", "))
+		topics.row(t.Topic, typ, fmt.Sprint(t.Messages), fmt.Sprintf("%.2f Hz", t.RateHz), pubs, strings.Join(fs, ", "))
 	}
-	tw.Flush()
+	topics.write(ew, wide)
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
 	for _, f := range rep.Findings {
 		where := f.Topic

@@ -204,21 +204,41 @@ func (t *table) write(w io.Writer, wide bool) {
 }
 
 // writeRecords prints a table too wide even without its optional
-// columns one row per block: the first two cells on a line, then each
-// other cell on its own indented line, wrapped, after its head.
+// columns one row per block, under the first two heads: the first two
+// cells on a line, then the other cells as "HEAD: value" on indented
+// lines (empty cells left out). When every row's other cells fit on one
+// line they share it, comma-separated; otherwise each has its own line,
+// wrapped, in every row, so that the blocks read alike.
 func (t *table) writeRecords(w io.Writer) {
 	w0 := len([]rune(t.heads[0]))
 	for _, r := range t.rows {
 		w0 = max(w0, len([]rune(r[0])))
 	}
-	for _, r := range t.rows {
+	rests := make([][]string, len(t.rows))
+	oneLine := true
+	for i, r := range t.rows {
+		for j := 2; j < len(r); j++ {
+			if c := strings.TrimSpace(r[j]); c != "" {
+				rests[i] = append(rests[i], t.heads[j]+": "+c)
+			}
+		}
+		oneLine = oneLine && len([]rune("    "+strings.Join(rests[i], ", "))) <= tableWidth
+	}
+	fmt.Fprintln(w, t.heads[0]+strings.Repeat(" ", w0-len([]rune(t.heads[0])))+"  "+t.heads[1])
+	for i, r := range t.rows {
 		first := r[0] + strings.Repeat(" ", w0-len([]rune(r[0]))) + "  " + r[1]
 		for _, l := range wrap(first, tableWidth, strings.Repeat(" ", w0+4)) {
 			fmt.Fprintln(w, l)
 		}
-		for i := 2; i < len(r); i++ {
-			for _, l := range wrap(t.heads[i]+": "+r[i], tableWidth-4, "  ") {
-				fmt.Fprintln(w, "    "+l)
+		switch {
+		case len(rests[i]) == 0:
+		case oneLine:
+			fmt.Fprintln(w, "    "+strings.Join(rests[i], ", "))
+		default:
+			for _, c := range rests[i] {
+				for _, l := range wrap("    "+c, tableWidth, "      ") {
+					fmt.Fprintln(w, l)
+				}
 			}
 		}
 	}
