@@ -80,8 +80,9 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 	}
 	sub := func(a, b string) func() (string, error) {
 		return func() (string, error) {
+			// Printed as rclpy prints a Duration, as the Times are.
 			d, err := byName[a].Sub(byName[b])
-			return d.String(), err
+			return fmt.Sprintf("Duration(nanoseconds=%d)", d.Nanoseconds()), err
 		}
 	}
 	minus := func(a string, d time.Duration) func() (string, error) {

@@ -50,19 +50,19 @@ func (c DtSpikeConfig) Validate() error {
 // DtSpikeRow is one loop iteration, computed naively (baseline stored in
 // the constructor, only a dt < 0 check) and with guard.DtTracker.
 type DtSpikeRow struct {
-	Kind          string  `json:"kind"` // "dtspike_tick"
-	Tick          int     `json:"tick"`
-	NowS          float64 `json:"now_s"`
-	NaiveDtS      float64 `json:"naive_dt_s"`
-	NaiveDistM    float64 `json:"naive_distance_m"`
-	NaiveSpeedMS  float64 `json:"naive_speed_mps"`
-	NaiveTimeout  bool    `json:"naive_timeout"`
-	GuardSkip     string  `json:"guarded_skip"`
-	GuardDtS      float64 `json:"guarded_dt_s"`
-	GuardDistM    float64 `json:"guarded_distance_m"`
-	GuardSpeedMS  float64 `json:"guarded_speed_mps"`
-	GuardTimeout  bool    `json:"guarded_timeout"`
-	TrueDistanceM float64 `json:"true_distance_m"`
+	Kind          string        `json:"kind"` // "dtspike_tick"
+	Tick          int           `json:"tick"`
+	NowNs         int64         `json:"now_ns"`
+	NaiveDt       time.Duration `json:"naive_dt_ns"`
+	NaiveDistM    float64       `json:"naive_distance_m"`
+	NaiveSpeedMS  float64       `json:"naive_speed_mps"`
+	NaiveTimeout  bool          `json:"naive_timeout"`
+	GuardSkip     string        `json:"guarded_skip"`
+	GuardDt       time.Duration `json:"guarded_dt_ns"`
+	GuardDistM    float64       `json:"guarded_distance_m"`
+	GuardSpeedMS  float64       `json:"guarded_speed_mps"`
+	GuardTimeout  bool          `json:"guarded_timeout"`
+	TrueDistanceM float64       `json:"true_distance_m"`
 }
 
 // RunDtSpike runs a control loop on a sim-time node in virtual time: the
@@ -144,10 +144,10 @@ func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeRe
 			obs.firstTick = now
 		}
 		pos := position(now)
-		row := DtSpikeRow{Kind: "dtspike_tick", Tick: len(rows) + 1, NowS: now.Seconds(), TrueDistanceM: pos}
+		row := DtSpikeRow{Kind: "dtspike_tick", Tick: len(rows) + 1, NowNs: now.Nanoseconds(), TrueDistanceM: pos}
 		// Naive: dt = now - prev, skip only if dt < 0.
 		dt := now.Sub(naivePrev)
-		row.NaiveDtS = dt.Seconds()
+		row.NaiveDt = dt
 		if dt >= 0 {
 			naiveDist += cfg.Speed * dt.Seconds()
 			if dt > 0 {
@@ -161,7 +161,7 @@ func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeRe
 		step := tracker.Update(now)
 		row.GuardSkip = step.Skip.String()
 		if step.OK() {
-			row.GuardDtS = step.Dt.Seconds()
+			row.GuardDt = step.Dt
 			guardDist += cfg.Speed * step.Dt.Seconds()
 			row.GuardSpeedMS = (pos - guardPrevPos) / step.Dt.Seconds()
 			row.GuardTimeout = now.Sub(guardLastMsg) > cfg.Timeout
@@ -186,13 +186,13 @@ func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeRe
 // R29 write-up does: the robot was at PrevPositionM at the previous tick
 // and is at PositionM now; dt is now minus the stored previous time.
 type DtSpikeCase struct {
-	Kind          string  `json:"kind"` // "dtspike_case"
-	Case          string  `json:"case"` // "normal", "uninitialized", "before_first_clock"
-	PrevTimeS     float64 `json:"prev_time_s"`
-	NowS          float64 `json:"now_s"`
-	DtS           float64 `json:"dt_s"`
-	PrevPositionM float64 `json:"prev_position_m"`
-	PositionM     float64 `json:"position_m"`
+	Kind          string        `json:"kind"` // "dtspike_case"
+	Case          string        `json:"case"` // "normal", "uninitialized", "before_first_clock"
+	PrevTimeNs    int64         `json:"prev_time_ns"`
+	NowNs         int64         `json:"now_ns"`
+	Dt            time.Duration `json:"dt_ns"`
+	PrevPositionM float64       `json:"prev_position_m"`
+	PositionM     float64       `json:"position_m"`
 	// DistanceM is the integral speed·dt at the commanded speed.
 	DistanceM float64 `json:"integrated_distance_m"`
 	// SpeedMPS is the finite difference (position - prev)/dt; nil when dt
@@ -203,10 +203,10 @@ type DtSpikeCase struct {
 	// PassesDtCheck is true when a "skip if dt < 0" check lets the step
 	// through.
 	PassesDtCheck bool `json:"passes_dt_negative_check"`
-	// WatchdogExceededS is how far dt is past the watchdog timeout (0
+	// WatchdogExceeded is how far dt is past the watchdog timeout (0
 	// when within it); the watchdog trips when it is positive.
-	WatchdogExceededS float64 `json:"watchdog_exceeded_by_s"`
-	WatchdogTrips     bool    `json:"watchdog_trips"`
+	WatchdogExceeded time.Duration `json:"watchdog_exceeded_by_ns"`
+	WatchdogTrips    bool          `json:"watchdog_trips"`
 }
 
 // DtSpikeCases runs the controller of RunDtSpike and works its first step
@@ -240,15 +240,15 @@ func DtSpikeCases(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeCase, error)
 
 func dtSpikeCase(name string, prev, now simclock.Time[simclock.ROS], prevPos, pos float64, cfg DtSpikeConfig) DtSpikeCase {
 	dt := now.Sub(prev)
-	c := DtSpikeCase{Kind: "dtspike_case", Case: name, PrevTimeS: secondsOf(prev.Nanoseconds()), NowS: secondsOf(now.Nanoseconds()),
-		DtS: dt.Seconds(), PrevPositionM: prevPos, PositionM: pos, DistanceM: cfg.Speed * dt.Seconds(),
+	c := DtSpikeCase{Kind: "dtspike_case", Case: name, PrevTimeNs: prev.Nanoseconds(), NowNs: now.Nanoseconds(),
+		Dt: dt, PrevPositionM: prevPos, PositionM: pos, DistanceM: cfg.Speed * dt.Seconds(),
 		PassesDtCheck: !(dt < 0), DivideByZero: dt == 0, WatchdogTrips: dt > cfg.Timeout}
 	if dt != 0 {
 		v := (pos - prevPos) / dt.Seconds()
 		c.SpeedMPS = &v
 	}
 	if dt > cfg.Timeout {
-		c.WatchdogExceededS = (dt - cfg.Timeout).Seconds()
+		c.WatchdogExceeded = dt - cfg.Timeout
 	}
 	return c
 }

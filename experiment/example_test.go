@@ -30,8 +30,8 @@ func ExampleRunStartup() {
 	results, _ := experiment.RunStartup(context.Background(), cfg, nil)
 	for _, r := range results {
 		w := r.Windows[0]
-		fmt.Printf("S=%gs: constructor now()=%d, %d raise, %d zero, prediction matched: %v\n",
-			r.S, r.Ctor.NowNs, w.Exceptions, w.Zeros, w.Matched())
+		fmt.Printf("S=%s: constructor now()=%d, %d raise, %d zero, prediction matched: %v\n",
+			experiment.FormatSeconds(int64(r.S)), r.Ctor.NowNs, w.Exceptions, w.Zeros, w.Matched())
 	}
 	// Output:
 	// S=0s: constructor now()=0, 9 raise, 1 zero, prediction matched: true

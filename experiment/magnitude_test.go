@@ -42,7 +42,7 @@ func TestStartupAtUnixEpoch(t *testing.T) {
 					w.Exceptions, w.Zeros, w.Positives, w.PredictedExceptions, w.PredictedZeros)
 			}
 		}
-		if r.SimTimers[0].FirstNow != r.S {
+		if r.SimTimers[0].FirstNow != int64(r.S) {
 			t.Errorf("first 10 Hz tick at %v, want S = %v", r.SimTimers[0].FirstNow, r.S)
 		}
 	}
@@ -74,11 +74,11 @@ func TestDtSpikeCases(t *testing.T) {
 	}
 	f := func(x float64) *float64 { return &x }
 	want := []DtSpikeCase{
-		{Kind: "dtspike_case", Case: "normal", PrevTimeS: 124.5, NowS: 125, DtS: 0.5, PrevPositionM: 3, PositionM: 3.25,
+		{Kind: "dtspike_case", Case: "normal", PrevTimeNs: 124.5e9, NowNs: 125e9, Dt: 500 * time.Millisecond, PrevPositionM: 3, PositionM: 3.25,
 			DistanceM: 0.25, SpeedMPS: f(0.5), PassesDtCheck: true},
-		{Kind: "dtspike_case", Case: "uninitialized", PrevTimeS: 0, NowS: 125, DtS: 125, PrevPositionM: 3, PositionM: 3.25,
-			DistanceM: 62.5, SpeedMPS: f(0.002), PassesDtCheck: true, WatchdogExceededS: 123, WatchdogTrips: true},
-		{Kind: "dtspike_case", Case: "before_first_clock", PrevTimeS: 0, NowS: 0, DtS: 0, PrevPositionM: 3, PositionM: 3,
+		{Kind: "dtspike_case", Case: "uninitialized", PrevTimeNs: 0, NowNs: 125e9, Dt: 125 * time.Second, PrevPositionM: 3, PositionM: 3.25,
+			DistanceM: 62.5, SpeedMPS: f(0.002), PassesDtCheck: true, WatchdogExceeded: 123 * time.Second, WatchdogTrips: true},
+		{Kind: "dtspike_case", Case: "before_first_clock", PrevTimeNs: 0, NowNs: 0, Dt: 0, PrevPositionM: 3, PositionM: 3,
 			DistanceM: 0, DivideByZero: true, PassesDtCheck: true},
 	}
 	if len(cases) != len(want) {

@@ -33,11 +33,8 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) er
 		win time.Duration
 	}
 	var panels []panel
-	for i, r := range results {
-		s := int64(math.Round(r.S * 1e9))
-		if len(cfg.Starts) == len(results) {
-			s = int64(cfg.Starts[i])
-		}
+	for _, r := range results {
+		s := int64(r.S)
 		for _, win := range windows {
 			panels = append(panels, panel{r, s, win})
 		}
@@ -80,9 +77,9 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) er
 			return float64(y0) + panelH - (s-lo)/(hi-lo)*panelH
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %s, W = %s: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n",
-			left, y0-12, FormatSeconds(pn.s), FormatSeconds(int64(mark)), r.PreClockWall, r.Published, r.MeasuredRTF)
+			left, y0-12, FormatSeconds(pn.s), FormatSeconds(int64(mark)), r.PreClockWall.Seconds(), r.Published, r.MeasuredRTF)
 		// Before the first /clock.
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall)-x(0), panelH)
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall.Seconds())-x(0), panelH)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#888">before the first /clock: now() = 0</text>`+"\n", x(0)+4, y0+14)
 		// Axes.
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, y0+panelH, left+panelW, y0+panelH)

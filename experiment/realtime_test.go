@@ -35,10 +35,10 @@ func TestRealtimeAgreesWithVirtual(t *testing.T) {
 		}
 		wt := r.WallTimer
 		if wt.CallsNow0 < 1 || wt.CallsNow0 > wt.PredictedCallsNow0 || wt.ExcNow0 != wt.CallsNow0 {
-			t.Errorf("S=%v wall timer before the first /clock: %d calls (%d raised), want 1..%d (the deadlines before it arrived, %.3f s)",
+			t.Errorf("S=%v wall timer before the first /clock: %d calls (%d raised), want 1..%d (the deadlines before it arrived, %v)",
 				v.S, wt.CallsNow0, wt.ExcNow0, wt.PredictedCallsNow0, r.PreClockWall)
 		}
-		if r.PreClockWall < (cfg.MatchDelay + cfg.PreClock).Seconds() {
+		if r.PreClockWall < cfg.MatchDelay+cfg.PreClock {
 			t.Errorf("S=%v: first /clock after %v s, before the simulator's %v wait", v.S, r.PreClockWall, cfg.MatchDelay+cfg.PreClock)
 		}
 		if r.Published != v.Published || r.Lost != 0 {

@@ -180,12 +180,12 @@ type Tick struct {
 // schema of `simclock experiment startup --format json`.
 type ScenarioResult struct {
 	Kind         string           `json:"kind"` // "scenario"
-	S            float64          `json:"S_s"`
+	S            time.Duration    `json:"S_ns"` // the simulator's start time
 	Ctor         CtorResult       `json:"ctor"`
 	WallTimer    WallTimerResult  `json:"wall_timer"`
 	SimTimers    []SimTimerResult `json:"sim_timers"`
 	Windows      []WindowResult   `json:"windows"`
-	PreClockWall float64          `json:"pre_clock_wall_s"`
+	PreClockWall time.Duration    `json:"pre_clock_wall_ns"` // wall time to the first /clock
 	MeasuredRTF  float64          `json:"measured_rtf"`
 	OffGrid      int              `json:"off_grid_callbacks"`
 	Published    int              `json:"clock_messages"`
@@ -220,20 +220,20 @@ type WallTimerResult struct {
 type SimTimerResult struct {
 	Hz                    float64 `json:"hz"`
 	Calls                 int     `json:"calls"`
-	FirstNow              float64 `json:"first_now_s"`
+	FirstNow              int64   `json:"first_now_ns"`
 	CallsBeforeFirstClock int     `json:"calls_before_first_clock"`
 }
 
 // WindowResult is the replay of now() - W on one sim timer's ticks.
 type WindowResult struct {
-	W                   float64  `json:"W_s"`
-	Hz                  float64  `json:"hz"`
-	Exceptions          int      `json:"exceptions"`
-	Zeros               int      `json:"zeros"`
-	Positives           int      `json:"positives"`
-	FirstPositiveNow    *float64 `json:"first_positive_now_s"`
-	PredictedExceptions int      `json:"predicted_exceptions"`
-	PredictedZeros      int      `json:"predicted_zeros"`
+	W                   time.Duration `json:"W_ns"`
+	Hz                  float64       `json:"hz"`
+	Exceptions          int           `json:"exceptions"`
+	Zeros               int           `json:"zeros"`
+	Positives           int           `json:"positives"`
+	FirstPositiveNow    *int64        `json:"first_positive_now_ns"`
+	PredictedExceptions int           `json:"predicted_exceptions"`
+	PredictedZeros      int           `json:"predicted_zeros"`
 	// ReceivedExceptions and ReceivedZeros are the prediction from the
 	// /clock values the subject actually received (TicksFromClock): equal
 	// to the Predicted counts when no message was lost, and what a real-
@@ -257,11 +257,11 @@ type GuardOutcome struct {
 
 // HistoryResult is the tf2-style lookup demonstration (R28).
 type HistoryResult struct {
-	Kind          string    `json:"kind"` // "history_time_zero"
-	StoredStamps  []float64 `json:"stored_stamps_s"`
-	QueryZeroGot  float64   `json:"query_zero_stamp_s"`
-	Query99Got    float64   `json:"query_99_stamp_s"`
-	StrictZeroErr string    `json:"strict_query_zero_error"`
+	Kind          string  `json:"kind"` // "history_time_zero"
+	StoredStamps  []int64 `json:"stored_stamps_ns"`
+	QueryZeroGot  int64   `json:"query_zero_stamp_ns"`
+	Query99Got    int64   `json:"query_99_stamp_ns"`
+	StrictZeroErr string  `json:"strict_query_zero_error"`
 }
 
 // RunStartup runs every scenario of cfg in order. progress, when set, is
@@ -320,7 +320,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		}
 	}
 
-	r := ScenarioResult{Kind: "scenario", S: secondsOf(int64(start))}
+	r := ScenarioResult{Kind: "scenario", S: start}
 	created := exec.Steady().Now().Nanoseconds()
 	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
 
@@ -424,7 +424,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	r.SimTimers, r.Windows, r.OffGrid = summarize(cfg, start, simTicks, received)
 	r.Lost = expectedMessages(cfg, start) - r.Published
 	if r.Published > 0 {
-		r.PreClockWall = float64(firstWall) / 1e9
+		r.PreClockWall = time.Duration(firstWall)
 		r.WallTimer.PredictedCallsNow0 = WallCallsBeforeClock(periodOf(cfg.WallTimerHz), time.Duration(firstWall))
 	}
 	if lastWall > firstWall {
@@ -440,7 +440,7 @@ func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64, recei
 	for i, hz := range cfg.TimerHz {
 		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
 		if len(simTicks[i]) > 0 {
-			st.FirstNow = secondsOf(simTicks[i][0])
+			st.FirstNow = simTicks[i][0]
 		}
 		for _, now := range simTicks[i] {
 			if now == 0 {
@@ -494,7 +494,7 @@ func newTransports(cfg StartupConfig, index int) (transport.Transport, transport
 // replay classifies now - w for every recorded now, raw and behind the
 // two guards.
 func replay(nows []int64, w time.Duration) WindowResult {
-	wr := WindowResult{W: secondsOf(int64(w))}
+	wr := WindowResult{W: w}
 	for _, now := range nows {
 		switch Classify(now, w) {
 		case OutcomeError:
@@ -504,8 +504,7 @@ func replay(nows []int64, w time.Duration) WindowResult {
 		case OutcomePositive:
 			wr.Positives++
 			if wr.FirstPositiveNow == nil {
-				v := secondsOf(now)
-				wr.FirstPositiveNow = &v
+				wr.FirstPositiveNow = &now
 			}
 		}
 		// "skip if now <= W" (R27): nothing gets past.
@@ -538,14 +537,14 @@ func HistoryDemo() HistoryResult {
 		t, _ := simclock.NewTime[simclock.ROS](s, 0)
 		h.Add(t, fmt.Sprintf("transform@%g", s))
 		strict.Add(t, fmt.Sprintf("transform@%g", s))
-		res.StoredStamps = append(res.StoredStamps, s)
+		res.StoredStamps = append(res.StoredStamps, t.Nanoseconds())
 	}
 	if e, err := h.Lookup(simclock.Time[simclock.ROS]{}); err == nil {
-		res.QueryZeroGot = e.Stamp.Seconds()
+		res.QueryZeroGot = e.Stamp.Nanoseconds()
 	}
 	t99, _ := simclock.NewTime[simclock.ROS](99, 0)
 	if e, err := h.Lookup(t99); err == nil {
-		res.Query99Got = e.Stamp.Seconds()
+		res.Query99Got = e.Stamp.Nanoseconds()
 	}
 	if _, err := strict.Lookup(simclock.Time[simclock.ROS]{}); err != nil {
 		res.StrictZeroErr = err.Error()

@@ -31,7 +31,7 @@ func TestStartupDefaultsMatchPredictions(t *testing.T) {
 		if r.WallTimer.CallsNow0 != 10 || r.WallTimer.ExcNow0 != 10 || r.WallTimer.PredictedCallsNow0 != 10 {
 			t.Errorf("S=%v: R26 wall timer before clock: %+v, want 10 calls 10 raised", r.S, r.WallTimer)
 		}
-		if r.PreClockWall != 0.52 {
+		if r.PreClockWall != 520*time.Millisecond {
 			t.Errorf("S=%v: first /clock after %v s, want 0.52", r.S, r.PreClockWall)
 		}
 		if r.MeasuredRTF != 2 {
@@ -53,17 +53,17 @@ func TestStartupDefaultsMatchPredictions(t *testing.T) {
 	}
 	// R25 by hand for S = 0: 10 Hz, W = 1 s: ceil(10)-1 = 9 errors, one zero.
 	w := res[0].Windows[2]
-	if w.W != 1 || w.Hz != 10 || w.Exceptions != 9 || w.Zeros != 1 {
+	if w.W != time.Second || w.Hz != 10 || w.Exceptions != 9 || w.Zeros != 1 {
 		t.Errorf("R25 S=0 W=1 f=10: got %+v, want 9 errors and 1 zero", w)
 	}
 	// R25, non-whole W·f: W = 0.25 s at 10 Hz: ceil(2.5)-1 = 2 errors, no zero.
 	w = res[0].Windows[0]
-	if w.W != 0.25 || w.Hz != 10 || w.Exceptions != 2 || w.Zeros != 0 {
+	if w.W != 250*time.Millisecond || w.Hz != 10 || w.Exceptions != 2 || w.Zeros != 0 {
 		t.Errorf("R25 S=0 W=0.25 f=10: got %+v, want 2 errors and 0 zeros", w)
 	}
 	// R23: with S = 100 s the first tick of every sim timer is at 100 s.
 	for _, st := range res[3].SimTimers {
-		if st.FirstNow != 100 || st.CallsBeforeFirstClock != 0 {
+		if st.FirstNow != 100e9 || st.CallsBeforeFirstClock != 0 {
 			t.Errorf("R23 S=100 %v Hz: first now %v, before clock %d", st.Hz, st.FirstNow, st.CallsBeforeFirstClock)
 		}
 	}
@@ -173,7 +173,7 @@ func TestStartupConfigValidate(t *testing.T) {
 
 func TestHistoryDemo(t *testing.T) {
 	h := HistoryDemo()
-	if h.QueryZeroGot != 100 || h.Query99Got != 99 || h.StrictZeroErr == "" {
+	if h.QueryZeroGot != 100e9 || h.Query99Got != 99e9 || h.StrictZeroErr == "" {
 		t.Errorf("R28 history demo: %+v, want lookup(0)=100, lookup(99)=99, strict error", h)
 	}
 }
@@ -204,14 +204,14 @@ func TestDtSpike(t *testing.T) {
 	}
 	first := rows[0]
 	// R29: the first naive dt is the whole first /clock value.
-	if first.NowS != 125 || first.NaiveDtS != 125 || first.NaiveDistM != 62.5 || !first.NaiveTimeout {
+	if first.NowNs != 125e9 || first.NaiveDt != 125*time.Second || first.NaiveDistM != 62.5 || !first.NaiveTimeout {
 		t.Errorf("R29 naive first tick: %+v", first)
 	}
 	if first.GuardSkip != "no baseline" || first.GuardDistM != 0 || first.GuardTimeout {
 		t.Errorf("R29 guarded first tick: %+v", first)
 	}
 	for _, r := range rows[1:] {
-		if r.GuardDtS != 0.5 || r.GuardSpeedMS != 0.5 || r.GuardTimeout {
+		if r.GuardDt != 500*time.Millisecond || r.GuardSpeedMS != 0.5 || r.GuardTimeout {
 			t.Errorf("R29 guarded tick %d: %+v", r.Tick, r)
 		}
 		if got, want := r.GuardDistM, r.TrueDistanceM; fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", want) {

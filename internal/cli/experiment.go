@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -135,7 +135,6 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 		}
 	}
 	elapsedWall := time.Since(began)
-	elapsed := elapsedWall.Seconds()
 	if opts.format == formatJSON {
 		out := newJSONLines(env.Stdout)
 		out.Write(struct { //nolint:errcheck // stdout
@@ -164,7 +163,8 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 				verdict += fmt.Sprintf("; %d /clock messages were lost (depth-1 best effort drops the older of two samples the subject had no time to take), so ticks moved", lost)
 			}
 		}
-		fmt.Fprintf(env.Stdout, "\nVerdict: %s (%d scenarios, %s mode, %s, %.2fs).\n", verdict, len(results), opts.cfg.Mode, opts.transport, elapsed)
+		fmt.Fprintln(env.Stdout)
+		paragraph(env.Stdout, fmt.Sprintf("Verdict: %s (%d scenarios, %s mode, %s, %s s).", verdict, len(results), opts.cfg.Mode, opts.transport, span(elapsedWall)))
 		if opts.runs > 1 {
 			fmt.Fprintf(env.Stdout, "Runs: %d, counts identical across runs: %v (wall-clock measurements excluded).\n", opts.runs, identical)
 		}
@@ -208,7 +208,7 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	t := newTable("S", "1st /clock", "ctor now()?", "ctor now()-1s", "wall @0 (pred)", "raised", "wall after", "raised",
 		"RTF", "/clock (lost)")
 	for _, r := range results {
-		t.row(fsecs(r.S), fmt.Sprintf("%.3fs", r.PreClockWall), fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
+		t.row(fsecs(r.S), span(r.PreClockWall)+"s", fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
 			fmt.Sprintf("%d (%d)", r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0), fmt.Sprint(r.WallTimer.ExcNow0),
 			fmt.Sprint(r.WallTimer.CallsAfterClock), fmt.Sprint(r.WallTimer.ExcAfterClock), fmt.Sprintf("%.3g", r.MeasuredRTF),
 			fmt.Sprintf("%d (%d)", r.Published, r.Lost))
@@ -251,14 +251,19 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	t.write(w, opts.wide)
 
 	fmt.Fprintln(w)
-	paragraph(w, fmt.Sprintf("History lookup (R28): stamps %v s stored; lookup at time 0 returns the %gs entry (tf2's \"latest\"), lookup at 99 s returns %gs; strict mode: %s",
-		h.StoredStamps, h.QueryZeroGot, h.Query99Got, h.StrictZeroErr))
+	stamps := make([]string, len(h.StoredStamps))
+	for i, s := range h.StoredStamps {
+		stamps[i] = fsecs(s)
+	}
+	paragraph(w, fmt.Sprintf("History lookup (R28): stamps %s stored; lookup at time 0 returns the %s entry (tf2's \"latest\"), lookup at 99 s returns %s; strict mode: %s",
+		strings.Join(stamps, ", "), fsecs(h.QueryZeroGot), fsecs(h.Query99Got), h.StrictZeroErr))
 }
 
-// fsecs formats seconds for the text tables: the shortest decimal that
-// reads back as x, without an exponent ("1700000000.005s", not
-// "1.700000000005e+09s").
-func fsecs(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + "s" }
+// fsecs formats a time for the experiment tables exactly, in seconds
+// with the unit and without an exponent or float rounding
+// ("1700000000.005s", not "1.700000000005e+09s"): the experiments' times
+// are settings the user typed and values derived from them.
+func fsecs[D ~int64](ns D) string { return experiment.FormatSeconds(int64(ns)) }
 
 func newClockTypesCmd(env *Env) *cobra.Command {
 	var format string
@@ -394,9 +399,9 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 				}
 				exceeded := "-"
 				if c.WatchdogTrips {
-					exceeded = fmt.Sprintf("%gs", c.WatchdogExceededS)
+					exceeded = fsecs(c.WatchdogExceeded)
 				}
-				ct.row(c.Case, fsecs(c.PrevTimeS), fsecs(c.NowS), fsecs(c.DtS), fmt.Sprint(!c.PassesDtCheck),
+				ct.row(c.Case, fsecs(c.PrevTimeNs), fsecs(c.NowNs), fsecs(c.Dt), fmt.Sprint(!c.PassesDtCheck),
 					fmt.Sprintf("%gm", c.DistanceM), speed, exceeded)
 			}
 			ct.write(w, wide)
@@ -404,11 +409,11 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
 			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")
 			for _, r := range rows {
-				gdt := fmt.Sprintf("%gs", r.GuardDtS)
+				gdt := fsecs(r.GuardDt)
 				if r.GuardSkip != "ok" {
 					gdt = "skip"
 				}
-				t.row(fmt.Sprint(r.Tick), fmt.Sprintf("%gs", r.NowS), fmt.Sprintf("%gs", r.NaiveDtS), fmt.Sprintf("%gm", r.NaiveDistM),
+				t.row(fmt.Sprint(r.Tick), fsecs(r.NowNs), fsecs(r.NaiveDt), fmt.Sprintf("%gm", r.NaiveDistM),
 					fmt.Sprintf("%gm/s", r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, fmt.Sprintf("%gm", r.GuardDistM),
 					fmt.Sprintf("%gm/s", r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), fmt.Sprintf("%gm", r.TrueDistanceM))
 			}

@@ -69,21 +69,21 @@ func TestExperimentStartupOverDDS(t *testing.T) {
 		wall := s["wall_timer"].(map[string]any)
 		calls, predicted := wall["calls_now0"].(float64), wall["predicted_calls_now0"].(float64)
 		if ctor["now_ns"] != 0.0 || ctor["minus_1s"] != "error" || wall["calls_now0"] != wall["exc_now0"] {
-			t.Errorf("S=%v: R26 ctor %v wall timer %v", s["S_s"], ctor, wall)
+			t.Errorf("S=%v: R26 ctor %v wall timer %v", s["S_ns"], ctor, wall)
 		}
 		// R26 in real time, against this run's measurement rather than the
 		// machine's speed: at least one wall tick saw now() = 0, and no more
 		// than the deadlines before the first /clock arrived (a loaded
 		// machine skips missed periods, as rcl does, so fewer is fine).
 		if calls < 1 || calls > predicted {
-			t.Errorf("S=%v: %v wall calls saw now()=0, want 1..%v (the deadlines before the first /clock)", s["S_s"], calls, predicted)
+			t.Errorf("S=%v: %v wall calls saw now()=0, want 1..%v (the deadlines before the first /clock)", s["S_ns"], calls, predicted)
 		}
-		if s["pre_clock_wall_s"].(float64) < 0.5 {
-			t.Errorf("S=%v: first /clock after %v s, before the 0.5 s pre-clock wait", s["S_s"], s["pre_clock_wall_s"])
+		if s["pre_clock_wall_ns"].(float64) < 0.5e9 {
+			t.Errorf("S=%v: first /clock after %v ns, before the 0.5 s pre-clock wait", s["S_ns"], s["pre_clock_wall_ns"])
 		}
 		for _, st := range s["sim_timers"].([]any) {
 			if st.(map[string]any)["calls_before_first_clock"] != 0.0 {
-				t.Errorf("S=%v: R23 sim timer fired before the first /clock: %v", s["S_s"], st)
+				t.Errorf("S=%v: R23 sim timer fired before the first /clock: %v", s["S_ns"], st)
 			}
 		}
 		// Every window matches the prediction from the /clock values this
@@ -91,11 +91,11 @@ func TestExperimentStartupOverDDS(t *testing.T) {
 		for _, w := range s["windows"].([]any) {
 			w := w.(map[string]any)
 			if w["exceptions"] != w["predicted_from_received_exceptions"] || w["zeros"] != w["predicted_from_received_zeros"] {
-				t.Errorf("S=%v W=%v %v Hz: measured %v/%v, predicted from the received /clock %v/%v", s["S_s"], w["W_s"], w["hz"],
+				t.Errorf("S=%v W=%v %v Hz: measured %v/%v, predicted from the received /clock %v/%v", s["S_ns"], w["W_ns"], w["hz"],
 					w["exceptions"], w["zeros"], w["predicted_from_received_exceptions"], w["predicted_from_received_zeros"])
 			}
 			if s["lost_clock_messages"] == 0.0 && (w["exceptions"] != w["predicted_exceptions"] || w["zeros"] != w["predicted_zeros"]) {
-				t.Errorf("S=%v W=%v %v Hz: measured %v/%v, predicted %v/%v", s["S_s"], w["W_s"], w["hz"], w["exceptions"], w["zeros"], w["predicted_exceptions"], w["predicted_zeros"])
+				t.Errorf("S=%v W=%v %v Hz: measured %v/%v, predicted %v/%v", s["S_ns"], w["W_ns"], w["hz"], w["exceptions"], w["zeros"], w["predicted_exceptions"], w["predicted_zeros"])
 			}
 		}
 	}

@@ -17,7 +17,7 @@ var scrubbers = []struct {
 }{
 	{regexp.MustCompile(`"elapsed_wall_ns":[0-9]+`), `"elapsed_wall_ns":X`},
 	{regexp.MustCompile(`"go":"[^"]*"`), `"go":"X"`},
-	{regexp.MustCompile(`inproc, [0-9.]+s\)`), `inproc, Xs)`},
+	{regexp.MustCompile(`inproc, [0-9.]+ s\)`), `inproc, X s)`},
 }
 
 func scrub(s string) string {
@@ -79,13 +79,13 @@ func TestExperimentStartupJSONSchema(t *testing.T) {
 				}
 			}
 		case "scenario":
-			for _, k := range []string{"S_s", "ctor", "wall_timer", "sim_timers", "windows", "pre_clock_wall_s", "measured_rtf", "off_grid_callbacks"} {
+			for _, k := range []string{"S_ns", "ctor", "wall_timer", "sim_timers", "windows", "pre_clock_wall_ns", "measured_rtf", "off_grid_callbacks"} {
 				if _, ok := obj[k]; !ok {
 					t.Errorf("scenario line lacks %q", k)
 				}
 			}
 			w := obj["windows"].([]any)[0].(map[string]any)
-			for _, k := range []string{"W_s", "hz", "exceptions", "zeros", "positives", "first_positive_now_s", "predicted_exceptions", "predicted_zeros", "guard_le", "guard_eq0_or_lt"} {
+			for _, k := range []string{"W_ns", "hz", "exceptions", "zeros", "positives", "first_positive_now_ns", "predicted_exceptions", "predicted_zeros", "guard_le", "guard_eq0_or_lt"} {
 				if _, ok := w[k]; !ok {
 					t.Errorf("window lacks %q", k)
 				}

@@ -21,9 +21,26 @@ import (
 // tableWidth is the width human tables fit by default.
 const tableWidth = 100
 
-// jsonSchema is the version of the JSON-lines schema; fields are only
-// ever added.
+// jsonSchema is the version of a command's JSON-lines schema, in its env
+// line. Within a version fields are only ever added; a field renamed or
+// retyped bumps the command's version (schemaChanges).
 const jsonSchema = 1
+
+// schemaChanges holds the commands whose schema moved past jsonSchema,
+// with their version: experiment startup and dtspike carried float
+// seconds (_s) in schema 1 and carry integer nanoseconds (_ns) from 2.
+var schemaChanges = map[string]int{
+	"experiment startup": 2,
+	"experiment dtspike": 2,
+}
+
+// schemaOf returns command's JSON schema version.
+func schemaOf(command string) int {
+	if v, ok := schemaChanges[command]; ok {
+		return v
+	}
+	return jsonSchema
+}
 
 // envHeader starts every command's env line; each command embeds it
 // first in its own typed env struct, so "kind" comes first.
@@ -36,7 +53,7 @@ type envHeader struct {
 }
 
 func newEnvHeader(command string) envHeader {
-	return envHeader{Kind: "env", Schema: jsonSchema, Command: command, Version: Version, Go: runtime.Version()}
+	return envHeader{Kind: "env", Schema: schemaOf(command), Command: command, Version: Version, Go: runtime.Version()}
 }
 
 // liveEnv is the env line of the commands on a transport (pub, monitor).
@@ -206,23 +223,24 @@ func (t *table) write(w io.Writer, wide bool) {
 // writeRecords prints a table too wide even without its optional
 // columns one row per block, under the first two heads: the first two
 // cells on a line, then the other cells as "HEAD: value" on indented
-// lines (empty cells left out). When every row's other cells fit on one
-// line they share it, comma-separated; otherwise each has its own line,
-// wrapped, in every row, so that the blocks read alike.
+// lines, empty cells left out. Short cells are packed onto lines,
+// separated by "; ", never split; when a cell is long (a sentence), each
+// cell of every row gets its own line, so that the blocks read alike.
 func (t *table) writeRecords(w io.Writer) {
+	const indent, sep = "    ", "; "
 	w0 := len([]rune(t.heads[0]))
 	for _, r := range t.rows {
 		w0 = max(w0, len([]rune(r[0])))
 	}
 	rests := make([][]string, len(t.rows))
-	oneLine := true
+	pack := true
 	for i, r := range t.rows {
 		for j := 2; j < len(r); j++ {
 			if c := strings.TrimSpace(r[j]); c != "" {
 				rests[i] = append(rests[i], t.heads[j]+": "+c)
+				pack = pack && len([]rune(c)) <= tableWidth/2
 			}
 		}
-		oneLine = oneLine && len([]rune("    "+strings.Join(rests[i], ", "))) <= tableWidth
 	}
 	fmt.Fprintln(w, t.heads[0]+strings.Repeat(" ", w0-len([]rune(t.heads[0])))+"  "+t.heads[1])
 	for i, r := range t.rows {
@@ -230,16 +248,25 @@ func (t *table) writeRecords(w io.Writer) {
 		for _, l := range wrap(first, tableWidth, strings.Repeat(" ", w0+4)) {
 			fmt.Fprintln(w, l)
 		}
-		switch {
-		case len(rests[i]) == 0:
-		case oneLine:
-			fmt.Fprintln(w, "    "+strings.Join(rests[i], ", "))
-		default:
-			for _, c := range rests[i] {
-				for _, l := range wrap("    "+c, tableWidth, "      ") {
+		line := ""
+		for _, c := range rests[i] {
+			if pack && line != "" && len([]rune(line+sep+c)) <= tableWidth {
+				line += sep + c
+				continue
+			}
+			if line != "" {
+				fmt.Fprintln(w, line)
+			}
+			line = indent + c
+			if !pack || len([]rune(line)) > tableWidth {
+				for _, l := range wrap(line, tableWidth, indent+"  ") {
 					fmt.Fprintln(w, l)
 				}
+				line = ""
 			}
+		}
+		if line != "" {
+			fmt.Fprintln(w, line)
 		}
 	}
 }

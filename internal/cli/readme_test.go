@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -128,6 +130,73 @@ func TestDocsPlotsUpToDate(t *testing.T) {
 		}
 		if string(got) != string(want) {
 			t.Errorf("docs/%s is stale: run bash scripts/docs-plots", p.doc)
+		}
+	}
+}
+
+// The README lists the JSON lines of experiment startup with every field;
+// the field names (at every depth) must be the ones simclock prints, so
+// a renamed field cannot stay documented under its old name.
+func TestReadmeStartupJSONFields(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]map[string]bool{} // kind -> field names
+	kindRe, fieldRe := regexp.MustCompile(`^- \x60\{"kind":"(\w+)"`), regexp.MustCompile(`"(\w+)":`)
+	section := string(readme)[strings.Index(string(readme), "### JSON output"):]
+	section = section[:strings.Index(section, "\n## ")]
+	for _, line := range strings.Split(section, "\n") {
+		if m := kindRe.FindStringSubmatch(line); m != nil {
+			documented[m[1]] = map[string]bool{}
+			for _, f := range fieldRe.FindAllStringSubmatch(line, -1) {
+				documented[m[1]][f[1]] = true
+			}
+		}
+	}
+	if len(documented) != 4 {
+		t.Fatalf("README documents kinds %v, want env, scenario, history_time_zero, summary", documented)
+	}
+	out, _, code := runSimclock(t, "experiment", "startup", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatal(err)
+		}
+		kind := obj["kind"].(string)
+		printed := map[string]bool{}
+		var collect func(v any)
+		collect = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					printed[k] = true
+					collect(x)
+				}
+			case []any:
+				for _, x := range v {
+					collect(x)
+				}
+			}
+		}
+		collect(obj)
+		doc, ok := documented[kind]
+		if !ok {
+			t.Errorf("kind %q is printed but not in the README", kind)
+			continue
+		}
+		for k := range printed {
+			if !doc[k] {
+				t.Errorf("%s: field %q is printed but not in the README", kind, k)
+			}
+		}
+		for k := range doc {
+			if !printed[k] {
+				t.Errorf("%s: the README lists %q, which simclock does not print", kind, k)
+			}
 		}
 	}
 }
