@@ -48,7 +48,7 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 			return // some check looks at the baseline
 		}
 	}
-	if c.stateGuarded(e, prev, f, conds) || c.throttle(e, prev, f) || !c.once(f, prev) {
+	if c.stateGuarded(e, prev, f, conds) || c.pairedGate(e, prev, f) || c.throttle(e, prev, f) || !c.once(f, prev) {
 		return
 	}
 	for _, cd := range conds {
@@ -96,17 +96,7 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 // only lets the first event through. An elapsed time used in arithmetic, or
 // compared as a timeout without moving the baseline, is not a throttle.
 func (c *checker) throttle(site *expr, prev string, f *fn) bool {
-	// dts: locals computed from the elapsed time (dt = (now - prev).seconds()).
-	dts := map[string]bool{}
-	var defs []*stmt
-	eachStmt(f.body, func(s *stmt) {
-		if s.kind == sAssign && s.value != nil && containsExpr(s.value, site) {
-			if p := c.d.path(s.target, f); p != "" && !strings.HasPrefix(p, "self.") {
-				dts[p] = true
-				defs = append(defs, s)
-			}
-		}
-	})
+	dts, defs := c.elapsedLocals(site, f)
 	uses := func(e *expr) bool { return containsExpr(e, site) || len(dts) > 0 && c.mentions(e, dts, f, false) }
 	found := false
 	ok := true
@@ -210,4 +200,80 @@ func onlyCompared(e *expr, uses func(*expr) bool) bool {
 		return onlyCompared(e.l, uses) && onlyCompared(e.r, uses)
 	}
 	return false
+}
+
+// elapsedLocals returns the locals computed from the elapsed time at site
+// (dt = (now - prev).seconds()) and the statements that define them.
+func (c *checker) elapsedLocals(site *expr, f *fn) (map[string]bool, []*stmt) {
+	dts := map[string]bool{}
+	var defs []*stmt
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.value != nil && containsExpr(s.value, site) {
+			if p := c.d.path(s.target, f); p != "" && !strings.HasPrefix(p, "self.") {
+				dts[p] = true
+				defs = append(defs, s)
+			}
+		}
+	})
+	return dts, defs
+}
+
+// pairedGate reports whether every use of the elapsed time now - prev at
+// site is an if-condition that also requires (with "and") a member assigned
+// together with prev outside the constructor: a command timeout's
+// "if dt > T and not self.stopped" where the callback that moves the
+// baseline also clears the flag. The constructor's baseline is then never
+// acted on, provided the flag's constructor value keeps the gate shut; like
+// stateGuarded (which covers the same pairing when the subtraction itself
+// sits inside such a condition), this trusts that it does.
+func (c *checker) pairedGate(site *expr, prev string, f *fn) bool {
+	m, ok := strings.CutPrefix(prev, "self.")
+	if !ok || f.cls == nil {
+		return false
+	}
+	paired := c.paired(f.cls, m)
+	if len(paired) == 0 {
+		return false
+	}
+	dts, defs := c.elapsedLocals(site, f)
+	if len(dts) == 0 {
+		return false // the subtraction is used in place, not only compared
+	}
+	uses := func(e *expr) bool { return c.mentions(e, dts, f, false) }
+	// gated: a conjunct of the condition mentions a paired member and not
+	// the elapsed time.
+	var gated func(e *expr) bool
+	gated = func(e *expr) bool {
+		if e == nil {
+			return false
+		}
+		if e.kind == eAnd {
+			return gated(e.l) || gated(e.r)
+		}
+		return !uses(e) && c.mentions(e, paired, f, false)
+	}
+	found, ok := false, true
+	var walk func(stmts []*stmt)
+	walk = func(stmts []*stmt) {
+		for _, s := range stmts {
+			if slices.Contains(defs, s) {
+				continue
+			}
+			if s.kind == sIf && uses(s.e) {
+				found = true
+				if s.e.kind != eAnd || !gated(s.e) {
+					ok = false
+				}
+				continue // the branches run only behind the gate
+			}
+			if (s.e != nil && uses(s.e)) || (s.value != nil && uses(s.value)) {
+				ok = false
+			}
+			walk(s.then)
+			walk(s.els)
+			walk(s.body)
+		}
+	}
+	walk(f.body)
+	return found && ok
 }
