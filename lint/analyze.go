@@ -541,7 +541,8 @@ func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
 
 // paired returns the member paths ("self.x") assigned in the same
 // statement list as an assignment to member m, in any method of the class
-// but the constructor.
+// but the constructor. An element assignment (speeds_[LEFT] = v) counts as
+// one to the member it indexes.
 func (c *checker) paired(cls *class, m string) map[string]bool {
 	key := pairKey{cls, m}
 	if got, ok := c.pairs[key]; ok {
@@ -558,7 +559,7 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 		}
 		for _, s := range stmts {
 			if has && s.kind == sAssign {
-				if p := c.d.path(s.target, f); strings.HasPrefix(p, "self.") && p != "self."+m {
+				if p := c.d.rootPath(s.target, f); strings.HasPrefix(p, "self.") && p != "self."+m {
 					out[p] = true
 				}
 			}

@@ -64,6 +64,10 @@
 // in a tf2 lookup is the intended "latest" idiom and is not R28. A
 // throttle or rate limiter that only compares the elapsed time with a
 // minimum is not R29: a large first interval lets one event through.
+// Neither is a watchdog whose expiry only clears what the baseline's
+// setter sets with it, nor an elapsed time only ever compared alongside
+// (and) a flag set with the baseline: before the first command, neither
+// acts on the constructor's baseline.
 //
 // What now() - W below 0 does depends on the distribution ([Config]
 // RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp
@@ -75,8 +79,10 @@
 //
 // The analysis is per function plus class members; it follows calls only
 // into the same class's methods (argument clock types, guard helpers,
-// callers that set a member first): a window computed in a helper called
-// from __init__ is not seen as being in the constructor, and a stamp
+// callers that set a member first): a baseline a constructor stores
+// through a method it calls (init_variables()) counts as the
+// constructor's for R29, but a window computed in such a helper is not
+// seen as being in the constructor (R26), and a stamp
 // returned by a getter is unknown. C++ classes merge by simple name within
 // a package (the nearest directory with a package.xml). The linter cannot
 // know whether a node runs with use_sim_time, so outside test code R27

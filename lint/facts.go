@@ -169,7 +169,7 @@ func (d *dataflow) solve() {
 						typ = fl.typ
 					}
 					ft := d.valueFacts(typ, v.value, v.f)
-					if v.f.ctor && ft&fNow != 0 {
+					if ft&fNow != 0 && (v.f.ctor || d.calledFromCtor(c, v.f)) {
 						ft |= fCtorNow
 					}
 					changed = d.addMember(c, name, ft) || changed
@@ -272,6 +272,41 @@ func (d *dataflow) setInCtor(c *class, name string) bool {
 	return false
 }
 
+// calledFromCtor reports whether method f of class c is called by name
+// from one of c's constructors (init_variables(), this->reset(),
+// self.init_state()): a now() it stores runs before the first /clock just as
+// one written in the constructor itself (turtlebot3_fake_node).
+func (d *dataflow) calledFromCtor(c *class, f *fn) bool {
+	if f.ctor || f.cls != c || f.name == "" {
+		return false
+	}
+	called := false
+	visit := func(e *expr) {
+		if e.kind != eCall || e.recv == nil {
+			return
+		}
+		switch r := e.recv; {
+		case r.kind == eName && r.name == f.name:
+			called = true
+		case r.kind == eAttr && r.name == f.name && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+			called = true
+		}
+	}
+	for _, g := range c.fns {
+		if !g.ctor {
+			continue
+		}
+		eachStmt(g.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.target, s.value} {
+				if e != nil {
+					walkExpr(e, visit)
+				}
+			}
+		})
+	}
+	return called
+}
+
 // stateMember reports whether a method other than a constructor or an
 // initialiser assigns member name: it holds state, not configuration.
 func (d *dataflow) stateMember(c *class, name string) bool {
@@ -362,6 +397,16 @@ func (d *dataflow) path(e *expr, f *fn) string {
 		return rp + "." + e.name
 	}
 	return ""
+}
+
+// rootPath is the path of e, or for an element access (speeds_[LEFT],
+// self.cmd[0]) the path of the container it indexes.
+func (d *dataflow) rootPath(e *expr, f *fn) string {
+	for e != nil && e.kind == eOther && e.n != nil && len(e.subs) > 0 &&
+		(e.n.kind == "subscript_expression" || e.n.kind == "subscript") {
+		e = e.subs[0]
+	}
+	return d.path(e, f)
 }
 
 // lookup returns the facts of a path.

@@ -92,9 +92,10 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 // compared with a threshold the way throttles and rate limiters do: a
 // branch taken while the elapsed time is small leaves ("if (dt < min)
 // return;"), or the branch taken once it is large moves the baseline
-// ("if (dt >= period) { prev = now; ... }"). A large first interval then
-// only lets the first event through. An elapsed time used in arithmetic, or
-// compared as a timeout without moving the baseline, is not a throttle.
+// ("if (dt >= period) { prev = now; ... }"), or only expires what the
+// baseline's setter set (see expires). A large first interval then only
+// lets the first event through. An elapsed time used in arithmetic, or
+// compared as a timeout whose expiry does anything else, is not a throttle.
 func (c *checker) throttle(site *expr, prev string, f *fn) bool {
 	dts, defs := c.elapsedLocals(site, f)
 	uses := func(e *expr) bool { return containsExpr(e, site) || len(dts) > 0 && c.mentions(e, dts, f, false) }
@@ -186,7 +187,28 @@ func (c *checker) throttleIf(s *stmt, uses func(*expr) bool, prev string, f *fn)
 			moves = true
 		}
 	})
-	return moves
+	return moves || c.expires(largeBranch, prev, f)
+}
+
+// expires reports whether the branch a watchdog takes once the elapsed time
+// is large only assigns members that the method moving the baseline sets
+// together with it (turtlebot3's fake node zeroes the wheel speeds its
+// cmd_vel callback sets with last_cmd_vel_time_): it expires the last
+// command. With the constructor's baseline no command has set them yet, so
+// expiring them early changes nothing. A branch that sets anything else (a
+// stale flag, an error state) is still reported.
+func (c *checker) expires(branch []*stmt, prev string, f *fn) bool {
+	m, ok := strings.CutPrefix(prev, "self.")
+	if !ok || f.cls == nil || len(branch) == 0 {
+		return false
+	}
+	paired := c.paired(f.cls, m)
+	for _, st := range branch {
+		if st.kind != sAssign || !paired[c.d.rootPath(st.target, f)] {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyCompared reports whether every part of e that uses the elapsed time
