@@ -598,6 +598,18 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 	switch callee.name {
 	case "get_clock":
 		return fROSClock
+	case "seconds", "nanoseconds":
+		// now().seconds() as a double is still the current ROS time: a
+		// baseline stored that way in a constructor is 0 under sim time
+		// just the same (raspimouse's heading integrator). Only C++: rclpy's
+		// Time.nanoseconds is an attribute, and a Duration's seconds()
+		// is no time point.
+		if l == langCPP {
+			if rf := d.facts(callee.recv, f); rf&fNow != 0 && rf&fDuration == 0 {
+				return fNow
+			}
+		}
+		return 0
 	case "now":
 		recv := callee.recv
 		if recv.kind == eCall && recv.recv != nil && (recv.recv.kind == eAttr || recv.recv.kind == eName) &&
