@@ -81,10 +81,10 @@
 // into the same class's methods (argument clock types, guard helpers,
 // callers that set a member first): a baseline a constructor stores
 // through a method it calls (init_variables()) counts as the
-// constructor's for R29, as does a C++ now().seconds() kept as a double,
-// but a window computed in such a helper is not
-// seen as being in the constructor (R26), and a stamp
-// returned by a getter is unknown. C++ classes merge by simple name within
+// constructor's for R29, as does one kept as a number (C++
+// now().seconds(), rclpy now().nanoseconds), but a window computed in
+// such a helper is not seen as being in the constructor (R26), and a
+// stamp returned by a getter is unknown. C++ classes merge by simple name within
 // a package (the nearest directory with a package.xml). The linter cannot
 // know whether a node runs with use_sim_time, so outside test code R27
 // also fires on code that only ever sees wall time, where the window is

@@ -442,6 +442,14 @@ func (d *dataflow) facts(e *expr, f *fn) fact {
 			return ft
 		}
 		if f != nil && f.u.lang == langPython {
+			// now().nanoseconds as an int is still the current ROS time
+			// (a Duration's nanoseconds is no time point), as C++'s
+			// now().seconds() is in callFacts.
+			if e.name == "nanoseconds" && e.recv != nil {
+				if rf := d.facts(e.recv, f); rf&fNow != 0 && rf&fDuration == 0 {
+					return fNow
+				}
+			}
 			return d.fields[f.u][e.name]
 		}
 		return 0
