@@ -259,7 +259,7 @@ func (c *checker) pairedGate(site *expr, prev string, f *fn) bool {
 	}
 	dts, defs := c.elapsedLocals(site, f)
 	if len(dts) == 0 {
-		return false // the subtraction is used in place, not only compared
+		return false // used in place: stateGuarded reads the conditions around it
 	}
 	uses := func(e *expr) bool { return c.mentions(e, dts, f, false) }
 	// gated: a conjunct of the condition mentions a paired member and not
