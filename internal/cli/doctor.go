@@ -57,12 +57,7 @@ Examples:
   simclock doctor
   ROS_DOMAIN_ID=7 simclock doctor --duration 10s --format json
   simclock doctor --watch`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return flagErrorf("doctor takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(); err != nil {
 				return err

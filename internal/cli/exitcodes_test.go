@@ -70,6 +70,12 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"pub", "--resume-after", "1"}, ExitUsage, "--resume-after needs --pause-at"},
 		tc{[]string{"pub", "--loop"}, ExitUsage, "--loop needs --until"},
 		tc{[]string{"pub", "extra"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"predict", "1", "2"}, ExitUsage, "simclock predict takes no arguments"},
+		tc{[]string{"experiment", "startup", "x"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"experiment", "clocktypes", "x"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"experiment", "dtspike", "x"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"doctor", "x"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"completion", "bash", "x"}, ExitUsage, ""},
 		tc{[]string{"pub", "--format", "xml"}, ExitUsage, "--format"},
 		tc{[]string{"pub", "--transport", "carrier-pigeon"}, ExitUsage, "--transport"},
 		// a stop before a start, a pause or jump before the start

@@ -57,7 +57,7 @@ Examples:
   simclock experiment startup
   simclock experiment startup --start 0,2.5 --windows 1 --timer-hz 30 --format json
   simclock experiment startup --mode realtime --plot startup.svg`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.format); err != nil {
 				return err
@@ -271,7 +271,7 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "clocktypes",
 		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
 				return err
@@ -350,7 +350,7 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dtspike",
 		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
 				return err

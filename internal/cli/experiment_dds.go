@@ -82,7 +82,7 @@ func newStartupSimulatorCmd(env *Env) *cobra.Command {
 		Use:    "startup-simulator",
 		Short:  "The fake simulator of 'experiment startup --transport dds', run as its own process",
 		Hidden: true,
-		Args:   cobra.NoArgs,
+		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Starts = []time.Duration{start}
 			cfg.Mode = experiment.Realtime

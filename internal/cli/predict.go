@@ -35,7 +35,7 @@ Examples:
   simclock predict --start 0 --window 1 --hz 10
   simclock predict --start 0.5 --window 1 --hz 20 --format json
   simclock predict --start 0 --window 0.25 --hz 30 --clock-every 4`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.format); err != nil {
 				return err

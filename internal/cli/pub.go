@@ -53,7 +53,7 @@ Examples:
   simclock pub --pre-clock 3 --pause-at 10 --resume-after 5
   simclock pub --start 100 --until 160 --loop        # backward jump at each loop
   simclock pub --jump-at 30 --jump-to 10             # one backward jump`,
-		Args: noArgs("pub"),
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := o.config(cmd)
 			if err != nil {

@@ -121,7 +121,11 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		newBagCmd(env),        // hazards in recordings
 		newLintCmd(env),       // hazards in source code
 	)
+	// cobra adds its completion command when it executes; added now, it
+	// follows the same argument and exit rules as the others.
+	root.InitDefaultCompletionCmd()
 	refuseUnknownCommands(root)
+	argsAreUsage(root)
 	// Help fits 100 columns too: flag descriptions wrap.
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string { return f.FlagUsagesWrapped(tableWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(
@@ -213,12 +217,29 @@ func firstWord(args []string) string {
 	return ""
 }
 
-// noArgs refuses positional arguments, as a usage error.
-func noArgs(command string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return flagErrorf("%s takes no arguments, got %q", command, args)
+// noArgs refuses positional arguments, as a usage error naming the
+// command (cobra.NoArgs would call an argument an "unknown command").
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return flagErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
+	}
+	return nil
+}
+
+// argsAreUsage makes every argument check in the tree of c report a
+// usage error (exit 2), whoever wrote the check: cobra's own validators
+// return plain errors, which would exit 1.
+func argsAreUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			err := check(cmd, args)
+			if _, ok := errors.AsType[*usageError](err); err == nil || ok {
+				return err
+			}
+			return &usageError{err}
 		}
-		return nil
+	}
+	for _, sub := range c.Commands() {
+		argsAreUsage(sub)
 	}
 }
