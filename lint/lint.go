@@ -354,8 +354,17 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 	u.root = root
 	if errAt >= 0 {
 		line, _ := u.position(errAt)
+		// What usually breaks the parse differs: in C++ a macro the
+		// parser cannot expand; in Python a file mid-edit, one that is
+		// not Python (no extension is read as Python), or Python 2 the
+		// grammar does not take (most of it, print statements included,
+		// it does).
+		why := "often an unexpanded macro"
+		if l == langPython {
+			why = "a file mid-edit, Python 2, or not Python"
+		}
 		return u, fileError{parse: &ParseError{File: s.path, Line: line,
-			Message: "syntax error (often an unexpanded macro); analysed around it", Recovered: true}}
+			Message: "syntax error (" + why + "); analysed around it", Recovered: true}}
 	}
 	return u, fileError{}
 }

@@ -258,3 +258,34 @@ func TestMaxFileSize(t *testing.T) {
 		t.Errorf("files %d, failures %+v: want the big file named as not parsed", res.Files, res.Failures())
 	}
 }
+
+// TestSyntaxErrorSaysWhy checks that a file that does not parse is named
+// with its line and the likely cause for its language, and is still
+// analysed: a Python file mid-edit, a C++ file whose macro the parser
+// cannot expand.
+func TestSyntaxErrorSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"mid_edit.py": "import rclpy\n\ndef on_tick(self:\n    x = self.get_clock().now()\n",
+		"driver.cpp":  "#include <x.h>\nMY_PLUGIN_EXPORT(Foo, Bar)\nclass Foo {\n  int f( { return 0; }\n};\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(t.Context(), []string{dir}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"mid_edit.py": "mid-edit", "driver.cpp": "macro"}
+	if len(res.ParseErrors) != len(want) {
+		t.Fatalf("parse errors %+v, want one per file", res.ParseErrors)
+	}
+	for _, pe := range res.ParseErrors {
+		w := want[filepath.Base(pe.File)]
+		if w == "" || !strings.Contains(pe.Message, w) || !pe.Recovered || pe.Line < 1 {
+			t.Errorf("%s:%d: %q (recovered %v), want a recovered error saying %q", pe.File, pe.Line, pe.Message, pe.Recovered, w)
+		}
+	}
+}

@@ -64,7 +64,7 @@ sim-time startup rules (R26, R27, R29) skip it.
 
 Files that could not be parsed (YAML or XML that is not well formed) are
 named on stderr as file:line: could not parse, and counted; C++ with syntax
-errors (often unexpanded macros) is analysed around them and counted.
+errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed around them and counted.
 --strict fails the run when a file could not be parsed. SARIF artifact URIs
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
@@ -209,7 +209,7 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
 	}
 	if n := len(res.ParseErrors) - len(failures); n > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors (often unexpanded macros); analysed around them (--format json lists them)\n", n)
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors, analysed around them (--format json lists them)\n", n)
 	}
 	return nil
 }
