@@ -164,7 +164,7 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			}
 		}
 		fmt.Fprintln(env.Stdout)
-		paragraph(env.Stdout, fmt.Sprintf("Verdict: %s (%d scenarios, %s mode, %s, %s s).", verdict, len(results), opts.cfg.Mode, opts.transport, span(elapsedWall)))
+		paragraph(env.Stdout, fmt.Sprintf("Verdict: %s (%d scenario%s, %s mode, %s, %s s).", verdict, len(results), plural(len(results)), opts.cfg.Mode, opts.transport, span(elapsedWall)))
 		if opts.runs > 1 {
 			fmt.Fprintf(env.Stdout, "Runs: %d, counts identical across runs: %v (wall-clock measurements excluded).\n", opts.runs, identical)
 		}
@@ -240,8 +240,8 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	}
 	t.write(w, opts.wide)
 
-	fmt.Fprintf(w, "\nGuards: what gets past (R27)\n")
-	t = newTable("S", "W", "timer", "no guard: errors/zeros", "'skip if now <= W'", "'skip if now == 0 or now < W'")
+	fmt.Fprintf(w, "\nGuards: the errors/zeros that get past each (R27)\n")
+	t = newTable("S", "W", "timer", "no guard", "skip if now <= W", "skip if now == 0 or now < W")
 	for _, r := range results {
 		for _, wr := range r.Windows {
 			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprintf("%d/%d", wr.Exceptions, wr.Zeros),

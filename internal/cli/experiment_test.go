@@ -43,6 +43,8 @@ func TestExperimentGolden(t *testing.T) {
 		{"clocktypes.golden", []string{"experiment", "clocktypes"}},
 		{"clocktypes_json.golden", []string{"experiment", "clocktypes", "--format", "json"}},
 		{"dtspike.golden", []string{"experiment", "dtspike"}},
+		{"dtspike_json.golden", []string{"experiment", "dtspike", "--format", "json"}},
+		{"startup_epoch.golden", []string{"experiment", "startup", "--start", "1700000000.005", "--windows", "0.25", "--timer-hz", "10"}},
 		{"predict.golden", []string{"predict", "--start", "0.5", "--window", "1", "--hz", "20"}},
 		{"predict_sparse_json.golden", []string{"predict", "--start", "0", "--window", "0.25", "--hz", "30", "--clock-every", "4", "--format", "json"}},
 	} {

@@ -321,3 +321,11 @@ func (l *lineWrapper) Flush() error {
 	l.buf = nil
 	return err
 }
+
+// plural returns "s" unless n is 1, for "1 scenario", "4 scenarios".
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
