@@ -29,14 +29,12 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) er
 	}
 	type panel struct {
 		r   ScenarioResult
-		s   int64 // S in ns, exactly when cfg.Starts gives it
 		win time.Duration
 	}
 	var panels []panel
 	for _, r := range results {
-		s := int64(r.S)
 		for _, win := range windows {
-			panels = append(panels, panel{r, s, win})
+			panels = append(panels, panel{r, win})
 		}
 	}
 	height := len(panels) * (panelH + top + bottom)
@@ -77,7 +75,7 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) er
 			return float64(y0) + panelH - (s-lo)/(hi-lo)*panelH
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %s, W = %s: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n",
-			left, y0-12, FormatSeconds(pn.s), FormatSeconds(int64(mark)), r.PreClockWall.Seconds(), r.Published, r.MeasuredRTF)
+			left, y0-12, FormatSeconds(int64(r.S)), FormatSeconds(int64(mark)), r.PreClockWall.Seconds(), r.Published, r.MeasuredRTF)
 		// Before the first /clock.
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall.Seconds())-x(0), panelH)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#888">before the first /clock: now() = 0</text>`+"\n", x(0)+4, y0+14)
