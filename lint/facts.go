@@ -55,6 +55,10 @@ type dataflow struct {
 	// agoLevel records the R27 guard level of each now() - Duration
 	// subtraction; fAgo is dropped where the guard is correct.
 	agoLevel map[*expr]int
+	// ctorCallees holds, per class, the names of the methods its
+	// constructors call (calledFromCtor), found once: solve asks for
+	// every member stamped with now(), in every round.
+	ctorCallees map[*class]map[string]bool
 }
 
 type memberAssign struct {
@@ -63,7 +67,7 @@ type memberAssign struct {
 }
 
 func newDataflow(units []*unit, classes []*class) *dataflow {
-	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}}
+	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, ctorCallees: map[*class]map[string]bool{}}
 	d.declared = map[*fn]map[string]bool{}
 	d.localTypes = map[*fn]map[string]string{}
 	for _, u := range units {
@@ -280,31 +284,35 @@ func (d *dataflow) calledFromCtor(c *class, f *fn) bool {
 	if f.ctor || f.cls != c || f.name == "" {
 		return false
 	}
-	called := false
-	visit := func(e *expr) {
-		if e.kind != eCall || e.recv == nil {
-			return
-		}
-		switch r := e.recv; {
-		case r.kind == eName && r.name == f.name:
-			called = true
-		case r.kind == eAttr && r.name == f.name && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
-			called = true
-		}
-	}
-	for _, g := range c.fns {
-		if !g.ctor {
-			continue
-		}
-		eachStmt(g.body, func(s *stmt) {
-			for _, e := range []*expr{s.e, s.target, s.value} {
-				if e != nil {
-					walkExpr(e, visit)
-				}
+	called, ok := d.ctorCallees[c]
+	if !ok {
+		called = map[string]bool{}
+		visit := func(e *expr) {
+			if e.kind != eCall || e.recv == nil {
+				return
 			}
-		})
+			switch r := e.recv; {
+			case r.kind == eName:
+				called[r.name] = true
+			case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+				called[r.name] = true
+			}
+		}
+		for _, g := range c.fns {
+			if !g.ctor {
+				continue
+			}
+			eachStmt(g.body, func(s *stmt) {
+				for _, e := range []*expr{s.e, s.target, s.value} {
+					if e != nil {
+						walkExpr(e, visit)
+					}
+				}
+			})
+		}
+		d.ctorCallees[c] = called
 	}
-	return called
+	return called[f.name]
 }
 
 // stateMember reports whether a method other than a constructor or an
