@@ -33,7 +33,7 @@
 // included) and the left side of && and ||.
 //
 // Flow-insensitivity over-approximates; these rules keep it precise on
-// real code (the corpus of lint/corpus/repos.tsv, 21 public repositories,
+// real code (the development corpus of lint/corpus/dev.tsv,
 // is the test bed; scripts/lint-corpus measures it):
 //   - A default-constructed rclcpp::Time member that nothing assigns is
 //     SYSTEM_TIME 0. One that only methods assign (not a constructor or an

@@ -1,6 +1,6 @@
 // Command corpus is the real-world precision benchmark of simclock lint
 // (issue 11), run by scripts/lint-corpus: it lints the public ROS 2
-// repositories of repos.tsv (already extracted under -corpus) and compares
+// repositories of dev.tsv or eval.tsv (already extracted under -corpus) and compares
 // every finding with the hand-made verdicts of verdicts.tsv.
 //
 // A verdict line is: repository name, file (relative to the repository),
@@ -41,7 +41,7 @@ type verdict struct {
 
 func main() {
 	corpus := flag.String("corpus", "/work/corpus", "directory holding one extracted tree per repository")
-	repos := flag.String("repos", "lint/corpus/repos.tsv", "repository list")
+	repos := flag.String("repos", "lint/corpus/dev.tsv", "repository list (dev.tsv or eval.tsv)")
 	verdicts := flag.String("verdicts", "lint/corpus/verdicts.tsv", "verdicts file")
 	writeNew := flag.Bool("write-new", false, "append findings without a verdict to the verdicts file as '?'")
 	distro := flag.String("ros-distro", lint.DefaultDistro, "ROS 2 distribution the code is linted for")
