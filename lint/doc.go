@@ -33,8 +33,8 @@
 // included) and the left side of && and ||.
 //
 // Flow-insensitivity over-approximates; these rules keep it precise on
-// real code (the development corpus of lint/corpus/dev.tsv,
-// is the test bed; scripts/lint-corpus measures it):
+// real code (the development corpus of lint/corpus/dev.tsv is the test
+// bed; scripts/lint-corpus measures it):
 //   - A default-constructed rclcpp::Time member that nothing assigns is
 //     SYSTEM_TIME 0. One that only methods assign (not a constructor or an
 //     initialiser such as on_configure, onInit, reset) is "unset": reported
