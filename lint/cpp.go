@@ -57,9 +57,14 @@ func (c *cppFront) class(n *node) {
 	for _, ch := range n.children {
 		if ch.kind == "base_class_clause" {
 			for _, b := range ch.children {
-				if isNodeType(normType(c.u.text(b))) {
+				if b.kind == "access_specifier" || b.kind == "comment" {
+					continue
+				}
+				t := normType(c.u.text(b))
+				if isNodeType(t) {
 					cls.isNode = true
 				}
+				cls.bases = append(cls.bases, simpleTypeName(t))
 			}
 		}
 	}
@@ -76,6 +81,15 @@ func isNodeType(t string) bool {
 	}
 	last := t[strings.LastIndexByte(t, '.')+1:]
 	return last == "Node" || last == "LifecycleNode"
+}
+
+// simpleTypeName is the last component of a normalised type name, without
+// template arguments: ns.Base<int> is Base.
+func simpleTypeName(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	return t[strings.LastIndexByte(t, '.')+1:]
 }
 
 // normType normalises a C++ type or qualified name: no spaces, "::" as ".",
@@ -407,6 +421,20 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 			}
 		}
 		return e
+	case "new_expression":
+		// new ns::X(args) constructs an X, like a call of the type.
+		if t := n.child("type"); t != nil {
+			e := &expr{kind: eCall, n: n, recv: &expr{kind: eName, n: t, name: normType(u.text(t))}}
+			if args := n.child("arguments"); args != nil {
+				e.argList = args
+				for _, a := range args.children {
+					if a.kind != "comment" {
+						e.args = append(e.args, c.expr(a, f))
+					}
+				}
+			}
+			return e
+		}
 	case "compound_literal_expression":
 		typ := normType(u.text(n.child("type")))
 		if v := n.child("value"); v != nil {

@@ -55,10 +55,12 @@ type dataflow struct {
 	// agoLevel records the R27 guard level of each now() - Duration
 	// subtraction; fAgo is dropped where the guard is correct.
 	agoLevel map[*expr]int
-	// ctorCallees holds, per class, the names of the methods its
-	// constructors call (calledFromCtor), found once: solve asks for
-	// every member stamped with now(), in every round.
-	ctorCallees map[*class]map[string]bool
+	// startup holds the classes built before the first /clock, and
+	// ctorReach per class the methods its constructors run (startup.go).
+	startup   map[*class]bool
+	ctorReach map[*class]map[*fn]bool
+	byName    map[string][]*class
+	insts     map[*fn][]instSite
 }
 
 type memberAssign struct {
@@ -67,7 +69,7 @@ type memberAssign struct {
 }
 
 func newDataflow(units []*unit, classes []*class) *dataflow {
-	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, ctorCallees: map[*class]map[string]bool{}}
+	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, insts: map[*fn][]instSite{}}
 	d.declared = map[*fn]map[string]bool{}
 	d.localTypes = map[*fn]map[string]string{}
 	for _, u := range units {
@@ -91,6 +93,7 @@ func newDataflow(units []*unit, classes []*class) *dataflow {
 			d.localTypes[f] = types
 		}
 	}
+	d.findStartup()
 	return d
 }
 
@@ -173,7 +176,7 @@ func (d *dataflow) solve() {
 						typ = fl.typ
 					}
 					ft := d.valueFacts(typ, v.value, v.f)
-					if ft&fNow != 0 && (v.f.ctor || d.calledFromCtor(c, v.f)) {
+					if ft&fNow != 0 && d.startup[c] && d.reach(c)[v.f] && !backDated(v.value) {
 						ft |= fCtorNow
 					}
 					changed = d.addMember(c, name, ft) || changed
@@ -276,43 +279,11 @@ func (d *dataflow) setInCtor(c *class, name string) bool {
 	return false
 }
 
-// calledFromCtor reports whether method f of class c is called by name
-// from one of c's constructors (init_variables(), this->reset(),
-// self.init_state()): a now() it stores runs before the first /clock just as
-// one written in the constructor itself (turtlebot3_fake_node).
-func (d *dataflow) calledFromCtor(c *class, f *fn) bool {
-	if f.ctor || f.cls != c || f.name == "" {
-		return false
-	}
-	called, ok := d.ctorCallees[c]
-	if !ok {
-		called = map[string]bool{}
-		visit := func(e *expr) {
-			if e.kind != eCall || e.recv == nil {
-				return
-			}
-			switch r := e.recv; {
-			case r.kind == eName:
-				called[r.name] = true
-			case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
-				called[r.name] = true
-			}
-		}
-		for _, g := range c.fns {
-			if !g.ctor {
-				continue
-			}
-			eachStmt(g.body, func(s *stmt) {
-				for _, e := range []*expr{s.e, s.target, s.value} {
-					if e != nil {
-						walkExpr(e, visit)
-					}
-				}
-			})
-		}
-		d.ctorCallees[c] = called
-	}
-	return called[f.name]
+// backDated reports whether a baseline is stored already in the past,
+// now() - W: the author wants it expired from the start ("start timed out"),
+// and under sim time it is expired just the same.
+func backDated(v *expr) bool {
+	return v != nil && v.kind == eBinary && v.op == "-"
 }
 
 // stateMember reports whether a method other than a constructor or an
@@ -823,12 +794,30 @@ type argFlow struct {
 }
 
 // collectArgFlows lists the calls through which propagateArgs moves facts:
-// a class's methods calling each other with as many arguments as the
-// callee has parameters.
+// a class's methods calling each other, and any code of the group
+// constructing a class (a clock handed to a helper's constructor), with as
+// many arguments as the callee has parameters.
 func (d *dataflow) collectArgFlows() []argFlow {
 	var out []argFlow
 	for _, u := range d.units {
 		for _, f := range u.fns {
+			for _, site := range d.instantiations(f) {
+				if site.call == nil || len(site.call.args) == 0 {
+					continue
+				}
+				for _, g := range site.cls.fns {
+					if !g.ctor {
+						continue
+					}
+					params := g.paramOrder
+					if g.u.lang == langPython && len(params) > 0 && params[0] == "self" {
+						params = params[1:]
+					}
+					if len(params) == len(site.call.args) {
+						out = append(out, argFlow{from: f, to: g, args: site.call.args, params: params})
+					}
+				}
+			}
 			if f.cls == nil {
 				continue
 			}

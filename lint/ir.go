@@ -133,6 +133,10 @@ type stmt struct {
 type class struct {
 	name   string
 	isNode bool // derives from rclpy/rclcpp Node or LifecycleNode
+	// bases are the simple names of the base classes, so that a class
+	// deriving from a Node subclass of the same package is a node too.
+	bases  []string
+	lang   lang
 	fields map[string]*field
 	fns    []*fn // every function whose class this is, lambdas included
 }

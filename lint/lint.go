@@ -259,8 +259,9 @@ feed:
 	return res, nil
 }
 
-// group is files analysed together: the C++ files of one package, whose
-// classes merge across headers and sources, or any other file alone.
+// group is files analysed together: the C++ and Python files of one package
+// (C++ classes merge across headers and sources, and a class is seen being
+// built by another file's constructor), or any other file alone.
 type group struct {
 	root string   // the package root of C++ files
 	srcs []source // in path order
@@ -286,7 +287,7 @@ func groupSources(srcs []source) []group {
 				size = info.Size()
 			}
 		}
-		if langOf(s.path) != langCPP {
+		if l := langOf(s.path); l != langCPP && l != langPython {
 			groups = append(groups, group{srcs: []source{s}, size: size})
 			continue
 		}
@@ -442,7 +443,7 @@ func (t *classTable) get(name string) *class {
 	key := t.scope + "\x00" + name
 	c := t.byName[key]
 	if c == nil {
-		c = &class{name: name, fields: map[string]*field{}}
+		c = &class{name: name, lang: langCPP, fields: map[string]*field{}}
 		t.byName[key] = c
 		t.order = append(t.order, c)
 	}

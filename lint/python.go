@@ -152,13 +152,16 @@ func (p *pyFront) ifStmt(n *node, f *fn, cls *class) *stmt {
 
 func (p *pyFront) class(n *node, outer *fn) {
 	u := p.u
-	c := &class{name: u.text(n.child("name")), fields: map[string]*field{}}
+	c := &class{name: u.text(n.child("name")), lang: langPython, fields: map[string]*field{}}
 	if sup := n.child("superclasses"); sup != nil {
 		for _, b := range sup.children {
 			q := p.qualify(b)
 			last := q[strings.LastIndexByte(q, '.')+1:]
 			if last == "Node" || last == "LifecycleNode" {
 				c.isNode = true
+			}
+			if last != "" {
+				c.bases = append(c.bases, last)
 			}
 		}
 	}
