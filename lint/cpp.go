@@ -69,6 +69,19 @@ func (c *cppFront) class(n *node) {
 		}
 	}
 	if body := n.child("body"); body != nil {
+		// Members declared below the constructor that initialises them are
+		// known to it: record their names and types first.
+		for _, ch := range body.children {
+			if ch.kind != "field_declaration" {
+				continue
+			}
+			typ := normType(c.u.text(ch.child("type")))
+			for _, d := range ch.childrenField("declarator") {
+				if name := c.u.text(d); d.kind == "field_identifier" && cls.fields[name] == nil {
+					cls.fields[name] = &field{name: name, typ: typ, n: d, decl: ch, file: c.u}
+				}
+			}
+		}
 		c.top(body, cls)
 	}
 }

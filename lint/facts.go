@@ -61,6 +61,10 @@ type dataflow struct {
 	ctorReach map[*class]map[*fn]bool
 	byName    map[string][]*class
 	insts     map[*fn][]instSite
+	// retDepth bounds returnFacts' descent into getters calling getters.
+	retDepth int
+	// flows are the calls that carry arguments into parameters.
+	flows []argFlow
 }
 
 type memberAssign struct {
@@ -161,6 +165,7 @@ func (d *dataflow) solve() {
 	}
 	d.solveFields()
 	flows := d.collectArgFlows()
+	d.flows = flows
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
@@ -579,6 +584,9 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 			return fNow
 		}
 	}
+	if g := d.sameClassMethod(e, f); g != nil {
+		return d.returnFacts(g)
+	}
 	if callee.kind != eAttr {
 		return 0
 	}
@@ -628,6 +636,48 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		}
 	}
 	return 0
+}
+
+// sameClassMethod returns the method of f's class that call calls
+// (method(), this->method(), self.method()), or nil.
+func (d *dataflow) sameClassMethod(call *expr, f *fn) *fn {
+	if f.cls == nil || call.recv == nil {
+		return nil
+	}
+	name := ""
+	switch r := call.recv; {
+	case r.kind == eName && f.u.lang == langCPP:
+		name = r.name
+	case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+		name = r.name
+	}
+	if name == "" {
+		return nil
+	}
+	for _, g := range f.cls.fns {
+		if g.name == name && !g.ctor && g.outer == nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// returnFacts is what a method's return statements give, so that a getter
+// (self._now(), getLastUpdateTime()) keeps the clock type of what it
+// returns. Helpers calling helpers are followed two levels deep.
+func (d *dataflow) returnFacts(g *fn) fact {
+	if d.retDepth >= 2 {
+		return 0
+	}
+	d.retDepth++
+	defer func() { d.retDepth-- }()
+	var ft fact
+	eachStmt(g.body, func(s *stmt) {
+		if s.kind == sExit && s.e != nil && s.n != nil && s.n.kind == "return_statement" {
+			ft |= d.facts(s.e, g)
+		}
+	})
+	return ft &^ fAgo
 }
 
 // clockArg returns the clock_type argument of an rclpy call: the keyword,
@@ -789,6 +839,7 @@ func (d *dataflow) solveFields() {
 type argFlow struct {
 	from   *fn
 	to     *fn
+	call   *expr
 	args   []*expr
 	params []string
 }
@@ -814,7 +865,7 @@ func (d *dataflow) collectArgFlows() []argFlow {
 						params = params[1:]
 					}
 					if len(params) == len(site.call.args) {
-						out = append(out, argFlow{from: f, to: g, args: site.call.args, params: params})
+						out = append(out, argFlow{from: f, to: g, call: site.call, args: site.call.args, params: params})
 					}
 				}
 			}
@@ -847,7 +898,7 @@ func (d *dataflow) collectArgFlows() []argFlow {
 							if len(params) != len(call.args) {
 								continue // another overload, or defaults in play
 							}
-							out = append(out, argFlow{from: f, to: g, args: call.args, params: params})
+							out = append(out, argFlow{from: f, to: g, call: call, args: call.args, params: params})
 						}
 					})
 				}

@@ -76,7 +76,8 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 				return
 			}
 		}
-		if c.stateGuarded(e, p, f, conds) {
+		if c.stateGuarded(e, p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
+			c.isParam(sys, f) && c.paramSetAtCalls(p, f) {
 			return
 		}
 		for _, cd := range conds {

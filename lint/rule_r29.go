@@ -117,12 +117,23 @@ func (c *checker) resetBefore(site *expr, p string, f *fn) bool {
 	if f.cls == nil {
 		return false
 	}
+	return c.callsSetterBefore(site, p, f, false) || c.setBeforeRefs(f, p)
+}
+
+// callsSetterBefore reports whether, before site, f (or the function a
+// lambda is defined in, before the lambda) calls a method of its class
+// that assigns member p unconditionally from ROS time, or (when direct)
+// assigns it itself.
+func (c *checker) callsSetterBefore(site *expr, p string, f *fn, direct bool) bool {
 	at := site.n.start
 	for g := f; g != nil; g = g.outer {
 		found := false
 		eachStmt(g.body, func(s *stmt) {
 			if found || s.n == nil || s.n.start >= at {
 				return
+			}
+			if direct && s.kind == sAssign && s.value != nil && c.d.path(s.target, g) == p && c.d.assignFacts(s, p, g)&(fNow|fROS) != 0 {
+				found = true
 			}
 			for _, e := range []*expr{s.e, s.value} {
 				walkExpr(e, func(call *expr) {
@@ -139,7 +150,31 @@ func (c *checker) resetBefore(site *expr, p string, f *fn) bool {
 			at = g.n.start // in the outer function, only what runs before the lambda is defined
 		}
 	}
-	return c.setBeforeRefs(f, p)
+	return false
+}
+
+// paramSetAtCalls reports whether every call that hands parameter param
+// of f a SYSTEM_TIME member assigns that member from ROS time first
+// ("self.last_move = self.now(); while ...: self.elapsed(self.last_move)"),
+// so the constructor's Time() never reaches f.
+func (c *checker) paramSetAtCalls(param string, f *fn) bool {
+	calls := 0
+	for _, fl := range c.d.flows {
+		if fl.to != f || fl.call == nil || fl.call.n == nil {
+			continue
+		}
+		for i, a := range fl.args {
+			if i >= len(fl.params) || fl.params[i] != param || c.d.facts(a, fl.from)&(fSystem|fUnset) == 0 {
+				continue
+			}
+			calls++
+			p := c.d.path(a, fl.from)
+			if !strings.HasPrefix(p, "self.") || !c.callsSetterBefore(fl.call, p, fl.from, true) {
+				return false
+			}
+		}
+	}
+	return calls > 0
 }
 
 // methodCalled returns the method of f's class that call calls by name
