@@ -148,6 +148,21 @@ func (c *cppFront) construct(typ string, n *node, f *fn) *expr {
 	return c.expr(n, f)
 }
 
+// innerDeclarator returns the declarator a pointer or reference declarator
+// wraps: the "declarator" field, or (a reference declarator has none) the
+// first child that is a declarator.
+func innerDeclarator(n *node) *node {
+	if d := n.child("declarator"); d != nil {
+		return d
+	}
+	for _, c := range n.children {
+		if strings.HasSuffix(c.kind, "declarator") {
+			return c
+		}
+	}
+	return nil
+}
+
 // declName finds the identifier a declarator declares.
 func (c *cppFront) declName(n *node) *node {
 	for n != nil {
@@ -168,7 +183,7 @@ func (c *cppFront) function(n *node, cls *class) {
 	u := c.u
 	fd := n.child("declarator")
 	for fd != nil && fd.kind != "function_declarator" {
-		fd = fd.child("declarator")
+		fd = innerDeclarator(fd)
 	}
 	if fd == nil {
 		return

@@ -65,6 +65,7 @@ type dataflow struct {
 	retDepth int
 	// flows are the calls that carry arguments into parameters.
 	flows []argFlow
+	inits map[initKey]*fn
 }
 
 type memberAssign struct {
@@ -151,14 +152,16 @@ func (d *dataflow) solve() {
 			// other methods set is unset until then (fUnset): the checks
 			// report it only where it is read before its first assignment,
 			// with no guard (behind a flag or a state, it is usually set).
+			// rclcpp::Time t_{}; and t_{0} are default-constructed too.
+			dflt := fl.init == nil || isTimeType(fl.typ) && zeroSystemTime(fl.init)
 			switch {
-			case fl.init == nil && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
+			case dflt && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
 				d.members[c][name] = fSystem | fZero
-			case fl.init == nil && isTimeType(fl.typ) && !d.setInCtor(c, name):
+			case dflt && isTimeType(fl.typ) && !d.setInCtor(c, name):
 				d.members[c][name] = fUnset | fZero
-			case fl.init == nil && fl.typ == "rclcpp.Clock":
+			case dflt && fl.typ == "rclcpp.Clock":
 				d.members[c][name] = fSysClock // rclcpp::Clock's default clock type is RCL_SYSTEM_TIME
-			case fl.init == nil:
+			case dflt:
 				d.members[c][name] = typeFacts(fl.typ)
 			}
 		}
@@ -170,8 +173,14 @@ func (d *dataflow) solve() {
 		changed := false
 		for _, c := range d.classes {
 			for name, fl := range c.fields {
-				if fl.init != nil {
-					changed = d.addMember(c, name, d.valueFacts(fl.typ, fl.init, nil)) || changed
+				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) {
+					// A default member initialiser runs in every constructor.
+					init := d.initFn(c, fl.file)
+					ft := d.valueFacts(fl.typ, fl.init, init)
+					if ft&fNow != 0 && d.startup[c] && !backDated(fl.init) {
+						ft |= fCtorNow
+					}
+					changed = d.addMember(c, name, ft) || changed
 				}
 			}
 			for name, vals := range d.memberVals[c] {
@@ -282,6 +291,33 @@ func (d *dataflow) setInCtor(c *class, name string) bool {
 		}
 	}
 	return false
+}
+
+// zeroSystemTime reports whether a C++ initialiser constructs the zero
+// SYSTEM_TIME rclcpp::Time a default constructor gives: {}, {0}, (0, 0).
+func zeroSystemTime(init *expr) bool {
+	return init.kind == eCall && zeroTime(init) && !strings.Contains(init.text(), "RCL_")
+}
+
+// initFn returns a stand-in constructor of class c in file u, in which
+// its default member initialisers are evaluated.
+func (d *dataflow) initFn(c *class, u *unit) *fn {
+	key := initKey{c, u}
+	if f, ok := d.inits[key]; ok {
+		return f
+	}
+	if d.inits == nil {
+		d.inits = map[initKey]*fn{}
+	}
+	f := &fn{name: c.name, cls: c, ctor: true, u: u, params: map[string]string{}}
+	d.inits[key] = f
+	d.locals[f] = map[string]fact{}
+	return f
+}
+
+type initKey struct {
+	c *class
+	u *unit
 }
 
 // backDated reports whether a baseline is stored already in the past,
@@ -399,10 +435,18 @@ func (d *dataflow) lookup(p string, f *fn) fact {
 		return 0
 	}
 	if m, ok := strings.CutPrefix(p, "self."); ok {
-		if f.cls == nil || strings.Contains(m, ".") {
+		// A field of a member (state_.last, self.odom.stamp) is tracked
+		// like a member of its own.
+		if f.cls == nil {
 			return 0
 		}
-		return d.members[f.cls][m]
+		ft := d.members[f.cls][m]
+		if strings.Contains(m, "header.") && ft&fTime != 0 {
+			// A message's header stamp holds no clock type: read back, it
+			// converts to rclcpp::Time as RCL_ROS_TIME whatever was stored.
+			ft = ft&^(fSystem|fUnset) | fROS
+		}
+		return ft
 	}
 	for g := f; g != nil; g = g.outer {
 		if ft, ok := d.locals[g][p]; ok {
@@ -568,6 +612,9 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 				ft |= fZero
 			}
 			return ft
+		case q == "rclcpp.Time.max":
+			// Time::max(rcl_clock_type_t clock_type = RCL_SYSTEM_TIME)
+			return clockTypeFacts(d.cppClockArg(e), fSystem, fROS, fSystem)
 		case q == "rclcpp.Duration" || strings.HasPrefix(q, "rclcpp.Duration.from_") || q == "rclcpp.Duration.max":
 			return fDuration
 		case isChronoDuration(q), q == "tf2.durationFromSec", q == "tf2_ros.fromMsg<rclcpp.Duration>":
@@ -589,6 +636,15 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 	}
 	if callee.kind != eAttr {
 		return 0
+	}
+	// A getter of another class of the group, called on a member or local
+	// of that class (monitor_->getLastUpdateTime(), self.monitor.stamp()).
+	if cls := d.classOf(callee.recv, f); cls != nil {
+		for _, g := range cls.fns {
+			if g.name == callee.name && !g.ctor && g.outer == nil {
+				return d.returnFacts(g)
+			}
+		}
 	}
 	switch callee.name {
 	case "get_clock":
@@ -740,8 +796,8 @@ func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
 		if ft := d.facts(a, f); ft&fTime != 0 {
 			return ft & fTime
 		}
-		if a.kind == eNumber {
-			return fSystem
+		if a.kind == eNumber || d.isInteger(a, f) {
+			return fSystem // Time(int64_t nanoseconds, RCL_SYSTEM_TIME)
 		}
 		t := strings.ToLower(a.text())
 		if strings.Contains(t, "stamp") || strings.Contains(t, "header") || strings.Contains(t, "msg") {
@@ -754,6 +810,100 @@ func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
 		return fSystem
 	}
 	return 0
+}
+
+// isInteger reports whether a C++ expression is a count of nanoseconds
+// rather than a message: a local or parameter of an integer type, an
+// integer cast, a nanoseconds() call, arithmetic on such values.
+func (d *dataflow) isInteger(e *expr, f *fn) bool {
+	switch e.kind {
+	case eNumber:
+		return true
+	case eName:
+		if f == nil {
+			return false
+		}
+		for g := f; g != nil; g = g.outer {
+			if t, ok := d.localTypes[g][e.name]; ok {
+				return isIntegerType(t)
+			}
+		}
+		if f.cls != nil {
+			if fl := f.cls.fields[e.name]; fl != nil {
+				return isIntegerType(fl.typ)
+			}
+		}
+	case eCall:
+		if e.recv == nil {
+			return false
+		}
+		n := e.recv.name
+		if i := strings.IndexByte(n, '<'); i >= 0 {
+			return strings.HasSuffix(n[:i], "static_cast") && isIntegerType(n[i+1:len(n)-1])
+		}
+		n = n[strings.LastIndexByte(n, '.')+1:]
+		return n == "nanoseconds" || n == "RCL_S_TO_NS" || n == "RCL_MS_TO_NS" || n == "RCL_US_TO_NS" || n == "RCUTILS_S_TO_NS"
+	case eBinary:
+		return d.isInteger(e.l, f) && d.isInteger(e.r, f)
+	}
+	return false
+}
+
+// isIntegerType reports whether a normalised C++ type is an integer.
+func isIntegerType(t string) bool {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "const"), "std.")
+	switch t {
+	case "int64_t", "uint64_t", "int32_t", "uint32_t", "int", "long", "longlong", "unsigned", "unsignedlong", "size_t",
+		"rcl_time_point_value_t", "rcutils_time_point_value_t":
+		return true
+	}
+	return false
+}
+
+// classOf returns the class of the group that a receiver expression holds:
+// a member or local declared as that class, a pointer or shared pointer to
+// it, or (Python) assigned a construction of it.
+func (d *dataflow) classOf(e *expr, f *fn) *class {
+	if e == nil || f == nil {
+		return nil
+	}
+	p := d.path(e, f)
+	if p == "" || p == "self" {
+		return nil
+	}
+	typ := ""
+	if m, ok := strings.CutPrefix(p, "self."); ok {
+		if f.cls == nil {
+			return nil
+		}
+		if fl := f.cls.fields[m]; fl != nil {
+			typ = fl.typ
+		} else if f.u.lang == langPython {
+			for _, v := range d.memberVals[f.cls][m] {
+				if cs := d.constructed(v.value, v.f); len(cs) == 1 {
+					return cs[0]
+				}
+			}
+		}
+	} else {
+		for g := f; g != nil && typ == ""; g = g.outer {
+			typ = d.localTypes[g][p]
+		}
+	}
+	if typ == "" {
+		return nil
+	}
+	// std::shared_ptr<X>, std::unique_ptr<X>, X::SharedPtr, X::Ptr, X*
+	for _, w := range []string{"shared_ptr<", "unique_ptr<", "weak_ptr<"} {
+		if i := strings.Index(typ, w); i >= 0 {
+			typ = firstTemplateArg(typ[i+len(w)-1:])
+		}
+	}
+	typ = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(typ, ".SharedPtr"), ".Ptr"), ".ConstSharedPtr")
+	if cs := d.classesByName()[simpleTypeName(typ)]; len(cs) == 1 && cs[0].lang == f.u.lang {
+		return cs[0]
+	}
+	return nil
 }
 
 // text is the source text of e ("" for synthetic nodes).

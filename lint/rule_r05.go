@@ -48,6 +48,11 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if e.kind == eBinary && (l&fDuration != 0 || r&fDuration != 0) && (l&fTime == 0 || r&fTime == 0) {
 		return
 	}
+	// msg.header.stamp != last_stamp_ compares messages: the rclcpp::Time
+	// converts to a builtin_interfaces Time, which has no clock type.
+	if e.kind == eCompare && f.u.lang == langCPP && rawMsgStamp(e.l) {
+		return
+	}
 	// Two parameters: their facts are the union over every caller, and
 	// which caller's pair meets here is unknown.
 	if c.isParam(e.l, f) && c.isParam(e.r, f) {
@@ -115,6 +120,12 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 		"give the baseline the ROS clock type: Time(..., clock_type=ClockType.ROS_TIME), or take it from self.get_clock().now()",
 		"give the baseline the ROS clock type: rclcpp::Time(0, 0, RCL_ROS_TIME), or take it from now()")
 	c.report(u, e, rule, msg, why, fix, c.clockTypeEdits(sys, f))
+}
+
+// rawMsgStamp reports whether e reads a message header's stamp as the
+// message field it is (x.header.stamp), not converted to rclcpp::Time.
+func rawMsgStamp(e *expr) bool {
+	return e != nil && e.kind == eAttr && e.name == "stamp" && e.recv != nil && e.recv.kind == eAttr && e.recv.name == "header"
 }
 
 // clockTypeEdits returns edits that give the SYSTEM_TIME constructions
