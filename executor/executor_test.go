@@ -93,11 +93,11 @@ func TestDispatchOrder(t *testing.T) {
 			ros.SetROSTimeOverride(rosTime(t, int64(time.Second)))
 		}
 	})
-	if e.SpinOnce() {
+	if spinSome(t, e) {
 		t.Fatal("work at time 0")
 	}
 	fc.Advance(10 * time.Millisecond)
-	for e.SpinOnce() {
+	for spinSome(t, e) {
 	}
 	want := []string{
 		"10ms timer A (system)",
@@ -111,6 +111,16 @@ func TestDispatchOrder(t *testing.T) {
 	if diff := cmp.Diff(want, log); diff != "" {
 		t.Errorf("dispatch order (-want +got):\n%s", diff)
 	}
+}
+
+// spinSome runs one round, failing the test on an error.
+func spinSome(t testing.TB, e *executor.Executor) bool {
+	t.Helper()
+	ran, err := e.SpinSome(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ran
 }
 
 func rosTime(t testing.TB, ns int64) simclock.Time[simclock.ROS] {
@@ -135,7 +145,7 @@ func TestCancelWithinRound(t *testing.T) {
 	b = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "b") })
 	c = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "c") })
 	fc.Advance(time.Millisecond)
-	e.SpinOnce()
+	spinSome(t, e)
 	if diff := cmp.Diff([]string{"a"}, log); diff != "" {
 		t.Errorf("round (-want +got):\n%s", diff)
 	}
@@ -270,7 +280,10 @@ func TestErrIdle(t *testing.T) {
 }
 
 // A canceled context ends a spin with its error, wrapped; Stop ends it
-// right after the running callback.
+// right after the running callback (the rest of the round does not run),
+// and the executor spins again afterwards, as after rclcpp's cancel()
+// (test_timer.cpp, test_run_cancel_executor). A Stop while nothing spins
+// does nothing.
 func TestSpinStop(t *testing.T) {
 	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
@@ -278,7 +291,7 @@ func TestSpinStop(t *testing.T) {
 	e.AddQueue(q)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	newTimer(t, q, time.Millisecond, func(timer.Info) {
+	counter := newTimer(t, q, time.Millisecond, func(timer.Info) {
 		if n++; n == 5 {
 			cancel()
 		}
@@ -286,14 +299,38 @@ func TestSpinStop(t *testing.T) {
 	if err := e.Spin(ctx); !errors.Is(err, context.Canceled) || n != 5 {
 		t.Errorf("Spin = %v after %d calls; want context.Canceled after 5", err, n)
 	}
+	counter.Cancel()
+
 	var order []string
-	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "stop"); e.Stop() })
-	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "after") })
-	if err := e.Spin(context.Background()); err != nil {
-		t.Errorf("Spin after Stop = %v, want nil", err)
+	stops := 1
+	newTimer(t, q, time.Millisecond, func(timer.Info) {
+		order = append(order, "stop")
+		if stops > 0 {
+			stops--
+			e.Stop()
+		}
+	})
+	b := newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "after") })
+	bg := context.Background()
+	if err := e.Spin(bg); err != nil {
+		t.Errorf("Spin ended by Stop = %v, want nil", err)
 	}
-	if !e.Stopped() || len(order) == 0 || order[len(order)-1] != "stop" {
-		t.Errorf("Stopped %v, calls %v; want the spin to end at stop", e.Stopped(), order)
+	if diff := cmp.Diff([]string{"stop"}, order); diff != "" {
+		t.Errorf("the spin Stop ended (-want +got):\n%s", diff)
+	}
+	if e.IsSpinning() || b.IsCanceled() {
+		t.Errorf("after Stop: IsSpinning %v, the timer canceled %v; want false, false", e.IsSpinning(), b.IsCanceled())
+	}
+	// The same executor spins again; the timer Stop cut off runs first.
+	if err := e.SpinUntil(bg, func() bool { return len(order) >= 4 }); err != nil {
+		t.Fatalf("SpinUntil after Stop = %v", err)
+	}
+	if diff := cmp.Diff([]string{"stop", "after", "stop", "after"}, order); diff != "" {
+		t.Errorf("the spin after Stop (-want +got):\n%s", diff)
+	}
+	e.Stop() // nothing spins: no effect on the next spin
+	if err := e.SpinUntil(bg, func() bool { return len(order) >= 6 }); err != nil || len(order) != 6 {
+		t.Errorf("SpinUntil after an idle Stop = %v with %d calls, want nil with 6", err, len(order))
 	}
 }
 
@@ -320,22 +357,22 @@ func TestSubscribeRemove(t *testing.T) {
 			remove := e.Subscribe(sub, func(transport.Sample) { n++ })
 			e.Subscribe(sub2, func(transport.Sample) {}) // stopped by Close
 			publish(t, pub, "1")
-			if !e.SpinOnce() || n != 1 {
+			if !spinSome(t, e) || n != 1 {
 				t.Fatalf("sample not handled: n = %d", n)
 			}
 			remove()
 			remove() // idempotent
 			publish(t, pub, "2")
-			if e.SpinOnce() || n != 1 {
+			if spinSome(t, e) || n != 1 {
 				t.Errorf("sample handled after remove: n = %d", n)
 			}
 			q := timer.NewQueue(e.Steady())
 			e.AddQueue(q)
 			calls := 0
 			newTimer(t, q, 0, func(timer.Info) { calls++ })
-			e.SpinOnce()
+			spinSome(t, e)
 			e.RemoveQueue(q)
-			e.SpinOnce()
+			spinSome(t, e)
 			if calls != 1 {
 				t.Errorf("%d calls of a period-0 timer over two rounds with RemoveQueue between, want 1", calls)
 			}
@@ -352,7 +389,7 @@ func TestRealTime(t *testing.T) {
 	if e.Virtual() {
 		t.Fatal("Virtual() with no fake")
 	}
-	e1 := executor.New(executor.Config{}) // Stop is for good: one executor for this part
+	e1 := executor.New(executor.Config{}) // its own timers: the second part must not see them
 	defer e1.Close()
 	q := timer.NewQueue(e1.Steady())
 	e1.AddQueue(q)

@@ -76,8 +76,18 @@ func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	}
 }
 
+// spinSome runs one round of the executor.
+func (w *world) spinSome() bool {
+	w.t.Helper()
+	ran, err := w.e.SpinSome(context.Background())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return ran
+}
+
 func (w *world) drain() {
-	for w.e.SpinOnce() {
+	for w.spinSome() {
 	}
 }
 
