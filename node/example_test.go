@@ -36,7 +36,7 @@ func Example() {
 	})
 	ticks := 0
 	subject.CreateTimer(100*time.Millisecond, func(info timer.Info) {
-		fmt.Printf("tick at %gs (due %gs)\n", float64(info.ActualCallTime)/1e9, float64(info.ExpectedCallTime)/1e9)
+		fmt.Printf("tick at %gs (due %gs)\n", info.ActualCallTime.Seconds(), info.ExpectedCallTime.Seconds())
 		if ticks++; ticks == 3 {
 			exec.Stop()
 		}
@@ -60,7 +60,7 @@ func ExampleAutostart() {
 	defer n.Close()
 	start := fake.SteadyNow()
 	watchdog, _ := n.CreateWallTimer(2*time.Second, func(info timer.Info) {
-		fmt.Printf("watchdog fired %v after start\n", time.Duration(info.ActualCallTime-start))
+		fmt.Printf("watchdog fired %v after start\n", time.Duration(info.ActualCallTime.Nanoseconds()-start))
 		exec.Stop()
 	}, node.Autostart(false))
 	fmt.Println("canceled:", watchdog.IsCanceled())

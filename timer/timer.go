@@ -58,15 +58,32 @@ var (
 	ErrNegativeNow = errors.New("clock now returned negative time point value")
 )
 
-// Info describes one call: when it was due and when it ran, in
-// nanoseconds on the timer's clock.
+// Info describes one call: when it was due and when it ran, as times on
+// the timer's clock, each carrying the clock's type. It is rclcpp's
+// TimerInfo (rclcpp/include/rclcpp/timer.hpp: two rclcpp::Time on the
+// timer's clock) and rclpy Rolling's TimerInfo (rclpy/timer.py), filled
+// from rcl_timer_call_with_info (rcl/src/rcl/timer.c). For a Time of the
+// clock's kind, use simclock.As:
+//
+//	due, err := simclock.As[simclock.ROS](info.ExpectedCallTime)
 type Info struct {
-	// ExpectedCallTime is the deadline the call was scheduled for.
-	ExpectedCallTime int64
+	// ExpectedCallTime is the deadline the call was scheduled for (rcl's
+	// next_call_time before the call), which a late call has passed.
+	// rcl's arithmetic can put a deadline before the clock's epoch (a
+	// period shortened with ExchangePeriod, then sim time switched on
+	// while the ROS value is below the difference: R22's credit); a Time
+	// is never negative, so Info reports such a deadline as 0. The timer
+	// itself keeps rcl's value, and its phase.
+	ExpectedCallTime simclock.AnyTime
 	// ActualCallTime is the clock's reading when the call ran.
-	ActualCallTime int64
-	// ClockType is the clock the times are on.
-	ClockType simclock.ClockType
+	ActualCallTime simclock.AnyTime
+}
+
+// anyTime returns ns on a clock of type ct, a negative ns as 0 (see
+// Info). ct is the queue's, always valid.
+func anyTime(ns int64, ct simclock.ClockType) simclock.AnyTime {
+	t, _ := simclock.AnyTimeFromNanoseconds(max(ns, 0), ct)
+	return t
 }
 
 // A Timer calls a function periodically on one clock. Methods are safe
@@ -210,7 +227,7 @@ func (t *Timer) advance(now int64) (Info, error) {
 	if now < 0 {
 		return Info{}, ErrNegativeNow
 	}
-	info := Info{ExpectedCallTime: t.nextCall, ActualCallTime: now, ClockType: q.clockType}
+	info := Info{ExpectedCallTime: anyTime(t.nextCall, q.clockType), ActualCallTime: anyTime(now, q.clockType)}
 	t.lastCall = now
 	t.nextCall = deadline(t.nextCall, t.period)
 	if t.nextCall <= now {
