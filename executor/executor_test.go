@@ -151,6 +151,27 @@ func TestCancelWithinRound(t *testing.T) {
 	}
 }
 
+// A callback may destroy its own timer or one later in the round: neither
+// runs again, and with every timer destroyed a virtual-time executor is
+// idle (rclpy's destroy_timer, as its test_executor.py uses it).
+func TestDestroyWithinRound(t *testing.T) {
+	fc := virtualclock.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	q := timer.NewQueue(fc.Steady())
+	e.AddQueue(q)
+	var log []string
+	var a, b *timer.Timer
+	a = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "a"); a.Destroy(); b.Destroy() })
+	b = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "b") })
+	if err := e.Spin(context.Background()); !errors.Is(err, executor.ErrIdle) {
+		t.Errorf("Spin = %v, want ErrIdle once every timer is destroyed", err)
+	}
+	if diff := cmp.Diff([]string{"a"}, log); diff != "" || q.Len() != 0 {
+		t.Errorf("calls (-want +got):\n%s; Len %d, want 0", diff, q.Len())
+	}
+}
+
 // scenario runs a small randomised system in virtual time and returns
 // what happened when: timers of several periods on the steady, system and
 // a ROS clock driven by a /clock-like publisher, and subscriptions.

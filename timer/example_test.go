@@ -83,3 +83,33 @@ func ExampleInfo() {
 	// due 1 s on ROS_TIME <nil>
 	// can't convert times with different clock types (ROS_TIME and STEADY_TIME)
 }
+
+// Destroy takes a timer out of its queue for good (rclpy's
+// destroy_timer): here a one-shot timer destroys itself, and a watchdog is
+// replaced rather than left queued.
+func ExampleTimer_Destroy() {
+	fake := virtualclock.New()
+	q := timer.NewQueue(fake.Steady())
+	var once *timer.Timer
+	once, _ = q.New(time.Second, func(timer.Info) {
+		fmt.Println("once")
+		once.Destroy()
+	}, true)
+	watchdog, _ := q.New(5*time.Second, nil, true)
+	watchdog.Destroy() // re-armed: the old one goes, the new one stays
+	watchdog, _ = q.New(5*time.Second, nil, true)
+	fmt.Println("timers:", q.Len())
+
+	fake.Advance(time.Second)
+	for _, t := range q.AppendReady(nil) {
+		t.Call()
+	}
+	_, err := once.Call()
+	fmt.Println(err)
+	fmt.Println("timers:", q.Len())
+	// Output:
+	// timers: 2
+	// once
+	// timer is destroyed
+	// timers: 1
+}

@@ -56,6 +56,9 @@ var (
 	ErrNegativePeriod = errors.New("timer period must be non-negative")
 	// ErrNegativeNow reports a clock that reads below 0 at call time.
 	ErrNegativeNow = errors.New("clock now returned negative time point value")
+	// ErrDestroyed is returned by Call on a destroyed timer (rclpy raises
+	// InvalidHandle, rcl returns TIMER_INVALID).
+	ErrDestroyed = errors.New("timer is destroyed")
 )
 
 // Info describes one call: when it was due and when it ran, as times on
@@ -89,15 +92,16 @@ func anyTime(ns int64, ct simclock.ClockType) simclock.AnyTime {
 // A Timer calls a function periodically on one clock. Methods are safe
 // for concurrent use.
 type Timer struct {
-	q        *Queue
-	seq      uint64 // creation order, for deterministic dispatch
-	index    int    // position in q.heap; guarded by q.mu
-	period   int64
-	lastCall int64
-	nextCall int64
-	credit   int64
-	canceled bool
-	callback func(Info)
+	q         *Queue
+	seq       uint64 // creation order, for deterministic dispatch
+	index     int    // position in q.heap; guarded by q.mu
+	period    int64
+	lastCall  int64
+	nextCall  int64
+	credit    int64
+	canceled  bool
+	destroyed bool
+	callback  func(Info)
 }
 
 // Period returns the timer's period.
@@ -137,11 +141,16 @@ func (t *Timer) IsCanceled() bool {
 }
 
 // Reset schedules the next call one period from now and un-cancels the
-// timer (R24). The last call time is kept, as rcl does.
+// timer (R24). The last call time is kept, as rcl does. It does nothing
+// to a destroyed timer.
 func (t *Timer) Reset() {
 	q := t.q
 	now := q.now()
 	q.mu.Lock()
+	if t.destroyed {
+		q.mu.Unlock()
+		return
+	}
 	t.nextCall = deadline(now, t.period)
 	t.canceled = false
 	q.fixLocked(t)
@@ -221,6 +230,9 @@ func (t *Timer) advance(now int64) (Info, error) {
 	q := t.q
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if t.destroyed {
+		return Info{}, ErrDestroyed
+	}
 	if t.canceled {
 		return Info{}, ErrCanceled
 	}
@@ -245,6 +257,23 @@ func (t *Timer) advance(now int64) (Info, error) {
 	}
 	q.fixLocked(t)
 	return info, nil
+}
+
+// Destroy takes the timer out of its queue for good, as rclpy's
+// Timer.destroy() and Node.destroy_timer() do (rclpy/rclpy/timer.py,
+// node.py) and as releasing the last reference to an rclcpp timer does:
+// the queue holds it no longer, so a timer replaced by a new one leaves
+// nothing behind, and an executor with only destroyed timers is idle. A
+// destroyed timer is canceled and never runs again: Reset does nothing,
+// Call returns ErrDestroyed. Destroy is idempotent, and a callback may
+// destroy its own timer or another; a timer destroyed during a round is
+// not called in it.
+func (t *Timer) Destroy() {
+	q := t.q
+	q.mu.Lock()
+	t.destroyed, t.canceled = true, true
+	q.removeLocked(t)
+	q.mu.Unlock()
 }
 
 // String describes the timer for debugging.
