@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/timemsg"
@@ -73,4 +74,28 @@ func ExampleAutostart() {
 	// Output:
 	// canceled: true
 	// watchdog fired 3s after start
+}
+
+// A timer on a clock the program holds, not the node's: here a ROS clock
+// a replay tool drives itself, as rclcpp's create_timer(node, clock, ...)
+// takes any clock. The timer follows that clock's jumps.
+func ExampleCreateTimerOn() {
+	exec := executor.New(executor.Config{Virtual: virtualclock.New()})
+	defer exec.Close()
+	n, _ := node.New("replayer", exec, inproc.NewBus().Connect("replayer"), node.Options{})
+	defer n.Close()
+	replay := simclock.NewROSClockOn(exec.System(), exec.Steady())
+	replay.EnableROSTimeOverride()
+
+	node.CreateTimerOn(n, replay, time.Second, func(info timer.Info) {
+		fmt.Println("tick at", info.ActualCallTime.Seconds(), "s of replay time")
+	})
+	for _, s := range []float64{0.5, 1, 1.5, 2.25} {
+		t, _ := simclock.NewTime[simclock.ROS](s, 0)
+		replay.SetROSTimeOverride(t)
+		exec.SpinSome(context.Background())
+	}
+	// Output:
+	// tick at 1 s of replay time
+	// tick at 2.25 s of replay time
 }
