@@ -1,7 +1,9 @@
 // Package node provides a ROS 2 node for Go: a name, a ROS clock driven
 // by a /clock time source when use_sim_time is on, timers on the ROS,
-// steady or system clock, and publishers and subscriptions on a transport,
-// all dispatched by one executor.
+// steady or system clock (or any clock the program holds, CreateTimerOn),
+// and publishers and subscriptions on a transport, all dispatched by one
+// executor; and rclcpp's and rclpy's wait_for_message (WaitForMessage),
+// which needs no executor.
 package node
 
 import (

@@ -20,7 +20,8 @@
 //     disabling sim time carries rcl's "credit" across the change (see
 //     Queue's jump handling).
 //   - Reset sets next_call = now + period and un-cancels; it does not
-//     change last_call. Cancel stops calls until Reset.
+//     change last_call. Cancel stops calls until Reset. Destroy takes
+//     the timer out of its queue for good (rclpy's destroy_timer).
 //
 // # Infinite periods
 //
