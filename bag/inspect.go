@@ -776,13 +776,13 @@ func (a *analysis) clock(t *topicState, logNS, idx int64, data []byte) {
 		}
 		a.clkWinAt = at
 	}
+	var bad *timemsg.InvalidClockError // the message the decoder refused
 	switch {
 	case s.Err == nil:
-	case errors.Is(s.Err, clockstream.ErrNotNormalized): // R8: counted and dropped
-		c, _ := timemsg.UnmarshalClock(data)
+	case errors.Is(s.Err, clockstream.ErrNotNormalized) && errors.As(s.Err, &bad): // R8: counted and dropped
 		f := t.field("clock", false)
 		f.notNorm++
-		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
+		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
 		return
 	case s.Err != nil:
 		a.decodeError(t, logNS, idx, s.Err)
