@@ -9,6 +9,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/transport"
 )
 
 // doctorGraph is a sim-time graph with most of what doctor reports: two
@@ -28,7 +29,7 @@ func doctorGraph() doctor.Observation {
 	// information, whose endpoints Cyclone DDS 0.10 drops.
 	g.SetParticipant(graph.Participant{GUID: graph.GUID{0x01, 0x0f, 6, 15: 0xc1, 14: 1}}, true)
 	strict := graph.DefaultReaderQoS
-	strict.Durability = graph.TransientLocal
+	strict.Durability = transport.TransientLocal
 	clockW := graph.Endpoint{GUID: ep(1, 2), Kind: graph.Writer, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
 	replayW := graph.Endpoint{GUID: ep(5, 2), Kind: graph.Writer, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
 	plannerR := graph.Endpoint{GUID: ep(2, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultReaderQoS}

@@ -83,6 +83,7 @@ func Run(t *testing.T, newTransportPair func(t *testing.T) (a, b transport.Trans
 		{"close_semantics", testClose},
 		{"notify_coalesces", testNotifyCoalesces},
 		{"transient_local_replays_last_depth", testTransientLocal},
+		{"unsupported_qos_refused", testUnsupportedQoS},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := newTransportPair(t)
@@ -464,5 +465,23 @@ func testTransientLocal(t *testing.T, e *env) {
 	e.settle()
 	if smp, ok := vol.Take(); ok {
 		t.Errorf("late volatile subscription got old sample % x", smp.Data)
+	}
+}
+
+// testUnsupportedQoS: a durability a transport cannot provide (TRANSIENT,
+// PERSISTENT: they need a durability service) or an unknown reliability
+// is refused with ErrUnsupportedQoS, never quietly made volatile.
+func testUnsupportedQoS(t *testing.T, e *env) {
+	for _, q := range []transport.QoS{
+		{Depth: 1, Durability: transport.Transient},
+		{Depth: 1, Durability: transport.Persistent},
+		{Depth: 1, Reliability: transport.BestEffort + 1},
+	} {
+		if p, err := e.a.Publisher(e.topic, timemsg.ClockType, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+			t.Errorf("Publisher with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, p, err)
+		}
+		if s, err := e.b.Subscribe(e.topic, timemsg.ClockType, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+			t.Errorf("Subscribe with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, s, err)
+		}
 	}
 }
