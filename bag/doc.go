@@ -81,11 +81,12 @@
 //
 // "simclock bag inspect --format json" writes one JSON object per line,
 // each with a "kind" field; Report.JSONLines gives every line after the
-// first. Fields are only ever added, never renamed. Times are integer
-// nanoseconds (fields ending _ns), since the Unix epoch for log times.
+// first. Fields are only ever added, never renamed ("gap_periods" is
+// "periods" under its old name). Times are integer nanoseconds (fields
+// ending _ns), since the Unix epoch for log times.
 //
 //	{"kind":"env","schema":1,"version":VERSION,"command":"bag inspect","files":[...],
-//	 "window_ns":W,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
+//	 "window_ns":W,"periods":N,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
 //	{"kind":"bag","dir":D,"metadata":{"version":N,"storage_identifier":S,
 //	 "relative_file_paths":[...],"duration_ns":N,"starting_time_ns":T,"message_count":N,
 //	 "topics":[{"name":T,"type":TYPE,"serialization_format":"cdr","qos":[{"history":H,

@@ -86,7 +86,7 @@ func FuzzSchedule(f *testing.F) {
 			if tk.Wall < last && cfg.Jitter == 0 || tk.Wall < 0 || tk.Sim < 0 {
 				t.Fatalf("tick %+v after wall %v (cfg %+v)", tk, last, cfg)
 			}
-			if tk.Event == clockstream.EventLoop && tk.Sim != cfg.Start {
+			if tk.Event == clockstream.TickLoop && tk.Sim != cfg.Start {
 				t.Fatalf("loop to %v, want start %v", tk.Sim, cfg.Start)
 			}
 			last = tk.Wall

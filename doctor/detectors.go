@@ -53,8 +53,8 @@ func nodeNotOnSimTime(a *analysis) []Finding {
 		if n.Hidden() {
 			continue
 		}
-		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
-		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
+		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
+		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
 		if readsClock || writesClock {
 			continue
 		}
@@ -131,7 +131,7 @@ func stampFindings(a *analysis) []Finding {
 	var out []Finding
 	sim := len(a.clockWriters) > 0
 	for _, t := range a.snap.Topics() {
-		if t.Topic == "" || t.DDSTopic == ClockTopic {
+		if t.Topic == "" || t.DDSTopic == ClockDDSTopic {
 			continue
 		}
 		for _, w := range t.Writers {

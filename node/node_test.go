@@ -57,7 +57,7 @@ func (w *world) node(name string, opts node.Options) *node.Node {
 // from a simulator node on the same bus.
 func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	w.t.Helper()
-	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		w.t.Fatal(err)
 	}

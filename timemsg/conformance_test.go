@@ -283,8 +283,8 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 		})
 	}
 	t.Run("R9/size_and_names", func(t *testing.T) {
-		if timemsg.ClockSize != 12 || timemsg.ClockTopic != "/clock" || timemsg.ClockType != "rosgraph_msgs/msg/Clock" {
-			t.Errorf("summary R9: ClockSize %d, ClockTopic %q, ClockType %q", timemsg.ClockSize, timemsg.ClockTopic, timemsg.ClockType)
+		if timemsg.ClockSize != 12 || timemsg.ClockTopic != "/clock" || timemsg.ClockTypeName != "rosgraph_msgs/msg/Clock" {
+			t.Errorf("summary R9: ClockSize %d, ClockTopic %q, ClockTypeName %q", timemsg.ClockSize, timemsg.ClockTopic, timemsg.ClockTypeName)
 		}
 	})
 	t.Run("R9/ClockFrom", func(t *testing.T) {

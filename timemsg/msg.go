@@ -13,11 +13,12 @@ import (
 	"github.com/simclock/simclock/cdr"
 )
 
-// ROS type names, as transports and bags name them.
+// ROS type names, as transports and bags name them (not to be confused
+// with simclock.ClockType, the kind of a clock).
 const (
-	ClockType    = "rosgraph_msgs/msg/Clock"
-	TimeType     = "builtin_interfaces/msg/Time"
-	DurationType = "builtin_interfaces/msg/Duration"
+	ClockTypeName    = "rosgraph_msgs/msg/Clock"
+	TimeTypeName     = "builtin_interfaces/msg/Time"
+	DurationTypeName = "builtin_interfaces/msg/Duration"
 )
 
 // ClockTopic is the topic sim time arrives on.

@@ -157,7 +157,7 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 	var removeSub func()
 	if on {
 		var err error
-		sub, err = ts.tr.Subscribe(ts.opts.Topic, timemsg.ClockType, *ts.opts.QoS)
+		sub, err = ts.tr.Subscribe(ts.opts.Topic, timemsg.ClockTypeName, *ts.opts.QoS)
 		if err != nil {
 			ts.mu.Unlock()
 			return fmt.Errorf("timesource: subscribe to %s: %w", ts.opts.Topic, err)

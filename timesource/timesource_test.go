@@ -61,7 +61,7 @@ func (f *fixture) newClock() *simclock.ROSClock {
 
 func (f *fixture) publisher(qos transport.QoS) transport.Publisher {
 	f.t.Helper()
-	pub, err := f.sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, qos)
+	pub, err := f.sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestR18MultiplePublishers(t *testing.T) {
 	}
 	other := f.bus.Connect("sim2")
 	defer other.Close()
-	b, err := other.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	b, err := other.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func TestOptionsAndClose(t *testing.T) {
 	if err := ts.SetUseSimTime(true); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := bus.Connect("s").Publisher("/sim/clock", timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("s").Publisher("/sim/clock", timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +439,7 @@ func TestConcurrentToggle(t *testing.T) {
 	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
 	c := simclock.NewROSClockOn(fc.System(), fc.Steady())
 	ts.AttachClock(c)
-	pub, err := bus.Connect("sim").Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("sim").Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func (e *env) settle() { time.Sleep(e.f.settle()) }
 
 func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Publisher {
 	t.Helper()
-	p, err := tr.Publisher(e.topic, timemsg.ClockType, q)
+	p, err := tr.Publisher(e.topic, timemsg.ClockTypeName, q)
 	if err != nil {
 		t.Fatalf("Publisher(%s): %v", e.topic, err)
 	}
@@ -129,7 +129,7 @@ func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transpo
 
 func (e *env) sub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Subscription {
 	t.Helper()
-	s, err := tr.Subscribe(e.topic, timemsg.ClockType, q)
+	s, err := tr.Subscribe(e.topic, timemsg.ClockTypeName, q)
 	if err != nil {
 		t.Fatalf("Subscribe(%s): %v", e.topic, err)
 	}
@@ -393,10 +393,10 @@ func testClose(t *testing.T, e *env) {
 	if err := e.a.Close(); err != nil {
 		t.Errorf("second Transport.Close: %v", err)
 	}
-	if _, err := e.a.Publisher(e.topic, timemsg.ClockType, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Publisher(e.topic, timemsg.ClockTypeName, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Publisher after Close: got %v, want ErrClosed", err)
 	}
-	if _, err := e.a.Subscribe(e.topic, timemsg.ClockType, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Subscribe(e.topic, timemsg.ClockTypeName, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Subscribe after Close: got %v, want ErrClosed", err)
 	}
 	if err := p2.Publish(context.Background(), clock(5)); !errors.Is(err, transport.ErrClosed) {
@@ -477,10 +477,10 @@ func testUnsupportedQoS(t *testing.T, e *env) {
 		{Depth: 1, Durability: transport.Persistent},
 		{Depth: 1, Reliability: transport.BestEffort + 1},
 	} {
-		if p, err := e.a.Publisher(e.topic, timemsg.ClockType, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+		if p, err := e.a.Publisher(e.topic, timemsg.ClockTypeName, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
 			t.Errorf("Publisher with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, p, err)
 		}
-		if s, err := e.b.Subscribe(e.topic, timemsg.ClockType, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+		if s, err := e.b.Subscribe(e.topic, timemsg.ClockTypeName, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
 			t.Errorf("Subscribe with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, s, err)
 		}
 	}
