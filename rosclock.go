@@ -466,7 +466,8 @@ func (c *ROSClock) SleepForAfterStart(ctx context.Context, d time.Duration) erro
 		return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
 	}
 	if !c.Started() {
-		// R99: rclcpp's wait_until_started sleeps until Time(1 ns).
+		// As rclcpp's wait_until_started, which sleeps until Time(1 ns)
+		// (rclcpp:rclcpp/src/rclcpp/clock.cpp:221-237).
 		if err := c.SleepUntil(ctx, Time[ROS]{ns: 1}); err != nil {
 			return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
 		}
@@ -481,7 +482,7 @@ func (c *ROSClock) SleepForAfterStart(ctx context.Context, d time.Duration) erro
 // and ctx's error.
 func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) (bool, error) {
 	// rclcpp checks the context first ("context cannot be slept with
-	// because it's invalid", R99, R100).
+	// because it's invalid", rclcpp:rclcpp/src/rclcpp/clock.cpp:221-274).
 	if err := ctx.Err(); err != nil {
 		return c.Started(), fmt.Errorf("simclock: wait until started: %w", err)
 	}

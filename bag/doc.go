@@ -72,8 +72,9 @@
 // stamps (std_msgs/Header stamps and fields named *stamp) and warnings
 // for other Time fields, which may hold 0 or distant times on purpose.
 //
-// The nominal /clock period and value step are the medians over the first
-// 200 /clock messages. The real-time factor is the sum of forward /clock
+// The nominal /clock period and value step are clockstream's: the medians
+// over the last 64 intervals that were not gaps, and over the last 64
+// value steps that were not jumps. The real-time factor is the sum of forward /clock
 // steps over the log time they span; rtf_min and rtf_max are its extremes
 // over successive windows of at least one second of log time.
 //

@@ -3,7 +3,9 @@ package timemsg_test
 // The conformance cases of the messages: R8 (builtin_interfaces Time and
 // Duration conversions, floor division, no silent int32 wrap) and R9 (the
 // rosgraph_msgs/Clock CDR bytes), moved here from the root package's
-// suite so that they live with the code they test.
+// suite so that they live with the code they test. References name the
+// upstream test or source line as repository:path:line, at the commits
+// docs/rules.md lists under "Upstream sources".
 
 import (
 	"bytes"
@@ -65,22 +67,22 @@ func TestConformanceR8Messages(t *testing.T) {
 		want            timemsg.Duration
 		err             error
 	}{
-		{"R8", "-0.5s_floor", "§14.9 DV-020 derived", -500 * time.Millisecond, timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, nil},
-		{"R8", "-1ns_floor", "§14.9 DV-021 derived", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
-		{"R8", "-1ns_floor_rclcpp", "§14.9 DV-203 derived", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
-		{"R8", "-1.5s_floor", "§14.9 DV-021 derived", -1500 * time.Millisecond, timemsg.Duration{Sec: -2, Nanosec: 500_000_000}, nil},
-		{"R8", "-1s", "§14.8 CD-016", -time.Second, timemsg.Duration{Sec: -1}, nil},
-		{"R8", "chrono_-1s", "§14.8 CD-014", -time.Second, timemsg.Duration{Sec: -1}, nil},
-		{"R8", "chrono_1.5s", "§14.8 CD-014", 1500 * time.Millisecond, timemsg.Duration{Sec: 1, Nanosec: 500_000_000}, nil},
-		{"R8", "0.5s", "§14.8 CD-015", 500 * time.Millisecond, timemsg.Duration{Nanosec: 500_000_000}, nil},
-		{"R8", "1s", "§14.8 CD-015", time.Second, timemsg.Duration{Sec: 1}, nil},
-		{"R8", "1ns", "§14.1 PT-041", 1, timemsg.Duration{Nanosec: 1}, nil},
+		{"R8", "-0.5s_floor", "derived from rclpy:rclpy/rclpy/duration.py:88-96", -500 * time.Millisecond, timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, nil},
+		{"R8", "-1ns_floor", "derived from rclpy:rclpy/rclpy/duration.py:88-96", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1ns_floor_rclcpp", "derived from rclcpp:rclcpp/src/rclcpp/duration.cpp:63-90", -1, timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, nil},
+		{"R8", "-1.5s_floor", "derived from rclpy:rclpy/rclpy/duration.py:88-96", -1500 * time.Millisecond, timemsg.Duration{Sec: -2, Nanosec: 500_000_000}, nil},
+		{"R8", "-1s", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:276-313", -time.Second, timemsg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_-1s", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:223-228", -time.Second, timemsg.Duration{Sec: -1}, nil},
+		{"R8", "chrono_1.5s", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:223-228", 1500 * time.Millisecond, timemsg.Duration{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "0.5s", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:230-274", 500 * time.Millisecond, timemsg.Duration{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:230-274", time.Second, timemsg.Duration{Sec: 1}, nil},
+		{"R8", "1ns", "rclpy:rclpy/test/test_time.py:214-220", 1, timemsg.Duration{Nanosec: 1}, nil},
 		{"R8", "zero", "summary R8", 0, timemsg.Duration{}, nil},
-		{"R8", "max_int64_out_of_range_not_saturated", "§14.8 CD-017 (rclcpp saturates)", math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "-max_int64_out_of_range_not_saturated", "§14.8 CD-018 (rclcpp saturates)", -math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "int32_max_seconds_fits", "§4 R55", time.Duration(math.MaxInt32*sec + 999_999_999), timemsg.Duration{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "max_int64_out_of_range_not_saturated", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:315-328 (rclcpp saturates)", math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "-max_int64_out_of_range_not_saturated", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:330-341 (rclcpp saturates)", -math.MaxInt64, timemsg.Duration{}, simclock.ErrOutOfRange},
+		{"R8", "int32_max_seconds_fits", "rclcpp:rclcpp/src/rclcpp/duration.cpp:63-90", time.Duration(math.MaxInt32*sec + 999_999_999), timemsg.Duration{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
 		{"R8", "int32_max+1_seconds_out_of_range", "summary R8", time.Duration((math.MaxInt32 + 1) * sec), timemsg.Duration{}, simclock.ErrOutOfRange},
-		{"R8", "int32_min_seconds_fits", "§4 R55", time.Duration(math.MinInt32 * sec), timemsg.Duration{Sec: math.MinInt32}, nil},
+		{"R8", "int32_min_seconds_fits", "rclcpp:rclcpp/src/rclcpp/duration.cpp:63-90", time.Duration(math.MinInt32 * sec), timemsg.Duration{Sec: math.MinInt32}, nil},
 		{"R8", "int32_min_seconds-1ns_out_of_range", "summary R8", time.Duration(math.MinInt32*sec - 1), timemsg.Duration{}, simclock.ErrOutOfRange},
 	}
 	for _, tc := range durs {
@@ -101,11 +103,11 @@ func TestConformanceR8Messages(t *testing.T) {
 		m               timemsg.Duration
 		want            time.Duration
 	}{
-		{"R8", "(-1,5e8)_is_-0.5s", "§14.9 DV-022 derived", timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, -500 * time.Millisecond},
-		{"R8", "(1,1000)", "§14.8 CD-019", timemsg.Duration{Sec: 1, Nanosec: 1000}, 1_000_001_000},
-		{"R8", "(-1,999999999)_is_-1ns", "§3 R44", timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, -1},
+		{"R8", "(-1,5e8)_is_-0.5s", "derived from rclpy:rclpy/rclpy/duration.py:98-107", timemsg.Duration{Sec: -1, Nanosec: 500_000_000}, -500 * time.Millisecond},
+		{"R8", "(1,1000)", "rclcpp:rclcpp/test/rclcpp/test_duration.cpp:344-355", timemsg.Duration{Sec: 1, Nanosec: 1000}, 1_000_001_000},
+		{"R8", "(-1,999999999)_is_-1ns", "rclpy:rclpy/rclpy/duration.py:98-107", timemsg.Duration{Sec: -1, Nanosec: 999_999_999}, -1},
 		{"R8", "unnormalized_nanosec_added", "summary R8", timemsg.Duration{Sec: 1, Nanosec: 1_500_000_000}, 2500 * time.Millisecond},
-		{"R8", "extremes", "§4 R55", timemsg.Duration{Sec: math.MinInt32, Nanosec: math.MaxUint32}, time.Duration(math.MinInt32*sec + math.MaxUint32)},
+		{"R8", "extremes", "rclcpp:rclcpp/src/rclcpp/duration.cpp:63-90", timemsg.Duration{Sec: math.MinInt32, Nanosec: math.MaxUint32}, time.Duration(math.MinInt32*sec + math.MaxUint32)},
 	}
 	for _, tc := range toDurs {
 		t.Run(tc.rule+"/ToDuration_"+tc.name, func(t *testing.T) {
@@ -120,16 +122,16 @@ func TestConformanceR8Messages(t *testing.T) {
 		want            timemsg.Time
 		err             error
 	}{
-		{"R8", "1553575413.247045598s", "§14.1 PT-040", 1553575413247045598, timemsg.Time{Sec: 1553575413, Nanosec: 247045598}, nil},
-		{"R8", "12345s+67890ns", "§14.6 CP-005", 12345*sec + 67890, timemsg.Time{Sec: 12345, Nanosec: 67890}, nil},
-		{"R8", "0.5s", "§14.6 CP-009", 500_000_000, timemsg.Time{Nanosec: 500_000_000}, nil},
-		{"R8", "1s", "§14.6 CP-010", sec, timemsg.Time{Sec: 1}, nil},
-		{"R8", "1.5s", "§14.6 CP-011", 1_500_000_000, timemsg.Time{Sec: 1, Nanosec: 500_000_000}, nil},
-		{"R8", "1ns", "§14.1 PT-038", 1, timemsg.Time{Nanosec: 1}, nil},
+		{"R8", "1553575413.247045598s", "rclpy:rclpy/test/test_time.py:204-212", 1553575413247045598, timemsg.Time{Sec: 1553575413, Nanosec: 247045598}, nil},
+		{"R8", "12345s+67890ns", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:113-126", 12345*sec + 67890, timemsg.Time{Sec: 12345, Nanosec: 67890}, nil},
+		{"R8", "0.5s", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:148-154", 500_000_000, timemsg.Time{Nanosec: 500_000_000}, nil},
+		{"R8", "1s", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:156-162", sec, timemsg.Time{Sec: 1}, nil},
+		{"R8", "1.5s", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:164-170", 1_500_000_000, timemsg.Time{Sec: 1, Nanosec: 500_000_000}, nil},
+		{"R8", "1ns", "rclpy:rclpy/test/test_time.py:191-199", 1, timemsg.Time{Nanosec: 1}, nil},
 		{"R8", "zero", "summary R8", 0, timemsg.Time{}, nil},
-		{"R8", "rclcpp_time_max_fits", "§14.6 CP-026", 2147483647999999999, timemsg.Time{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
-		{"R8", "2^31s_out_of_range_not_wrapped", "§14.9 DV-202 derived (rclcpp wraps)", 2147483648 * sec, timemsg.Time{}, simclock.ErrOutOfRange},
-		{"R8", "max_int64_out_of_range", "§14.9 DV-019 derived (rclpy wraps)", math.MaxInt64, timemsg.Time{}, simclock.ErrOutOfRange},
+		{"R8", "rclcpp_time_max_fits", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:365-374", 2147483647999999999, timemsg.Time{Sec: math.MaxInt32, Nanosec: 999_999_999}, nil},
+		{"R8", "2^31s_out_of_range_not_wrapped", "derived from rclcpp:rclcpp/src/rclcpp/time.cpp:91-94 (rclcpp wraps)", 2147483648 * sec, timemsg.Time{}, simclock.ErrOutOfRange},
+		{"R8", "max_int64_out_of_range", "derived from rclpy:rclpy/rclpy/time.py:156-163 (rclpy wraps)", math.MaxInt64, timemsg.Time{}, simclock.ErrOutOfRange},
 	}
 	for _, tc := range times {
 		t.Run(tc.rule+"/FromTime_"+tc.name, func(t *testing.T) {
@@ -155,11 +157,11 @@ func TestConformanceR8Messages(t *testing.T) {
 		want            int64
 		err             error
 	}{
-		{"R8", "negative_sec_rejected", "§14.9 DV-016 derived", timemsg.Time{Sec: -1}, 0, simclock.ErrNegativeTime},
-		{"R8", "negative_sec_with_nanosec_rejected", "§14.6 CP-006", timemsg.Time{Sec: -1, Nanosec: 1}, 0, simclock.ErrNegativeTime},
-		{"R8", "jazzy_negative_time_msgs_rejected", "§14.6 CP-012", timemsg.Time{Sec: -1, Nanosec: 500_000_000}, 0, simclock.ErrNegativeTime},
-		{"R8", "int32_min_rejected", "§14.6 CP-014", timemsg.Time{Sec: math.MinInt32}, 0, simclock.ErrNegativeTime},
-		{"R8", "unnormalized_nanosec_added", "§14.9 DV-017 derived", timemsg.Time{Sec: 1, Nanosec: 1_500_000_000}, 2_500_000_000, nil},
+		{"R8", "negative_sec_rejected", "derived from rclpy:rclpy/rclpy/time.py:165-179", timemsg.Time{Sec: -1}, 0, simclock.ErrNegativeTime},
+		{"R8", "negative_sec_with_nanosec_rejected", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:129-137", timemsg.Time{Sec: -1, Nanosec: 1}, 0, simclock.ErrNegativeTime},
+		{"R8", "jazzy_negative_time_msgs_rejected", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:172-184", timemsg.Time{Sec: -1, Nanosec: 500_000_000}, 0, simclock.ErrNegativeTime},
+		{"R8", "int32_min_rejected", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:200-212", timemsg.Time{Sec: math.MinInt32}, 0, simclock.ErrNegativeTime},
+		{"R8", "unnormalized_nanosec_added", "derived from rclpy:rclpy/rclpy/time.py:165-179", timemsg.Time{Sec: 1, Nanosec: 1_500_000_000}, 2_500_000_000, nil},
 		{"R8", "largest_message", "summary R8", timemsg.Time{Sec: math.MaxInt32, Nanosec: math.MaxUint32}, math.MaxInt32*sec + math.MaxUint32, nil},
 		{"R8", "1.5s", "summary R30", timemsg.Time{Sec: 1, Nanosec: 500_000_000}, 1_500_000_000, nil},
 	}
@@ -178,9 +180,9 @@ func TestConformanceR8Messages(t *testing.T) {
 	}
 	t.Run("R8/ToAnyTime_invalid_clock_type", func(t *testing.T) {
 		_, err := timemsg.ToAnyTime(timemsg.Time{Sec: 1}, simclock.Uninitialized)
-		checkErr(t, "§14.1 PT-007", err, simclock.ErrOutOfRange)
+		checkErr(t, "rclpy:rclpy/test/test_time.py:44-45", err, simclock.ErrOutOfRange)
 	})
-	t.Run("R8/R30_system_time_round_trip_comes_back_ROS", func(t *testing.T) { // summary R30, §14.1 PT-038
+	t.Run("R8/R30_system_time_round_trip_comes_back_ROS", func(t *testing.T) { // summary R30, rclpy:rclpy/test/test_time.py:191-199
 		orig := must(simclock.NewTime[simclock.System](1.5, 0))
 		m := must(timemsg.FromTime(orig))
 		if m != (timemsg.Time{Sec: 1, Nanosec: 500_000_000}) {
