@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/virtualclock"
 )
 
@@ -25,7 +26,7 @@ func TestSleepCancellationFirst(t *testing.T) {
 
 	active := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	active.EnableROSTimeOverride()
-	active.SetROSTimeOverride(rosNS(10 * sec))
+	active.SetROSTimeOverride(timetest.ROS(10 * sec))
 	inactive := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	notStarted := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	notStarted.EnableROSTimeOverride()
@@ -49,13 +50,13 @@ func TestSleepCancellationFirst(t *testing.T) {
 			return fake.System().SleepUntil(ctx, sysNS(0))
 		}},
 		{"ROS, sim time, past target", "rclpy:rclpy/test/test_clock.py:253-256, rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error {
-			return active.SleepUntil(ctx, rosNS(5*sec))
+			return active.SleepUntil(ctx, timetest.ROS(5*sec))
 		}},
 		{"ROS, sim time, reached target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
-			return active.SleepUntil(ctx, rosNS(10*sec))
+			return active.SleepUntil(ctx, timetest.ROS(10*sec))
 		}},
 		{"ROS, system time, past target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
-			return inactive.SleepUntil(ctx, rosNS(sec))
+			return inactive.SleepUntil(ctx, timetest.ROS(sec))
 		}},
 		{"ROS sleep_for 0", "rclpy:rclpy/test/test_clock.py:259-262, rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error { return active.SleepFor(ctx, 0) }},
 		{"ROS sleep_for -1 s", "rclpy:rclpy/test/test_clock.py:259-262", func(ctx context.Context) error { return active.SleepFor(ctx, -time.Second) }},
@@ -111,7 +112,7 @@ func TestSleepForBeforeFirstClock(t *testing.T) {
 		// waits, so the clock stops moving once it returned.
 		var at int64
 		for s := int64(100); at == 0; s++ {
-			for c.Waiters() == 0 && at == 0 {
+			for simclock.Waiters(c) == 0 && at == 0 {
 				select {
 				case at = <-woke:
 				case <-ctx.Done():
@@ -121,7 +122,7 @@ func TestSleepForBeforeFirstClock(t *testing.T) {
 				}
 			}
 			if at == 0 {
-				c.SetROSTimeOverride(rosNS(s * sec))
+				c.SetROSTimeOverride(timetest.ROS(s * sec))
 			}
 		}
 		switch {

@@ -24,45 +24,12 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/virtualclock"
 )
 
 const sec = int64(time.Second)
-
-// must unwraps a constructor result for table literals with valid inputs.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func rosNS(ns int64) simclock.Time[simclock.ROS] {
-	return must(simclock.TimeFromNanoseconds[simclock.ROS](ns))
-}
-
-func anyNS(ns int64, ct simclock.ClockType) simclock.AnyTime {
-	return must(simclock.AnyTimeFromNanoseconds(ns, ct))
-}
-
-// checkErr reports whether err matches want (nil meaning "no error") and
-// fails t when it does not.
-func checkErr(t *testing.T, ref string, err, want error) bool {
-	t.Helper()
-	if want == nil {
-		if err != nil {
-			t.Errorf("%s: unexpected error %v", ref, err)
-			return false
-		}
-		return true
-	}
-	if !errors.Is(err, want) {
-		t.Errorf("%s: got error %v, want %v", ref, err, want)
-		return false
-	}
-	return true
-}
 
 // R1: clock types, clock changes and kinds carry rcl's values.
 func TestConformanceR1Types(t *testing.T) {
@@ -158,12 +125,12 @@ func TestConformanceR2NewTime(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
 			got, err := simclock.NewTime[simclock.System](tc.sec, tc.nsec)
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
 				t.Errorf("%s: NewTime(%v, %d) = %d ns, want %d", tc.ref, tc.sec, tc.nsec, got.Nanoseconds(), tc.want)
 			}
 			// The dynamic constructor agrees and keeps its clock type.
 			a, err := simclock.NewAnyTime(tc.sec, tc.nsec, simclock.SteadyTime)
-			if checkErr(t, tc.ref+" (NewAnyTime)", err, tc.err) && tc.err == nil &&
+			if timetest.CheckErr(t, tc.ref+" (NewAnyTime)", err, tc.err) && tc.err == nil &&
 				(a.Nanoseconds() != tc.want || a.ClockType() != simclock.SteadyTime) {
 				t.Errorf("%s: NewAnyTime(%v, %d, STEADY) = %v, want %d ns STEADY_TIME", tc.ref, tc.sec, tc.nsec, a, tc.want)
 			}
@@ -175,17 +142,17 @@ func TestConformanceR2NewTime(t *testing.T) {
 func TestConformanceR2Accessors(t *testing.T) {
 	t.Run("R2/TimeFromNanoseconds_negative", func(t *testing.T) {
 		_, err := simclock.TimeFromNanoseconds[simclock.ROS](-1) // rclcpp@rolling:rclcpp/test/rclcpp/test_time.cpp:141
-		checkErr(t, "rclcpp@rolling:rclcpp/test/rclcpp/test_time.cpp:141", err, simclock.ErrNegativeTime)
+		timetest.CheckErr(t, "rclcpp@rolling:rclcpp/test/rclcpp/test_time.cpp:141", err, simclock.ErrNegativeTime)
 	})
 	t.Run("R2/TimeFromNanoseconds_max", func(t *testing.T) {
 		got, err := simclock.TimeFromNanoseconds[simclock.ROS](math.MaxInt64)
-		if checkErr(t, "rclpy:rclpy/test/test_time.py:37-38", err, nil) && got.Nanoseconds() != math.MaxInt64 {
+		if timetest.CheckErr(t, "rclpy:rclpy/test/test_time.py:37-38", err, nil) && got.Nanoseconds() != math.MaxInt64 {
 			t.Errorf("got %d, want %d", got.Nanoseconds(), int64(math.MaxInt64))
 		}
 	})
 	t.Run("R2/AnyTimeFromNanoseconds_negative", func(t *testing.T) {
 		_, err := simclock.AnyTimeFromNanoseconds(-1, simclock.ROSTime)
-		checkErr(t, "rclcpp@rolling:rclcpp/test/rclcpp/test_time.cpp:141", err, simclock.ErrNegativeTime)
+		timetest.CheckErr(t, "rclcpp@rolling:rclcpp/test/rclcpp/test_time.cpp:141", err, simclock.ErrNegativeTime)
 	})
 	badTypes := []struct {
 		name string
@@ -194,9 +161,9 @@ func TestConformanceR2Accessors(t *testing.T) {
 	for _, bt := range badTypes {
 		t.Run("R2/NewAnyTime_clock_type_"+bt.name+"_rejected", func(t *testing.T) {
 			_, err := simclock.NewAnyTime(1, 0, bt.ct) // rclpy:rclpy/test/test_time.py:44-45, rcl:rcl/test/rcl/test_time.cpp:306-311
-			checkErr(t, "rclpy:rclpy/test/test_time.py:44-45", err, simclock.ErrOutOfRange)
+			timetest.CheckErr(t, "rclpy:rclpy/test/test_time.py:44-45", err, simclock.ErrOutOfRange)
 			_, err = simclock.AnyTimeFromNanoseconds(1, bt.ct)
-			checkErr(t, "rcl:rcl/test/rcl/test_time.cpp:306-311", err, simclock.ErrOutOfRange)
+			timetest.CheckErr(t, "rcl:rcl/test/rcl/test_time.cpp:306-311", err, simclock.ErrOutOfRange)
 		})
 	}
 
@@ -217,7 +184,7 @@ func TestConformanceR2Accessors(t *testing.T) {
 	}
 	for _, tc := range sn {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
-			tm := must(simclock.NewTime[simclock.System](tc.sec, tc.nsec))
+			tm := timetest.Must(simclock.NewTime[simclock.System](tc.sec, tc.nsec))
 			if s, ns := tm.SecondsNanoseconds(); s != tc.wantSec || ns != tc.wantNsec {
 				t.Errorf("%s: SecondsNanoseconds() = (%d, %d), want (%d, %d)", tc.ref, s, ns, tc.wantSec, tc.wantNsec)
 			}
@@ -233,11 +200,11 @@ func TestConformanceR2Accessors(t *testing.T) {
 		want            string
 	}{
 		{"R2", "repr_system_1.5s", "derived from rclpy:rclpy/rclpy/time.py:80-82",
-			must(simclock.NewTime[simclock.System](1.5, 0)).String(), "Time(nanoseconds=1500000000, clock_type=SYSTEM_TIME)"},
+			timetest.Must(simclock.NewTime[simclock.System](1.5, 0)).String(), "Time(nanoseconds=1500000000, clock_type=SYSTEM_TIME)"},
 		{"R2", "repr_ros_zero", "derived from rclpy:rclpy/rclpy/time.py:80-82",
 			simclock.Time[simclock.ROS]{}.String(), "Time(nanoseconds=0, clock_type=ROS_TIME)"},
 		{"R2", "repr_any_steady", "rclpy:rclpy/rclpy/time.py:80-82",
-			anyNS(42, simclock.SteadyTime).String(), "Time(nanoseconds=42, clock_type=STEADY_TIME)"},
+			timetest.Any(42, simclock.SteadyTime).String(), "Time(nanoseconds=42, clock_type=STEADY_TIME)"},
 	}
 	for _, tc := range reprs {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -265,10 +232,10 @@ func TestConformanceR3DefaultClockTypes(t *testing.T) {
 		{"R3", "ROSClock_now_is_ROS_sim_on", "summary R3", rcActive.Now().ClockType(), simclock.ROSTime},
 		{"R3", "fake_system_is_SYSTEM", "summary R3", fake.System().Now().ClockType(), simclock.SystemTime},
 		{"R3", "fake_steady_is_STEADY", "summary R3", fake.Steady().Now().ClockType(), simclock.SteadyTime},
-		{"R3", "from_msg_default_is_ROS", "rclpy:rclpy/test/test_time.py:191-199", must(timemsg.ToAnyTime(m, simclock.ROSTime)).ClockType(), simclock.ROSTime},
-		{"R3", "from_msg_with_SYSTEM", "rclpy:rclpy/test/test_time.py:201-202", must(timemsg.ToAnyTime(m, simclock.SystemTime)).ClockType(), simclock.SystemTime},
-		{"R3", "typed_from_msg_keeps_kind", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:389-402", must(timemsg.ToTime[simclock.Steady](m)).ClockType(), simclock.SteadyTime},
-		{"R3", "Any_keeps_kind", "rclpy:rclpy/rclpy/time.py:61-78", must(simclock.NewTime[simclock.System](1.5, 0)).Any().ClockType(), simclock.SystemTime},
+		{"R3", "from_msg_default_is_ROS", "rclpy:rclpy/test/test_time.py:191-199", timetest.Must(timemsg.ToAnyTime(m, simclock.ROSTime)).ClockType(), simclock.ROSTime},
+		{"R3", "from_msg_with_SYSTEM", "rclpy:rclpy/test/test_time.py:201-202", timetest.Must(timemsg.ToAnyTime(m, simclock.SystemTime)).ClockType(), simclock.SystemTime},
+		{"R3", "typed_from_msg_keeps_kind", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:389-402", timetest.Must(timemsg.ToTime[simclock.Steady](m)).ClockType(), simclock.SteadyTime},
+		{"R3", "Any_keeps_kind", "rclpy:rclpy/rclpy/time.py:61-78", timetest.Must(simclock.NewTime[simclock.System](1.5, 0)).Any().ClockType(), simclock.SystemTime},
 	}
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -294,12 +261,12 @@ func TestConformanceR3DefaultClockTypes(t *testing.T) {
 		}
 	})
 	t.Run("R3/As_converts_only_matching_kind", func(t *testing.T) {
-		a := anyNS(5, simclock.ROSTime)
+		a := timetest.Any(5, simclock.ROSTime)
 		if got, err := simclock.As[simclock.ROS](a); err != nil || got.Nanoseconds() != 5 {
 			t.Errorf("As[ROS] = %v, %v; want 5 ns, nil", got, err)
 		}
 		_, err := simclock.As[simclock.System](a)
-		checkErr(t, "summary R3", err, simclock.ErrClockTypeMismatch)
+		timetest.CheckErr(t, "summary R3", err, simclock.ErrClockTypeMismatch)
 	})
 }
 
@@ -348,13 +315,13 @@ func TestConformanceR4AddMinus(t *testing.T) {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
 			var got simclock.AnyTime
 			var err error
-			start := anyNS(tc.t, tc.ct)
+			start := timetest.Any(tc.t, tc.ct)
 			if tc.op == '+' {
 				got, err = start.Add(tc.d)
 			} else {
 				got, err = start.Minus(tc.d)
 			}
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil &&
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil &&
 				(got.Nanoseconds() != tc.want || got.ClockType() != tc.ct) {
 				t.Errorf("%s: %v %c %v = %v, want %d ns %v", tc.ref, start, tc.op, tc.d, got, tc.want, tc.ct)
 			}
@@ -368,7 +335,7 @@ func TestConformanceR4AddMinus(t *testing.T) {
 			default:
 				typed, err = addTyped[simclock.Steady](tc.t, tc.op, tc.d)
 			}
-			if checkErr(t, tc.ref+" (typed)", err, tc.err) && tc.err == nil && typed != tc.want {
+			if timetest.CheckErr(t, tc.ref+" (typed)", err, tc.err) && tc.err == nil && typed != tc.want {
 				t.Errorf("%s: typed %d %c %v = %d, want %d", tc.ref, tc.t, tc.op, tc.d, typed, tc.want)
 			}
 		})
@@ -376,7 +343,7 @@ func TestConformanceR4AddMinus(t *testing.T) {
 }
 
 func addTyped[K simclock.Kind](ns int64, op byte, d time.Duration) (int64, error) {
-	t := must(simclock.TimeFromNanoseconds[K](ns))
+	t := timetest.Must(simclock.TimeFromNanoseconds[K](ns))
 	var (
 		r   simclock.Time[K]
 		err error
@@ -400,27 +367,27 @@ func TestConformanceR5Sub(t *testing.T) {
 		want            time.Duration
 		mismatch        bool
 	}{
-		{"R5", "steady_1-0", "rclpy:rclpy/test/test_time.py:98-100", anyNS(1, simclock.SteadyTime), anyNS(0, simclock.SteadyTime), 1, false},
-		{"R5", "1-2_is_negative", "rclpy:rclpy/test/test_time.py:103", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SystemTime), -1, false},
-		{"R5", "max-0", "derived from rclpy:rclpy/rclpy/time.py:98-114", anyNS(math.MaxInt64, simclock.SystemTime), anyNS(0, simclock.SystemTime), math.MaxInt64, false},
-		{"R5", "0-max", "rclpy:rclpy/rclpy/time.py:98-114", anyNS(0, simclock.SystemTime), anyNS(math.MaxInt64, simclock.SystemTime), -math.MaxInt64, false},
-		{"R5", "difference_a_b", "rcl:rcl/test/rcl/test_time.cpp:349-366", anyNS(2000, simclock.ROSTime), anyNS(1000, simclock.ROSTime), 1000, false},
-		{"R5", "difference_b_a", "rcl:rcl/test/rcl/test_time.cpp:349-366", anyNS(1000, simclock.ROSTime), anyNS(2000, simclock.ROSTime), -1000, false},
-		{"R5", "10s-0s", "rcl:rcl/test/rcl/test_time.cpp:375-394", anyNS(10*sec, simclock.ROSTime), anyNS(0, simclock.ROSTime), 10 * time.Second, false},
-		{"R5", "0s-10s", "rcl:rcl/test/rcl/test_time.cpp:375-394", anyNS(0, simclock.ROSTime), anyNS(10*sec, simclock.ROSTime), -10 * time.Second, false},
+		{"R5", "steady_1-0", "rclpy:rclpy/test/test_time.py:98-100", timetest.Any(1, simclock.SteadyTime), timetest.Any(0, simclock.SteadyTime), 1, false},
+		{"R5", "1-2_is_negative", "rclpy:rclpy/test/test_time.py:103", timetest.Any(1, simclock.SystemTime), timetest.Any(2, simclock.SystemTime), -1, false},
+		{"R5", "max-0", "derived from rclpy:rclpy/rclpy/time.py:98-114", timetest.Any(math.MaxInt64, simclock.SystemTime), timetest.Any(0, simclock.SystemTime), math.MaxInt64, false},
+		{"R5", "0-max", "rclpy:rclpy/rclpy/time.py:98-114", timetest.Any(0, simclock.SystemTime), timetest.Any(math.MaxInt64, simclock.SystemTime), -math.MaxInt64, false},
+		{"R5", "difference_a_b", "rcl:rcl/test/rcl/test_time.cpp:349-366", timetest.Any(2000, simclock.ROSTime), timetest.Any(1000, simclock.ROSTime), 1000, false},
+		{"R5", "difference_b_a", "rcl:rcl/test/rcl/test_time.cpp:349-366", timetest.Any(1000, simclock.ROSTime), timetest.Any(2000, simclock.ROSTime), -1000, false},
+		{"R5", "10s-0s", "rcl:rcl/test/rcl/test_time.cpp:375-394", timetest.Any(10*sec, simclock.ROSTime), timetest.Any(0, simclock.ROSTime), 10 * time.Second, false},
+		{"R5", "0s-10s", "rcl:rcl/test/rcl/test_time.cpp:375-394", timetest.Any(0, simclock.ROSTime), timetest.Any(10*sec, simclock.ROSTime), -10 * time.Second, false},
 		{"R5", "int32_boundary_positive", "rcl:rcl/test/rcl/test_time.cpp:397-415",
-			anyNS(1514423498*sec+147483647, simclock.ROSTime), anyNS(1514423496*sec, simclock.ROSTime), 2147483647, false},
+			timetest.Any(1514423498*sec+147483647, simclock.ROSTime), timetest.Any(1514423496*sec, simclock.ROSTime), 2147483647, false},
 		{"R5", "int32_boundary_negative_no_wrap", "rcl:rcl/test/rcl/test_time.cpp:397-415 (rcl#204)",
-			anyNS(1514423496*sec, simclock.ROSTime), anyNS(1514423498*sec+147483647, simclock.ROSTime), -2147483647, false},
-		{"R5", "young-old", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:215-228", anyNS(2*sec, simclock.SystemTime), anyNS(sec, simclock.SystemTime), time.Second, false},
-		{"R5", "difference_5_3", "derived from rcl:rcl/src/rcl/time.c:242-260", anyNS(3, simclock.ROSTime), anyNS(5, simclock.ROSTime), -2, false},
-		{"R5", "system-steady_errors", "rclpy:rclpy/test/test_time.py:106-108", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SteadyTime), 0, true},
-		{"R5", "system-steady_errors_DV", "derived from rclpy:rclpy/rclpy/time.py:98-114", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SteadyTime), 0, true},
-		{"R5", "zero_system-zero_steady_errors", "derived from rclcpp:rclcpp/src/rclcpp/time.cpp:109-196", anyNS(0, simclock.SystemTime), anyNS(0, simclock.SteadyTime), 0, true},
-		{"R5", "ros-system_errors", "rcl:rcl/test/rcl/test_time.cpp:368-370", anyNS(1000, simclock.ROSTime), anyNS(2000, simclock.SystemTime), 0, true},
+			timetest.Any(1514423496*sec, simclock.ROSTime), timetest.Any(1514423498*sec+147483647, simclock.ROSTime), -2147483647, false},
+		{"R5", "young-old", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:215-228", timetest.Any(2*sec, simclock.SystemTime), timetest.Any(sec, simclock.SystemTime), time.Second, false},
+		{"R5", "difference_5_3", "derived from rcl:rcl/src/rcl/time.c:242-260", timetest.Any(3, simclock.ROSTime), timetest.Any(5, simclock.ROSTime), -2, false},
+		{"R5", "system-steady_errors", "rclpy:rclpy/test/test_time.py:106-108", timetest.Any(2, simclock.SystemTime), timetest.Any(1, simclock.SteadyTime), 0, true},
+		{"R5", "system-steady_errors_DV", "derived from rclpy:rclpy/rclpy/time.py:98-114", timetest.Any(2, simclock.SystemTime), timetest.Any(1, simclock.SteadyTime), 0, true},
+		{"R5", "zero_system-zero_steady_errors", "derived from rclcpp:rclcpp/src/rclcpp/time.cpp:109-196", timetest.Any(0, simclock.SystemTime), timetest.Any(0, simclock.SteadyTime), 0, true},
+		{"R5", "ros-system_errors", "rcl:rcl/test/rcl/test_time.cpp:368-370", timetest.Any(1000, simclock.ROSTime), timetest.Any(2000, simclock.SystemTime), 0, true},
 		{"R5", "max_ros-max_steady_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:376-386",
-			anyNS(2147483647999999999, simclock.ROSTime), anyNS(2147483647999999999, simclock.SteadyTime), 0, true},
-		{"R5", "uninitialized_errors", "rcl:rcl/src/rcl/time.c:242-260", simclock.AnyTime{}, anyNS(0, simclock.ROSTime), 0, true},
+			timetest.Any(2147483647999999999, simclock.ROSTime), timetest.Any(2147483647999999999, simclock.SteadyTime), 0, true},
+		{"R5", "uninitialized_errors", "rcl:rcl/src/rcl/time.c:242-260", simclock.AnyTime{}, timetest.Any(0, simclock.ROSTime), 0, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -444,18 +411,18 @@ func TestConformanceR5Sub(t *testing.T) {
 		})
 	}
 	t.Run("R5/error_text", func(t *testing.T) { // rclpy:rclpy/rclpy/time.py:98-114: "Can't subtract times with different clock types"
-		_, err := anyNS(2, simclock.SystemTime).Sub(anyNS(1, simclock.SteadyTime))
+		_, err := timetest.Any(2, simclock.SystemTime).Sub(timetest.Any(1, simclock.SteadyTime))
 		want := "can't subtract times with different clock types (SYSTEM_TIME and STEADY_TIME)"
 		if err == nil || err.Error() != want {
 			t.Errorf("rclpy:rclpy/rclpy/time.py:98-114: got %v, want %q", err, want)
 		}
 	})
 	t.Run("R5/typed_sub_may_be_negative", func(t *testing.T) { // rclpy:rclpy/test/test_time.py:103 on the typed API
-		a, b := rosNS(1), rosNS(2)
+		a, b := timetest.ROS(1), timetest.ROS(2)
 		if got := a.Sub(b); got != -1 {
 			t.Errorf("rclpy:rclpy/test/test_time.py:103: got %v, want -1ns", got)
 		}
-		if got := rosNS(math.MaxInt64).Sub(rosNS(0)); got != math.MaxInt64 {
+		if got := timetest.ROS(math.MaxInt64).Sub(timetest.ROS(0)); got != math.MaxInt64 {
 			t.Errorf("derived from rclpy:rclpy/rclpy/time.py:98-114: got %v, want max", got)
 		}
 	})
@@ -470,21 +437,21 @@ func TestConformanceR6Compare(t *testing.T) {
 		a, b            simclock.AnyTime
 		want            result
 	}{
-		{"R6", "1<2", "rclpy:rclpy/test/test_time.py:118-125", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SystemTime), result{-1, false, true, false}},
-		{"R6", "2>1", "rclpy:rclpy/test/test_time.py:118-125", anyNS(2, simclock.SystemTime), anyNS(1, simclock.SystemTime), result{1, false, false, true}},
+		{"R6", "1<2", "rclpy:rclpy/test/test_time.py:118-125", timetest.Any(1, simclock.SystemTime), timetest.Any(2, simclock.SystemTime), result{-1, false, true, false}},
+		{"R6", "2>1", "rclpy:rclpy/test/test_time.py:118-125", timetest.Any(2, simclock.SystemTime), timetest.Any(1, simclock.SystemTime), result{1, false, false, true}},
 		{"R6", "5e9ns==5s", "rclpy:rclpy/test/test_time.py:127-129",
-			must(simclock.NewAnyTime(0, 5e9, simclock.SystemTime)), must(simclock.NewAnyTime(5, 0, simclock.SystemTime)), result{0, true, false, false}},
-		{"R6", "ros_1s<2s", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:215-228", anyNS(sec, simclock.ROSTime), anyNS(2*sec, simclock.ROSTime), result{-1, false, true, false}},
-		{"R6", "max==max", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:365-374", anyNS(math.MaxInt64, simclock.ROSTime), anyNS(math.MaxInt64, simclock.ROSTime), result{0, true, false, false}},
-		{"R6", "zero==zero_same_type", "summary R6", anyNS(0, simclock.SteadyTime), anyNS(0, simclock.SteadyTime), result{0, true, false, false}},
-		{"R6", "system_vs_steady_errors", "rclpy:rclpy/test/test_time.py:132-145", anyNS(1, simclock.SystemTime), anyNS(2, simclock.SteadyTime), result{e, e, e, e}},
-		{"R6", "steady_vs_system_errors", "rclpy:rclpy/test/test_time.py:132-145", anyNS(2, simclock.SteadyTime), anyNS(1, simclock.SystemTime), result{e, e, e, e}},
-		{"R6", "equal_ns_system_vs_ros_errors", "derived from rclpy:rclpy/rclpy/time.py:116-154", anyNS(1, simclock.SystemTime), anyNS(1, simclock.ROSTime), result{e, e, e, e}},
-		{"R6", "zero_system_vs_zero_steady_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:234-243", anyNS(0, simclock.SystemTime), anyNS(0, simclock.SteadyTime), result{e, e, e, e}},
-		{"R6", "zero_ros_vs_zero_system_errors", "summary R6", anyNS(0, simclock.ROSTime), anyNS(0, simclock.SystemTime), result{e, e, e, e}},
+			timetest.Must(simclock.NewAnyTime(0, 5e9, simclock.SystemTime)), timetest.Must(simclock.NewAnyTime(5, 0, simclock.SystemTime)), result{0, true, false, false}},
+		{"R6", "ros_1s<2s", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:215-228", timetest.Any(sec, simclock.ROSTime), timetest.Any(2*sec, simclock.ROSTime), result{-1, false, true, false}},
+		{"R6", "max==max", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:365-374", timetest.Any(math.MaxInt64, simclock.ROSTime), timetest.Any(math.MaxInt64, simclock.ROSTime), result{0, true, false, false}},
+		{"R6", "zero==zero_same_type", "summary R6", timetest.Any(0, simclock.SteadyTime), timetest.Any(0, simclock.SteadyTime), result{0, true, false, false}},
+		{"R6", "system_vs_steady_errors", "rclpy:rclpy/test/test_time.py:132-145", timetest.Any(1, simclock.SystemTime), timetest.Any(2, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "steady_vs_system_errors", "rclpy:rclpy/test/test_time.py:132-145", timetest.Any(2, simclock.SteadyTime), timetest.Any(1, simclock.SystemTime), result{e, e, e, e}},
+		{"R6", "equal_ns_system_vs_ros_errors", "derived from rclpy:rclpy/rclpy/time.py:116-154", timetest.Any(1, simclock.SystemTime), timetest.Any(1, simclock.ROSTime), result{e, e, e, e}},
+		{"R6", "zero_system_vs_zero_steady_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:234-243", timetest.Any(0, simclock.SystemTime), timetest.Any(0, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "zero_ros_vs_zero_system_errors", "summary R6", timetest.Any(0, simclock.ROSTime), timetest.Any(0, simclock.SystemTime), result{e, e, e, e}},
 		{"R6", "max_ros_vs_max_steady_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:376-386",
-			anyNS(2147483647999999999, simclock.ROSTime), anyNS(2147483647999999999, simclock.SteadyTime), result{e, e, e, e}},
-		{"R6", "uninitialized_vs_ros_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:404-418", simclock.AnyTime{}, anyNS(0, simclock.ROSTime), result{e, e, e, e}},
+			timetest.Any(2147483647999999999, simclock.ROSTime), timetest.Any(2147483647999999999, simclock.SteadyTime), result{e, e, e, e}},
+		{"R6", "uninitialized_vs_ros_errors", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:404-418", simclock.AnyTime{}, timetest.Any(0, simclock.ROSTime), result{e, e, e, e}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -512,7 +479,7 @@ func TestConformanceR6Compare(t *testing.T) {
 		})
 	}
 	t.Run("R6/error_text", func(t *testing.T) { // rclpy:rclpy/rclpy/time.py:116-154
-		_, err := anyNS(1, simclock.SystemTime).Equal(anyNS(1, simclock.ROSTime))
+		_, err := timetest.Any(1, simclock.SystemTime).Equal(timetest.Any(1, simclock.ROSTime))
 		want := "can't compare times with different clock types (SYSTEM_TIME and ROS_TIME)"
 		if err == nil || err.Error() != want {
 			t.Errorf("rclpy:rclpy/rclpy/time.py:116-154: got %v, want %q", err, want)
@@ -531,7 +498,7 @@ func TestConformanceR6Compare(t *testing.T) {
 	}
 	for _, tc := range typed {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
-			a, b := rosNS(tc.a), rosNS(tc.b)
+			a, b := timetest.ROS(tc.a), timetest.ROS(tc.b)
 			if a.Compare(b) != tc.cmp || a.Equal(b) != tc.equal || a.Before(b) != tc.before || a.After(b) != tc.after || (a == b) != tc.same {
 				t.Errorf("%s: %v vs %v: Compare %d Equal %v Before %v After %v ==%v; want %d %v %v %v %v", tc.ref, a, b,
 					a.Compare(b), a.Equal(b), a.Before(b), a.After(b), a == b, tc.cmp, tc.equal, tc.before, tc.after, tc.same)
@@ -575,7 +542,7 @@ func TestConformanceR7DurationOf(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
 			got, err := simclock.DurationOf(tc.sec, tc.nsec)
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got != tc.want {
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil && got != tc.want {
 				t.Errorf("%s: DurationOf(%v, %d) = %d, want %d", tc.ref, tc.sec, tc.nsec, int64(got), int64(tc.want))
 			}
 		})
@@ -587,10 +554,10 @@ func TestConformanceR7DurationOf(t *testing.T) {
 	}{
 		{"R7", "1ns<2ns", "rclpy:rclpy/test/test_time.py:163-170", time.Duration(1) < time.Duration(2), true},
 		{"R7", "1ns!=2ns", "rclpy:rclpy/test/test_time.py:163-170", time.Duration(1) != time.Duration(2), true},
-		{"R7", "5e9ns==5s", "rclpy:rclpy/test/test_time.py:172-174", must(simclock.DurationOf(0, 5e9)) == must(simclock.DurationOf(5, 0)), true},
-		{"R7", "1s+2s", "rclpy@rolling:rclpy/test/test_time.py:72-75", must(simclock.DurationOf(1, 0)) + must(simclock.DurationOf(2, 0)), 3 * time.Second},
-		{"R7", "2s-1s", "rclpy@rolling:rclpy/test/test_time.py:72-75", must(simclock.DurationOf(2, 0)) - must(simclock.DurationOf(1, 0)), time.Second},
-		{"R7", "1ns_roundtrip_via_msg", "rclpy:rclpy/test/test_time.py:214-220", timemsg.ToDuration(must(timemsg.FromDuration(1))), time.Duration(1)},
+		{"R7", "5e9ns==5s", "rclpy:rclpy/test/test_time.py:172-174", timetest.Must(simclock.DurationOf(0, 5e9)) == timetest.Must(simclock.DurationOf(5, 0)), true},
+		{"R7", "1s+2s", "rclpy@rolling:rclpy/test/test_time.py:72-75", timetest.Must(simclock.DurationOf(1, 0)) + timetest.Must(simclock.DurationOf(2, 0)), 3 * time.Second},
+		{"R7", "2s-1s", "rclpy@rolling:rclpy/test/test_time.py:72-75", timetest.Must(simclock.DurationOf(2, 0)) - timetest.Must(simclock.DurationOf(1, 0)), time.Second},
+		{"R7", "1ns_roundtrip_via_msg", "rclpy:rclpy/test/test_time.py:214-220", timemsg.ToDuration(timetest.Must(timemsg.FromDuration(1))), time.Duration(1)},
 	}
 	for _, tc := range ops {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
@@ -631,7 +598,7 @@ func disable() step {
 }
 
 func set(ns int64) step {
-	return step{"set " + fmtNS(ns), func(c *simclock.ROSClock, _ *virtualclock.Clock) { c.SetROSTimeOverride(rosNS(ns)) }}
+	return step{"set " + fmtNS(ns), func(c *simclock.ROSClock, _ *virtualclock.Clock) { c.SetROSTimeOverride(timetest.ROS(ns)) }}
 }
 
 func advance(d time.Duration) step {
@@ -640,7 +607,7 @@ func advance(d time.Duration) step {
 
 func setSystem(ns int64) step {
 	return step{"system " + fmtNS(ns), func(_ *simclock.ROSClock, f *virtualclock.Clock) {
-		f.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](ns)))
+		f.SetSystem(timetest.Must(simclock.TimeFromNanoseconds[simclock.System](ns)))
 	}}
 }
 
@@ -792,7 +759,7 @@ func TestConformanceR11WaitUntilStarted(t *testing.T) {
 		c.EnableROSTimeOverride()
 		ch := wait(t.Context(), c, time.Second)
 		waitSleepers(t, fake, 1)
-		fake.SetSystem(must(simclock.TimeFromNanoseconds[simclock.System](virtualclock.StartSystem + 3600*sec)))
+		fake.SetSystem(timetest.Must(simclock.TimeFromNanoseconds[simclock.System](virtualclock.StartSystem + 3600*sec)))
 		select {
 		case r := <-ch:
 			t.Fatalf("returned %+v after a system-clock step", r)
@@ -808,7 +775,7 @@ func TestConformanceR11WaitUntilStarted(t *testing.T) {
 		c.EnableROSTimeOverride()
 		ch := wait(t.Context(), c, time.Hour)
 		waitSleepers(t, fake, 1)
-		c.SetROSTimeOverride(rosNS(1))
+		c.SetROSTimeOverride(timetest.ROS(1))
 		if r := recv(t, ch); !r.started || r.err != nil {
 			t.Errorf("got %+v, want started", r)
 		}
@@ -818,7 +785,7 @@ func TestConformanceR11WaitUntilStarted(t *testing.T) {
 		c.EnableROSTimeOverride()
 		ch := wait(t.Context(), c, time.Second)
 		waitSleepers(t, fake, 1)
-		c.SetROSTimeOverride(rosNS(0))
+		c.SetROSTimeOverride(timetest.ROS(0))
 		waitSleepers(t, fake, 1)
 		fake.Advance(time.Second)
 		if r := recv(t, ch); r.started || r.err != nil {
@@ -1108,10 +1075,10 @@ func TestConformanceR12Thresholds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
-			checkErr(t, tc.ref+" Validate", tc.th.Validate(), tc.err)
+			timetest.CheckErr(t, tc.ref+" Validate", tc.th.Validate(), tc.err)
 			c, _ := newFakeROSClock()
 			remove, err := c.OnJump(tc.th, simclock.JumpCallbacks{Post: func(simclock.TimeJump) {}})
-			checkErr(t, tc.ref+" OnJump", err, tc.err)
+			timetest.CheckErr(t, tc.ref+" OnJump", err, tc.err)
 			if (remove == nil) != (tc.err != nil) {
 				t.Errorf("%s: remove func %v with error %v", tc.ref, remove != nil, err)
 			}
@@ -1158,7 +1125,7 @@ func TestConformanceR12Remove(t *testing.T) {
 		var got []int
 		removes := make([]func(), 4)
 		for i := range removes {
-			removes[i] = must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { got = append(got, i) }}))
+			removes[i] = timetest.Must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { got = append(got, i) }}))
 		}
 		steps := []struct {
 			remove int
@@ -1169,7 +1136,7 @@ func TestConformanceR12Remove(t *testing.T) {
 				removes[s.remove]()
 			}
 			got = nil
-			c.SetROSTimeOverride(rosNS(int64(i+1) * sec))
+			c.SetROSTimeOverride(timetest.ROS(int64(i+1) * sec))
 			if !slicesEqual(got, s.want) {
 				t.Errorf("rcl:rcl/test/rcl/test_time.cpp:715-732: after removing %d, callbacks %v, want %v", s.remove, got, s.want)
 			}
@@ -1181,17 +1148,17 @@ func TestConformanceR12Remove(t *testing.T) {
 		var inner int
 		_, err := c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(j simclock.TimeJump) {
 			if j.Delta == time.Second {
-				must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { inner++ }}))
+				timetest.Must(c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) { inner++ }}))
 			}
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.SetROSTimeOverride(rosNS(sec))
+		c.SetROSTimeOverride(timetest.ROS(sec))
 		if inner != 0 {
 			t.Errorf("a callback registered during a jump ran in it")
 		}
-		c.SetROSTimeOverride(rosNS(3 * sec))
+		c.SetROSTimeOverride(timetest.ROS(3 * sec))
 		if inner != 1 {
 			t.Errorf("a callback registered during a jump ran %d times on the next, want 1", inner)
 		}
@@ -1216,7 +1183,7 @@ func slicesEqual(a, b []int) bool {
 func TestConformanceR15Sleep(t *testing.T) {
 	type sleeper = func(ctx context.Context, c *simclock.ROSClock) error
 	until := func(ns int64) sleeper {
-		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepUntil(ctx, rosNS(ns)) }
+		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepUntil(ctx, timetest.ROS(ns)) }
 	}
 	sleepFor := func(d time.Duration) sleeper {
 		return func(ctx context.Context, c *simclock.ROSClock) error { return c.SleepFor(ctx, d) }
@@ -1336,7 +1303,7 @@ func TestConformanceR15Sleep(t *testing.T) {
 				default:
 					t.Fatalf("%s: sleep did not return", tc.ref)
 				}
-				if !checkErr(t, tc.ref, r.err, tc.err) {
+				if !timetest.CheckErr(t, tc.ref, r.err, tc.err) {
 					return
 				}
 				if tc.err == nil && r.now < tc.atLeast {

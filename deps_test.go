@@ -88,6 +88,7 @@ const depsRules = `
 	STD < simclock/internal/benchreport;
 	simclock/internal/benchreport, os/exec < simclock/internal/benchreport/cmd/bench;
 	simclock/rules, testing < simclock/rules/rulestest;
+	simclock, testing < simclock/internal/timetest;
 	simclock/timemsg, simclock/transport, testing < simclock/transport/transporttest;
 	testing, os/exec < simclock/internal/fastpeer;
 

@@ -19,44 +19,11 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/timemsg"
 )
 
 const sec = int64(time.Second)
-
-// must unwraps a constructor result for table literals with valid inputs.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func rosNS(ns int64) simclock.Time[simclock.ROS] {
-	return must(simclock.TimeFromNanoseconds[simclock.ROS](ns))
-}
-
-func anyNS(ns int64, ct simclock.ClockType) simclock.AnyTime {
-	return must(simclock.AnyTimeFromNanoseconds(ns, ct))
-}
-
-// checkErr reports whether err matches want (nil meaning "no error") and
-// fails t when it does not.
-func checkErr(t *testing.T, ref string, err, want error) bool {
-	t.Helper()
-	if want == nil {
-		if err != nil {
-			t.Errorf("%s: unexpected error %v", ref, err)
-			return false
-		}
-		return true
-	}
-	if !errors.Is(err, want) {
-		t.Errorf("%s: got error %v, want %v", ref, err, want)
-		return false
-	}
-	return true
-}
 
 // R8: builtin_interfaces Time/Duration conversions with floor division and
 // no silent int32 wrap.
@@ -88,7 +55,7 @@ func TestConformanceR8Messages(t *testing.T) {
 	for _, tc := range durs {
 		t.Run(tc.rule+"/FromDuration_"+tc.name, func(t *testing.T) {
 			got, err := timemsg.FromDuration(tc.d)
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil {
 				if got != tc.want {
 					t.Errorf("%s: FromDuration(%d) = %v, want %v", tc.ref, int64(tc.d), got, tc.want)
 				}
@@ -135,8 +102,8 @@ func TestConformanceR8Messages(t *testing.T) {
 	}
 	for _, tc := range times {
 		t.Run(tc.rule+"/FromTime_"+tc.name, func(t *testing.T) {
-			got, err := timemsg.FromTime(rosNS(tc.ns))
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil {
+			got, err := timemsg.FromTime(timetest.ROS(tc.ns))
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil {
 				if got != tc.want {
 					t.Errorf("%s: FromTime(%d) = %v, want %v", tc.ref, tc.ns, got, tc.want)
 				}
@@ -145,8 +112,8 @@ func TestConformanceR8Messages(t *testing.T) {
 					t.Errorf("%s: round trip %d → %v → %v, %v", tc.ref, tc.ns, got, back, err)
 				}
 			}
-			gotAny, err := timemsg.FromAnyTime(anyNS(tc.ns, simclock.SystemTime))
-			if checkErr(t, tc.ref+" (FromAnyTime)", err, tc.err) && gotAny != tc.want {
+			gotAny, err := timemsg.FromAnyTime(timetest.Any(tc.ns, simclock.SystemTime))
+			if timetest.CheckErr(t, tc.ref+" (FromAnyTime)", err, tc.err) && gotAny != tc.want {
 				t.Errorf("%s: FromAnyTime(%d) = %v, want %v", tc.ref, tc.ns, gotAny, tc.want)
 			}
 		})
@@ -168,11 +135,11 @@ func TestConformanceR8Messages(t *testing.T) {
 	for _, tc := range toTimes {
 		t.Run(tc.rule+"/ToTime_"+tc.name, func(t *testing.T) {
 			got, err := timemsg.ToTime[simclock.ROS](tc.m)
-			if checkErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
+			if timetest.CheckErr(t, tc.ref, err, tc.err) && tc.err == nil && got.Nanoseconds() != tc.want {
 				t.Errorf("%s: ToTime(%v) = %d, want %d", tc.ref, tc.m, got.Nanoseconds(), tc.want)
 			}
 			a, err := timemsg.ToAnyTime(tc.m, simclock.ROSTime)
-			if checkErr(t, tc.ref+" (ToAnyTime)", err, tc.err) && tc.err == nil &&
+			if timetest.CheckErr(t, tc.ref+" (ToAnyTime)", err, tc.err) && tc.err == nil &&
 				(a.Nanoseconds() != tc.want || a.ClockType() != simclock.ROSTime) {
 				t.Errorf("%s: ToAnyTime(%v) = %v, want %d ns ROS_TIME", tc.ref, tc.m, a, tc.want)
 			}
@@ -180,15 +147,15 @@ func TestConformanceR8Messages(t *testing.T) {
 	}
 	t.Run("R8/ToAnyTime_invalid_clock_type", func(t *testing.T) {
 		_, err := timemsg.ToAnyTime(timemsg.Time{Sec: 1}, simclock.Uninitialized)
-		checkErr(t, "rclpy:rclpy/test/test_time.py:44-45", err, simclock.ErrOutOfRange)
+		timetest.CheckErr(t, "rclpy:rclpy/test/test_time.py:44-45", err, simclock.ErrOutOfRange)
 	})
 	t.Run("R8/R30_system_time_round_trip_comes_back_ROS", func(t *testing.T) { // summary R30, rclpy:rclpy/test/test_time.py:191-199
-		orig := must(simclock.NewTime[simclock.System](1.5, 0))
-		m := must(timemsg.FromTime(orig))
+		orig := timetest.Must(simclock.NewTime[simclock.System](1.5, 0))
+		m := timetest.Must(timemsg.FromTime(orig))
 		if m != (timemsg.Time{Sec: 1, Nanosec: 500_000_000}) {
 			t.Fatalf("to_msg = %v, want {1, 500000000}", m)
 		}
-		back := must(timemsg.ToAnyTime(m, simclock.ROSTime))
+		back := timetest.Must(timemsg.ToAnyTime(m, simclock.ROSTime))
 		if back.Nanoseconds() != orig.Nanoseconds() {
 			t.Fatalf("nanoseconds changed: %d → %d", orig.Nanoseconds(), back.Nanoseconds())
 		}
@@ -270,7 +237,7 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 	for _, tc := range dec {
 		t.Run(tc.rule+"/decode_"+tc.name, func(t *testing.T) {
 			got, err := timemsg.UnmarshalClock(unhex(tc.in))
-			if !checkErr(t, tc.ref, err, tc.err) {
+			if !timetest.CheckErr(t, tc.ref, err, tc.err) {
 				return
 			}
 			if err != nil {
@@ -290,12 +257,12 @@ func TestConformanceR9ClockCDR(t *testing.T) {
 		}
 	})
 	t.Run("R9/ClockFrom", func(t *testing.T) {
-		c, err := timemsg.ClockFrom(rosNS(1234*sec + 567890))
+		c, err := timemsg.ClockFrom(timetest.ROS(1234*sec + 567890))
 		if err != nil || !bytes.Equal(timemsg.MarshalClock(c), unhex("00 01 00 00 d2 04 00 00 52 aa 08 00")) {
 			t.Errorf("summary R9: ClockFrom = %v, %v", c, err)
 		}
-		_, err = timemsg.ClockFrom(rosNS(math.MaxInt64))
-		checkErr(t, "summary R8", err, simclock.ErrOutOfRange)
+		_, err = timemsg.ClockFrom(timetest.ROS(math.MaxInt64))
+		timetest.CheckErr(t, "summary R8", err, simclock.ErrOutOfRange)
 	})
 	t.Run("R9/AppendClock_no_alloc", func(t *testing.T) {
 		buf := make([]byte, 0, timemsg.ClockSize)
@@ -323,7 +290,7 @@ func FuzzMsgRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, ns int64, sec int32, nanosec uint32) {
 		// Time → message → Time.
-		tm := rosNS(nonNegative(ns))
+		tm := timetest.ROS(nonNegative(ns))
 		m, err := timemsg.FromTime(tm)
 		if tm.Nanoseconds()/1e9 > math.MaxInt32 {
 			if !errors.Is(err, simclock.ErrOutOfRange) {
