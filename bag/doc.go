@@ -8,8 +8,11 @@
 // the storage files of one bag given one by one. metadata.yaml versions 1
 // to 9 are read (ParseMetadata): storage identifier, relative_file_paths
 // (read in that order), per-file start, duration and count, topics with
-// their offered QoS (rmw enum integers before version 9, words in 9) and
-// compression_mode/compression_format. A listed file that is missing, or
+// their offered QoS (YAML text of rmw enum integers before version 9, a
+// YAML sequence of words in 9, the Jazzy to Rolling form; either is read
+// at any version, as rosbag2 does), compression_mode/compression_format,
+// custom_data and ros_distro. testdata/rosbag2 holds a bag directory of
+// every version and distribution, from rosbag2's own writer. A listed file that is missing, or
 // counts that disagree with the files, give metadata_mismatch with both
 // counts; a directory without metadata.yaml (a recorder that crashed) is
 // read in split order (no_metadata). The same file given twice is a usage
@@ -91,7 +94,7 @@
 //	 "topics":[{"name":T,"type":TYPE,"serialization_format":"cdr","qos":[{"history":H,
 //	 "depth":N,"reliability":R,"durability":D,"liveliness":L}],"type_description_hash":H?,
 //	 "message_count":N}],"compression_format":F,"compression_mode":M,"files":[{"path":P,
-//	 "starting_time_ns":T,"duration_ns":N,"message_count":N}]?,"ros_distro":D?}?,
+//	 "starting_time_ns":T,"duration_ns":N,"message_count":N}]?,"custom_data":{K:V}?,"ros_distro":D?}?,
 //	 "no_metadata":B?}                                                      bag directories only
 //	{"kind":"file","path":P,"bytes":N,"storage":"mcap"|"sqlite3","file_compression":"zstd"?,
 //	 "indexed":B,"profile":P,"library":L,"chunks":N,"messages":N,
