@@ -25,7 +25,11 @@
 // with modernc.org/sqlite, SQLite itself translated to Go: no cgo, so the
 // CGO_ENABLED=0 build keeps the feature, and it is the same SQLite that
 // wrote the bag (file format, WAL, integrity checks), maintained against
-// upstream releases; the mattn/go-sqlite3 alternative needs cgo. Files
+// upstream releases; the mattn/go-sqlite3 alternative needs cgo. Reading
+// never writes: a .db3 is opened read-only and immutable (no lock, no
+// -journal, -wal or -shm file created or touched); one whose -wal holds
+// transactions never checkpointed (a recorder killed in WAL mode) is read
+// with them, from a private copy. Files
 // compressed whole (.mcap.zstd, .db3.zstd) are inflated to a temporary
 // file first; messages compressed one by one (compression_mode: message)
 // are inflated before the analysis.

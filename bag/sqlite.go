@@ -40,7 +40,12 @@ type sqliteReader struct{}
 
 func (sqliteReader) close() {}
 
-// sqliteDSN returns the read-only database name of a file for the driver.
+// sqliteDSN returns the database name of a file for the driver: a
+// "file:" URI, which the driver hands to SQLite whole so that SQLite
+// applies mode and immutable itself. mode=ro opens the file read-only;
+// immutable=1 also tells SQLite that nothing else changes it, so it takes
+// no lock and opens no -journal, -wal or -shm file: nothing is created or
+// touched beside the bag.
 func sqliteDSN(path string, immutable, truncated bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -88,14 +93,14 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: ErrNotSQLite}
 	}
 	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
-	db, err := openSQLite(ctx, path, truncErr != nil)
+	db, done, err := openSQLite(ctx, path, truncErr != nil)
 	if err != nil {
 		if truncErr != nil {
 			return truncErr
 		}
 		return fail(ErrCorrupt, "SQLite database", err)
 	}
-	defer db.Close()
+	defer done()
 	err = readSQLite(ctx, db, fi, s)
 	if err != nil && truncErr != nil && !errors.Is(err, context.Canceled) {
 		return truncErr
@@ -129,30 +134,81 @@ func sqliteTruncated(hdr []byte, size int64, path string) error {
 	return nil
 }
 
-func openSQLite(ctx context.Context, path string, truncated bool) (*sql.DB, error) {
-	var last error
-	// A WAL database in a read-only directory may not open read-only
-	// (it wants its -shm file); immutable then reads the main file alone.
-	for _, immutable := range []bool{false, true} {
-		dsn, err := sqliteDSN(path, immutable, truncated)
+// openSQLite opens a .db3 file without writing anything: immutable, so
+// SQLite creates no -wal or -shm file and takes no lock in the user's
+// directory. A database whose -wal file holds transactions not yet
+// checkpointed (a recorder in WAL mode that was killed) would lose them
+// when opened immutable; it is read from a private copy of the file and
+// its -wal instead (a hard link of the database when the temporary
+// directory allows one), where SQLite may build its -shm index. done
+// closes the database and removes the copy.
+func openSQLite(ctx context.Context, path string, truncated bool) (db *sql.DB, done func(), err error) {
+	open, cleanup := path, func() {}
+	immutable := true
+	if st, err := os.Stat(path + "-wal"); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+		dir, err := os.MkdirTemp("", "simclock-db3-*")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		db, err := sql.Open("sqlite", dsn)
-		if err != nil {
-			return nil, err
+		cleanup = func() { os.RemoveAll(dir) }
+		open = filepath.Join(dir, "bag.db3")
+		if err := linkOrCopy(path, open); err != nil {
+			cleanup()
+			return nil, nil, err
 		}
-		db.SetMaxOpenConns(1)
-		if err = db.PingContext(ctx); err == nil {
-			var n int
-			if err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err == nil {
-				return db, nil
-			}
+		if err := copyFile(path+"-wal", open+"-wal"); err != nil {
+			cleanup()
+			return nil, nil, err
 		}
-		db.Close()
-		last = err
+		immutable = false
 	}
-	return nil, last
+	dsn, err := sqliteDSN(open, immutable, truncated)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	db, err = sql.Open("sqlite", dsn)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	db.SetMaxOpenConns(1)
+	var n int
+	if err = db.PingContext(ctx); err == nil {
+		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
+	}
+	done = func() { db.Close(); cleanup() }
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return db, done, nil
+}
+
+// linkOrCopy makes dst a hard link of src, or a copy when the file
+// systems differ. The database is opened read-only either way.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	return copyFile(src, dst)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // sqliteColumns returns the columns of a table, or nil when it is absent.
