@@ -23,7 +23,50 @@ var (
 	// ErrMissingFile reports a storage file that metadata.yaml lists and
 	// the directory lacks.
 	ErrMissingFile = errors.New("listed file is missing")
+	// ErrInput reports a path given that cannot be read as a bag: it does
+	// not exist, or it is not a regular file or a directory (a named pipe,
+	// a device, standard input), which a bag reader cannot seek in and
+	// which may never end.
+	ErrInput = errors.New("not a bag file")
 )
+
+// An inputError names a path that cannot be read as a bag, and why; it
+// matches ErrInput.
+type inputError struct{ path, why string }
+
+func (e *inputError) Error() string        { return fmt.Sprintf("bag: %s: %s", e.path, e.why) }
+func (e *inputError) Is(target error) bool { return target == ErrInput }
+
+// checkInput refuses, before anything opens it, a path that is not a
+// regular file or a directory: opening a named pipe blocks until a
+// writer comes, and a pipe or device cannot be read as a bag.
+func checkInput(p string) error {
+	if p == "-" {
+		return &inputError{p, "standard input is not read: a bag is read from a file it can seek in (MCAP's summary, SQLite's pages); save the stream to a file and give that"}
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return &inputError{p, "no such file or directory"}
+		}
+		return &inputError{p, err.Error()}
+	}
+	if st.IsDir() || st.Mode().IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch m := st.Mode(); {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&os.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&os.ModeDevice != 0:
+		kind = "a block device"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return &inputError{p, kind + ", not a regular file: a bag is read from a file it can seek in; save the stream to a file and give that"}
+}
 
 // A bagFile is one storage file of a bag, in reading order.
 type bagFile struct {
@@ -64,6 +107,9 @@ func storageOf(name string) (storage string, compressed bool) {
 func resolve(paths []string) (*bagSet, error) {
 	var dirs, files []string
 	for _, p := range paths {
+		if err := checkInput(p); err != nil {
+			return nil, err
+		}
 		st, err := os.Stat(p)
 		switch {
 		case err == nil && st.IsDir():
@@ -71,7 +117,7 @@ func resolve(paths []string) (*bagSet, error) {
 		case err == nil && filepath.Base(p) == "metadata.yaml":
 			dirs = append(dirs, filepath.Dir(p))
 		default:
-			files = append(files, p) // a missing file is reported when read
+			files = append(files, p)
 		}
 	}
 	switch {
@@ -161,6 +207,11 @@ func resolveDir(dir string) (*bagSet, error) {
 		seen[rel] = true
 		bf := bagFile{meta: byPath[rel]}
 		bf.path, bf.missing = locate(dir, rel, m.CompressionMode == "file")
+		if !bf.missing {
+			if err := checkInput(bf.path); err != nil {
+				return nil, err
+			}
+		}
 		bf.storage, bf.zstd = storageOf(bf.path)
 		if m.StorageIdentifier == "sqlite3" || m.StorageIdentifier == "mcap" {
 			bf.storage = m.StorageIdentifier
@@ -179,8 +230,8 @@ func locate(dir, rel string, fileCompressed bool) (string, bool) {
 		cands = append(cands, filepath.Join(dir, rel+".zstd"), filepath.Join(dir, filepath.Base(rel)+".zstd"))
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, false
+		if _, err := os.Stat(c); err == nil {
+			return c, false // checkInput says what it is, if not a file
 		}
 	}
 	return cands[0], true
@@ -200,6 +251,9 @@ func findStorageFiles(set *bagSet) error {
 		n := strings.ToLower(e.Name())
 		if !e.IsDir() && (strings.HasSuffix(n, ".mcap") || strings.HasSuffix(n, ".db3") ||
 			strings.HasSuffix(n, ".mcap.zstd") || strings.HasSuffix(n, ".db3.zstd")) {
+			if err := checkInput(filepath.Join(set.dir, e.Name())); err != nil {
+				return err
+			}
 			names = append(names, e.Name())
 		}
 	}

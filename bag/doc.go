@@ -16,7 +16,11 @@
 // counts that disagree with the files, give metadata_mismatch with both
 // counts; a directory without metadata.yaml (a recorder that crashed) is
 // read in split order (no_metadata). The same file given twice is a usage
-// error (ErrUsage), not a split bag.
+// error (ErrUsage), not a split bag. A path that does not exist or is not a
+// regular file or a directory (a named pipe, whose open would block until
+// a writer came; a device; "-") is refused before anything is opened
+// (ErrInput). A canceled context stops reading between chunks, files and
+// every few thousand rows, and is returned as it is: never as damage.
 //
 // The analysis never sees the storage: each storage reads a file into one
 // sink of channels and messages (storage.go). MCAP files with a chunk

@@ -95,6 +95,9 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
 	db, done, err := openSQLite(ctx, path, truncErr != nil)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // interrupted, not damage
+		}
 		if truncErr != nil {
 			return truncErr
 		}
@@ -237,6 +240,9 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
+		if ctx.Err() != nil {
+			return ctx.Err() // SQLite says "interrupted": the user's doing, not damage
+		}
 		sentinel := ErrCorrupt
 		if strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "corrupt") {
 			sentinel = ErrCorrupt
@@ -374,8 +380,10 @@ func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64
 		if err := s.onMessage(c, &m); err != nil {
 			return err
 		}
-		if s.progress != nil && total > 0 && fi.Messages%4096 == 0 {
-			s.progress(fi.Bytes * fi.Messages / total)
+		if fi.Messages%4096 == 0 {
+			if s.progress != nil && total > 0 {
+				s.progress(fi.Bytes * fi.Messages / total)
+			}
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -79,7 +79,9 @@ A truncated or corrupt file is reported with the byte offset of the problem,
 after the report of everything read before it. Chunk CRCs and lz4 checksums
 are checked (--no-crc skips them): a damaged chunk is reported with its byte
 offset, and its messages are skipped and counted, never analysed. The same
-file given twice is a usage error.
+file given twice, a path that does not exist, and what is not a file or a
+directory (a named pipe, a shell pipe such as <(...), a device, "-") are
+usage errors: a bag is read from a file it can seek in.
 
 Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
 does or a file cannot be read completely, 2 on usage errors.
@@ -158,7 +160,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	if bar != nil {
 		bar.clear()
 	}
-	if errors.Is(readErr, bag.ErrUsage) {
+	if errors.Is(readErr, bag.ErrUsage) || errors.Is(readErr, bag.ErrInput) {
 		return flagErrorf("%v", readErr)
 	}
 	if rep == nil {
@@ -483,8 +485,8 @@ func bagTimeline(start, end int64, rate, hz float64, loop bool, delay time.Durat
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	start, end, err := bag.Span(ctx, o.files)
-	if errors.Is(err, bag.ErrUsage) {
-		return &usageError{err} // the same file twice, a directory beside its files
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return &usageError{err} // the same file twice, a directory beside its files, no such file, a pipe
 	}
 	if err != nil {
 		return err

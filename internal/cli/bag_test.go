@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -149,9 +150,34 @@ func TestBagUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage hint", args, code, errOut)
 		}
 	}
-	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "no/such/file.mcap")
-	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
-		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	// What cannot be a bag is refused at once, before anything is opened
+	// (a named pipe would block the open until a writer came), with
+	// nothing on stdout: a missing file, a FIFO, a shell pipe, a device,
+	// standard input.
+	fifo := filepath.Join(t.TempDir(), "fifo.mcap")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"no/such/file.mcap", "no/such/file.mcap: no such file or directory"},
+		{fifo, "a named pipe (FIFO), not a regular file"},
+		{"/dev/zero", "a character device, not a regular file"},
+		{"-", "standard input is not read"},
+	} {
+		for _, cmd := range [][]string{{"bag", "inspect"}, {"bag", "clock", "--transport", "inproc"}} {
+			code, out, errOut := runBagCLI(t, false, append(cmd, c.path)...)
+			if code != ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
+				t.Errorf("%v %s: exit %d, stderr %q, stdout %q; want exit 2, %q and no stdout", cmd, c.path, code, errOut, out, c.want)
+			}
+		}
+	}
+	dir := t.TempDir() // a bag directory whose storage file is a FIFO
+	if err := syscall.Mkfifo(filepath.Join(dir, "run_0.mcap"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", dir)
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "run_0.mcap: a named pipe") {
+		t.Errorf("directory holding a FIFO: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
 	code, _, errOut = runBagCLI(t, false, "bag", "inspect", hazardsBag, hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
