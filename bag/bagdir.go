@@ -3,7 +3,6 @@ package bag
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/foxglove/mcap/go/mcap"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Errors of the bag given, before any file is read.
@@ -316,41 +314,4 @@ func orderFiles(paths []string) []string {
 		out[i] = f.path
 	}
 	return out
-}
-
-// decompressFile inflates a file compressed whole with zstd
-// (compression_mode: file) into a temporary file, which the caller
-// removes: both storages need random access. On a decompression error
-// the temporary file holds what decompressed, and is returned with it. Memory stays at the
-// decoder's window.
-func decompressFile(path string) (string, error) {
-	in, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("bag: %w", err)
-	}
-	defer in.Close()
-	z, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-	if err != nil {
-		return "", fmt.Errorf("bag: %s: zstd: %w", path, err)
-	}
-	defer z.Close()
-	storage, _ := storageOf(path)
-	ext := ".mcap"
-	if storage == "sqlite3" {
-		ext = ".db3"
-	}
-	out, err := os.CreateTemp("", "simclock-bag-*"+ext)
-	if err != nil {
-		return "", fmt.Errorf("bag: %w", err)
-	}
-	if _, err := io.Copy(out, z); err != nil {
-		// Keep what decompressed: the report covers it.
-		out.Close()
-		return out.Name(), &ReadError{Path: path, Offset: -1, Record: "zstd file compression", Err: fmt.Errorf("%w: %v", ErrCorrupt, err)}
-	}
-	if err := out.Close(); err != nil {
-		os.Remove(out.Name())
-		return "", fmt.Errorf("bag: %w", err)
-	}
-	return out.Name(), nil
 }

@@ -34,9 +34,13 @@
 // -journal, -wal or -shm file created or touched); one whose -wal holds
 // transactions never checkpointed (a recorder killed in WAL mode) is read
 // with them, from a private copy. Files
-// compressed whole (.mcap.zstd, .db3.zstd) are inflated to a temporary
-// file first; messages compressed one by one (compression_mode: message)
-// are inflated before the analysis.
+// compressed whole (.mcap.zstd, .db3.zstd) are inflated as a stream to a
+// temporary file, checked as they come (the MCAP magic and each record's
+// opcode and framing up to the closing magic; the SQLite header and its
+// declared size): inflation stops at the first byte that cannot belong to
+// the file, before the temporary directory comes within 256 MiB of full,
+// or when the context is canceled. Messages compressed one by one
+// (compression_mode: message) are inflated before the analysis.
 //
 // Schemas are parsed with package ros2msg. A type the bag does not define
 // (sqlite3 bags older than Iron store no definitions) is taken from the

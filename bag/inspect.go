@@ -293,7 +293,7 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		if st, err := os.Stat(f.path); err == nil {
 			fi.Bytes = st.Size()
 		}
-		tmp, err := decompressFile(f.path)
+		tmp, err := decompressFile(ctx, f.path, f.storage)
 		if tmp == "" {
 			return err
 		}
@@ -301,7 +301,8 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		path, unzipErr = tmp, err
 	}
 	err := st.read(ctx, path, fi, s)
-	if err == nil {
+	if unzipErr != nil && !errors.Is(err, context.Canceled) {
+		// Why the inflation stopped says more than where the file it left ends.
 		err = unzipErr
 	}
 	return err
