@@ -96,6 +96,7 @@ const (
 	CodeReadError        = "read_error"
 	CodeClockPublishers  = "clock_publishers"
 	CodeDamagedChunk     = "damaged_chunk"
+	CodeDamagedSummary   = "damaged_summary"
 	CodeMetadata         = "metadata_mismatch"
 	CodeNoMetadata       = "no_metadata"
 )
@@ -371,6 +372,8 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 		return rep, readErr
 	case missingErr != nil:
 		return rep, missingErr
+	case damaged && rep.DamagedChunks() == 0:
+		return rep, fmt.Errorf("%w: a damaged summary section was not trusted; the files were read from their data sections", ErrDamaged)
 	case damaged:
 		return rep, fmt.Errorf("%w: %d chunks skipped, %d messages not analysed", ErrDamaged, rep.DamagedChunks(), rep.Skipped)
 	}

@@ -290,6 +290,9 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if len(f.Damaged) > 0 {
 			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
 		}
+		if f.SummaryDamage != "" {
+			p("    summary section not trusted (%s): read from the data section\n", f.SummaryDamage)
+		}
 	}
 	if rep.Messages > 0 {
 		p("messages: %d (%d bytes) over %s s of log time from %s\n", rep.Messages, rep.Bytes,
@@ -344,6 +347,8 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	case rep.Complete:
 	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
 		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
+	case hasCode(rep, bag.CodeDamagedSummary) && !hasCode(rep, bag.CodeReadError) && !hasCode(rep, bag.CodeMetadata):
+		p("\na damaged summary section was not trusted: the report comes from the data section\n")
 	default:
 		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
 	}
