@@ -79,7 +79,9 @@
 // does not say where); the report of everything before it is returned
 // with it, including the complete messages of an MCAP chunk cut by the
 // end of the file, and the pages of a cut .db3 up to the first missing
-// one.
+// one. A .db3 that ends inside a page (its size not a multiple of its page
+// size) is read without that page, from a private copy of the whole pages
+// before it: SQLite would read its missing end as zeros.
 //
 // Memory stays flat: chunks up to 64 MiB are read whole, one at a time
 // (a few ahead when decompressing or checking CRCs on other cores);

@@ -93,7 +93,18 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: ErrNotSQLite}
 	}
 	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
-	db, done, err := openSQLite(ctx, path, truncErr != nil)
+	keep := int64(-1) // bytes of the file to read: all
+	if ps := sqlitePageSize(hdr[:n]); ps > 0 && st.Size()%ps != 0 {
+		// The file ends inside a page. SQLite would read the missing end
+		// of that page as zeros and hand out rows made of them; the torn
+		// page is left out instead, read from a private copy of the
+		// whole pages before it.
+		keep = st.Size() - st.Size()%ps
+		truncErr = &ReadError{Path: fi.Path, Offset: keep, Record: "SQLite pages",
+			Err: fmt.Errorf("%w: the file ends %d bytes into page %d (of %d bytes): that page is left out, the report covers the pages before it",
+				ErrTruncated, st.Size()%ps, keep/ps+1, ps)}
+	}
+	db, done, err := openSQLite(ctx, path, keep, truncErr != nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err() // interrupted, not damage
@@ -112,6 +123,22 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return truncErr
 	}
 	return err
+}
+
+// sqlitePageSize returns the page size an SQLite header declares, or 0
+// when it is not one SQLite writes (a power of two from 512 to 65536).
+func sqlitePageSize(hdr []byte) int64 {
+	if len(hdr) < 18 {
+		return 0
+	}
+	ps := int64(binary.BigEndian.Uint16(hdr[16:]))
+	if ps == 1 {
+		ps = 65536
+	}
+	if ps < 512 || ps&(ps-1) != 0 {
+		return 0
+	}
+	return ps
 }
 
 // sqliteTruncated checks the database size the header declares against
@@ -145,25 +172,34 @@ func sqliteTruncated(hdr []byte, size int64, path string) error {
 // its -wal instead (a hard link of the database when the temporary
 // directory allows one), where SQLite may build its -shm index. done
 // closes the database and removes the copy.
-func openSQLite(ctx context.Context, path string, truncated bool) (db *sql.DB, done func(), err error) {
+//
+// keep ≥ 0 reads only the first keep bytes of the file (a torn last page
+// left out), from a private copy of them.
+func openSQLite(ctx context.Context, path string, keep int64, truncated bool) (db *sql.DB, done func(), err error) {
 	open, cleanup := path, func() {}
 	immutable := true
-	if st, err := os.Stat(path + "-wal"); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+	st, err := os.Stat(path + "-wal")
+	wal := err == nil && st.Mode().IsRegular() && st.Size() > 0
+	if wal || keep >= 0 {
 		dir, err := os.MkdirTemp("", "simclock-db3-*")
 		if err != nil {
 			return nil, nil, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
 		open = filepath.Join(dir, "bag.db3")
-		if err := linkOrCopy(path, open); err != nil {
+		if keep >= 0 {
+			err = copyPrefix(ctx, path, open, keep)
+		} else {
+			err = linkOrCopy(path, open)
+		}
+		if err == nil && wal {
+			err = copyFile(path+"-wal", open+"-wal")
+		}
+		if err != nil {
 			cleanup()
 			return nil, nil, err
 		}
-		if err := copyFile(path+"-wal", open+"-wal"); err != nil {
-			cleanup()
-			return nil, nil, err
-		}
-		immutable = false
+		immutable = !wal
 	}
 	dsn, err := sqliteDSN(open, immutable, truncated)
 	if err != nil {
@@ -195,6 +231,34 @@ func linkOrCopy(src, dst string) error {
 		return nil
 	}
 	return copyFile(src, dst)
+}
+
+// copyPrefix copies the first n bytes of src to dst.
+func copyPrefix(ctx context.Context, src, dst string, n int64) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if n > tempFree(dst)-tempReserve {
+		out.Close()
+		return fmt.Errorf("a copy of its %d whole pages would leave less than %d MiB free in the temporary directory", n, tempReserve>>20)
+	}
+	for left := n; left > 0; left -= 1 << 24 {
+		if err := ctx.Err(); err != nil {
+			out.Close()
+			return err
+		}
+		if _, err := io.CopyN(out, in, min(left, 1<<24)); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
 }
 
 func copyFile(src, dst string) error {
