@@ -15,7 +15,13 @@
 // every version and distribution, from rosbag2's own writer. A listed file that is missing, or
 // counts that disagree with the files, give metadata_mismatch with both
 // counts; a directory without metadata.yaml (a recorder that crashed) is
-// read in split order (no_metadata). The same file given twice is a usage
+// read in split order (no_metadata). Storage files are grouped by
+// recording as rosbag2's SequentialWriter names them (NAME_0, NAME_1, ...
+// of the recording NAME, in index order; a file not so named is a
+// recording of its own): a folder of several recordings, or the files of
+// several given together, are several recordings, which InspectAll
+// reports each on its own and Inspect refuses; a recording whose files
+// are of two storages is refused. The same file given twice is a usage
 // error (ErrUsage), not a split bag. A path that does not exist or is not a
 // regular file or a directory (a named pipe, whose open would block until
 // a writer came; a device; "-") is refused before anything is opened

@@ -256,12 +256,13 @@ func (r *Report) Count(s Severity) int {
 // Inspect reads one rosbag2 bag and reports its time hazards. paths is
 // a bag directory (or its metadata.yaml), or the storage files of one bag
 // given one by one (.mcap, .db3, either with .zstd file compression; a
-// split bag is all of its files, ordered by their first message when
-// their summaries say). A directory is read as "ros2 bag info" reads it:
-// the files metadata.yaml lists, in order, checked against its counts.
+// split bag is all of its files NAME_0, NAME_1, ..., read in index
+// order). A directory is read as "ros2 bag info" reads it: the files
+// metadata.yaml lists, in order, checked against its counts.
 //
-// Inputs that are not one bag (the same file twice, two directories)
-// give an error wrapping ErrUsage and no report. Otherwise the report is
+// Inputs that are not one bag (the same file twice, two directories,
+// several recordings: see InspectAll) give an error wrapping ErrUsage
+// and no report; paths that are no bag (missing, a pipe) ErrInput. Otherwise the report is
 // never nil: a read error (truncated or corrupt file) stops reading and
 // Inspect returns the report of everything read so far with a
 // *ReadError naming the file and byte offset; damaged chunks are skipped

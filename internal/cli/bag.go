@@ -59,7 +59,11 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
-split bag together); MCAP or sqlite3, with or without zstd compression. Reports
+split bag together); MCAP or sqlite3, with or without zstd compression. A
+folder without metadata.yaml, or files given together, that hold several
+recordings (named NAME_0, NAME_1... by rosbag2) are reported one recording
+after the other, each on its own; one recording of two storages is a usage
+error. Reports
 /clock (first and last value, rate, gaps, pauses, backward and forward jumps,
 real-time factor against log time: the analysis and the words of simclock
 monitor), messages recorded before the first /clock, and for every
@@ -156,46 +160,97 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		bar = &progressBar{w: env.Stderr}
 		opts.Progress = bar.update
 	}
-	rep, readErr := bag.Inspect(ctx, o.files, opts)
+	recs, err := bag.InspectAll(ctx, o.files, opts)
 	if bar != nil {
 		bar.clear()
 	}
-	if errors.Is(readErr, bag.ErrUsage) || errors.Is(readErr, bag.ErrInput) {
-		return flagErrorf("%v", readErr)
-	}
-	if rep == nil {
-		return readErr
-	}
-	if errors.Is(readErr, context.Canceled) {
-		return readErr
-	}
-	var err error
-	if o.format == formatJSON {
-		err = writeBagJSON(env.Stdout, rep, o)
-	} else {
-		err = writeBagText(env.Stdout, rep, o.wide)
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return flagErrorf("%v", err)
 	}
 	if err != nil {
 		return err
 	}
-	for _, out := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{o.svg, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
-		if out.path == "" {
+	// Several recordings (a folder of bags, files of several bags) are
+	// reported one after the other, each on its own.
+	var jl *jsonLines
+	if o.format == formatJSON {
+		jl = newJSONLines(env.Stdout)
+		if err := writeBagEnv(jl, o); err != nil {
+			return err
+		}
+	}
+	var readErr error
+	fail := false
+	for i, r := range recs {
+		if errors.Is(r.Err, context.Canceled) {
+			return r.Err
+		}
+		if r.Report == nil {
+			readErr = r.Err
 			continue
 		}
-		if err := writeFileWith(out.path, out.write); err != nil {
+		if o.format == formatJSON {
+			if len(recs) > 1 {
+				if err := jl.Write(recordingLine{Kind: "recording", Name: r.Name, Index: i, Recordings: len(recs), Files: r.Files}); err != nil {
+					return err
+				}
+			}
+			err = writeBagJSONLines(jl, r.Report)
+		} else {
+			if len(recs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", r.Name, i+1, len(recs), len(r.Files))
+			}
+			err = writeBagText(env.Stdout, r.Report, o.wide)
+		}
+		if err != nil {
+			return err
+		}
+		if r.Err != nil {
+			if len(recs) > 1 {
+				fmt.Fprintf(env.Stderr, "simclock: %v\n", r.Err)
+			}
+			readErr = r.Err
+		}
+		fail = fail || failing(r.Report, o.failOn)
+	}
+	for _, out := range []struct {
+		path  string
+		write func(*bag.Report, io.Writer) error
+	}{{o.svg, (*bag.Report).WriteSVG}, {o.html, (*bag.Report).WriteHTML}} {
+		if out.path == "" || len(recs) == 0 {
+			continue
+		}
+		if len(recs) > 1 {
+			return flagErrorf("--svg and --html draw one recording; %d were given: give one", len(recs))
+		}
+		rep := recs[0].Report
+		if err := writeFileWith(out.path, func(w io.Writer) error { return out.write(rep, w) }); err != nil {
 			return err
 		}
 	}
 	if readErr != nil {
+		if len(recs) > 1 {
+			return errFindings // each error is printed after its report
+		}
 		return readErr
 	}
-	if failing(rep, o.failOn) {
+	if fail {
 		return errFindings
 	}
 	return nil
+}
+
+// recordingLine starts the lines of one recording when several are
+// reported.
+type recordingLine struct {
+	Kind       string   `json:"kind"`
+	Name       string   `json:"name"`
+	Index      int      `json:"index"`
+	Recordings int      `json:"recordings"`
+	Files      []string `json:"files"`
 }
 
 func writeFileWith(path string, write func(io.Writer) error) error {
@@ -225,18 +280,18 @@ func failing(rep *bag.Report, failOn string) bool {
 	return false
 }
 
-func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
-	jl := newJSONLines(w)
-	if err := jl.Write(struct {
+func writeBagEnv(jl *jsonLines, o *bagInspectOptions) error {
+	return jl.Write(struct {
 		envHeader
 		Files           []string      `json:"files"`
 		Window          time.Duration `json:"window_ns"`
 		GapPeriods      float64       `json:"gap_periods"`
 		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
 		FutureTolerance time.Duration `json:"future_tolerance_ns"`
-	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol}); err != nil {
-		return err
-	}
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol})
+}
+
+func writeBagJSONLines(jl *jsonLines, rep *bag.Report) error {
 	for _, l := range rep.JSONLines() {
 		if err := jl.Write(l); err != nil {
 			return err

@@ -241,3 +241,45 @@ func TestBagClockPlayOptions(t *testing.T) {
 		t.Errorf("offset past the end: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A folder of several recordings (here rosbag2's own test bags side by
+// side, without metadata.yaml) is reported one recording after the other,
+// each on its own; bag clock, which plays one timeline, refuses it.
+func TestBagInspectSeveralRecordings(t *testing.T) {
+	if _, err := os.Stat(realBags); err != nil {
+		t.Skip("shared/bags not available")
+	}
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--format", "json", realBags)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var names []string
+	summaries := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct {
+			Kind, Name string
+			Recordings int
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		switch v.Kind {
+		case "recording":
+			names = append(names, v.Name)
+		case "summary":
+			summaries++
+		}
+	}
+	want := []string{"cdr_test", "multiple_files", "only_services", "talker", "test_bag_for_seek", "topics_and_services"}
+	if strings.Join(names, ",") != strings.Join(want, ",") || summaries != len(want) {
+		t.Errorf("recordings %v, %d summaries; want %v", names, summaries, want)
+	}
+	text, _, _ := runSimclock(t, "bag", "inspect", realBags)
+	if !strings.Contains(text, "== recording multiple_files (2 of 6, 3 files) ==") || strings.Contains(text, "clock_backward") {
+		t.Errorf("text:\n%s", text)
+	}
+	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", realBags)
+	if code != ExitUsage || !strings.Contains(errOut, "holds 6 recordings") {
+		t.Errorf("bag clock: exit %d, stderr %q", code, errOut)
+	}
+}
