@@ -148,6 +148,13 @@
 //	{"kind":"summary","files":N,"messages":N,"bytes":N,"topics":N,"start_log_ns":T,
 //	 "end_log_ns":T,"errors":N,"warnings":N,"infos":N,"complete":B,"skipped_messages":N}
 //
+// # ros2 bag info
+//
+// Info gives what "ros2 bag info" prints (BagInfo): from metadata.yaml for
+// a bag directory, as rosbag2 does, or read from the storage files given;
+// "simclock bag info" prints it in rosbag2's layout. Report.OnlyTopics
+// narrows a report to some topics (bag inspect --topics).
+//
 // # Playing /clock
 //
 // Span gives a bag's log-time axis; "simclock bag clock" publishes /clock

@@ -25,12 +25,13 @@ func newBagCmd(env *Env) *cobra.Command {
 		Short: "Find time hazards in rosbag2 recordings, and play their /clock",
 		Long: `simclock bag inspect BAG   report the time hazards of a rosbag2 bag
 simclock bag clock BAG     publish /clock along the bag's timeline
+simclock bag info BAG      describe the bag as ros2 bag info does
 
 BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
 .mcap or .db3 files), or the storage files of one bag given one by one
 (bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
-	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
+	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil), newBagInfoCmd(env))
 	return cmd
 }
 
@@ -47,6 +48,7 @@ type bagInspectOptions struct {
 	failOn     string
 	examples   int
 	wide       bool
+	topics     []string
 	files      []string
 }
 
@@ -72,6 +74,10 @@ and nested Times): zero stamps (R10, R29), stamps on another time base than
 the bag's clock (R3, R30), stamps in the future, stamps going backwards, and
 with --window W the stamps for which stamp − W is negative or zero (R25, R27).
 Bags without /clock are compared with the recorder's log time.
+
+--topics narrows the report to some topics (their lines, findings and
+plots; findings about no topic, such as damage, stay); /clock is read all
+the same, and stderr says how many findings on other topics are not shown.
 
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
@@ -122,6 +128,7 @@ Examples:
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
+	f.StringSliceVar(&o.topics, "topics", nil, "report only these topics (`TOPIC`,...; /clock is read all the same, as the stamps' reference)")
 	return cmd
 }
 
@@ -188,6 +195,16 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		if r.Report == nil {
 			readErr = r.Err
 			continue
+		}
+		if len(o.topics) > 0 {
+			rep, hidden, missing := r.Report.OnlyTopics(o.topics)
+			for _, m := range missing {
+				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", escapeTerminal(m))
+			}
+			if hidden > 0 {
+				fmt.Fprintf(env.Stderr, "simclock: %d findings on other topics not shown (--topics)\n", hidden)
+			}
+			r.Report = rep
 		}
 		if o.format == formatJSON {
 			if len(recs) > 1 {

@@ -187,6 +187,8 @@ func TestBagCommandsNeverWrite(t *testing.T) {
 		{"bag", "inspect", "--format", "json", "--decode-all"},
 		{"bag", "inspect", "--svg", filepath.Join(out, "t.svg"), "--html", filepath.Join(out, "t.html")},
 		{"bag", "inspect", "--no-crc", "--window", "1"},
+		{"bag", "info"},
+		{"bag", "info", "--format", "json"},
 	}
 	before := snapshotDir(t, bags)
 	check := func(what string) {
