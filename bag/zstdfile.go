@@ -201,8 +201,8 @@ func (c *mcapInflate) start(head []byte) error {
 
 func (c *mcapInflate) feed(off int64, b []byte) (int, error) {
 	i := 0
-	if off == 0 { // the magic, checked by start
-		i = min(len(b), len(mcap.Magic))
+	if off < int64(len(mcap.Magic)) { // the magic, checked by start
+		i = min(len(b), len(mcap.Magic)-int(off))
 	}
 	for i < len(b) {
 		switch {

@@ -99,3 +99,46 @@ func TestFileCompressionStreamed(t *testing.T) {
 		}
 	})
 }
+
+// FuzzInflateCheck feeds arbitrary inflated data to the checks of a file
+// compressed whole, split into writes at arbitrary points: no panic, what
+// is kept never exceeds what came, and the verdict does not depend on how
+// the data was split.
+func FuzzInflateCheck(f *testing.F) {
+	good := bagBytes(f, writerModes["chunked"], []genTopic{clockTopic, rangeTopic}, simBag(0, 1)[:20])
+	f.Add(good, uint16(7), false)
+	f.Add(append(good, 0, 0, 0), uint16(100), false)
+	f.Add(good[:len(good)/2], uint16(3), false)
+	f.Add([]byte("SQLite format 3\x00"), uint16(1), true)
+	f.Fuzz(func(t *testing.T, data []byte, split uint16, sqlite bool) {
+		storage := "mcap"
+		if sqlite {
+			storage = "sqlite3"
+		}
+		run := func(step int) (int64, bool) {
+			c := newInflateCheck(storage)
+			n := min(c.headLen(), len(data))
+			if c.start(data[:n]) != nil {
+				return 0, true
+			}
+			var kept int64
+			for off := 0; off < len(data); off += step {
+				b := data[off:min(off+step, len(data))]
+				keep, err := c.feed(int64(off), b)
+				if keep < 0 || keep > len(b) {
+					t.Fatalf("kept %d of %d", keep, len(b))
+				}
+				kept += int64(keep)
+				if err != nil {
+					return kept, true
+				}
+			}
+			return kept, false
+		}
+		k1, e1 := run(len(data) + 1)
+		k2, e2 := run(int(split%512) + 1)
+		if e1 != e2 {
+			t.Fatalf("verdict depends on the split: whole %v (kept %d), by %d: %v (kept %d)", e1, k1, split%512+1, e2, k2)
+		}
+	})
+}
