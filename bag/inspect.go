@@ -24,10 +24,10 @@ import (
 type Options struct {
 	// Window is W of the "stamp − W ≤ 0" check (R25, R27); 0 turns it off.
 	Window time.Duration
-	// GapPeriods is N: a /clock gap (no message) or pause (the value
-	// stands still) lasts longer than N periods; clockstream.Config's
-	// Periods, rounded to a whole number. Defaults to 5.
-	GapPeriods float64
+	// Periods is N: a /clock gap (no message) or pause (the value stands
+	// still) lasts longer than N periods (clockstream.Config.Periods, as
+	// simclock monitor's --periods). Defaults to clockstream's 5.
+	Periods int
 	// BaseTolerance is how far a stamp may be from the bag's clock before
 	// it counts as on another time base (R3, R30). Defaults to 60 s.
 	BaseTolerance time.Duration
@@ -49,8 +49,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
-	if o.GapPeriods <= 0 {
-		o.GapPeriods = 5
+	if o.Periods <= 0 {
+		o.Periods = clockstream.DefaultConfig().Periods
 	}
 	if o.BaseTolerance <= 0 {
 		o.BaseTolerance = 60 * time.Second
@@ -96,6 +96,7 @@ const (
 	CodeReadError        = "read_error"
 	CodeClockPublishers  = "clock_publishers"
 	CodeDamagedChunk     = "damaged_chunk"
+	CodeDamagedSummary   = "damaged_summary"
 	CodeMetadata         = "metadata_mismatch"
 	CodeNoMetadata       = "no_metadata"
 )
@@ -255,12 +256,13 @@ func (r *Report) Count(s Severity) int {
 // Inspect reads one rosbag2 bag and reports its time hazards. paths is
 // a bag directory (or its metadata.yaml), or the storage files of one bag
 // given one by one (.mcap, .db3, either with .zstd file compression; a
-// split bag is all of its files, ordered by their first message when
-// their summaries say). A directory is read as "ros2 bag info" reads it:
-// the files metadata.yaml lists, in order, checked against its counts.
+// split bag is all of its files NAME_0, NAME_1, ..., read in index
+// order). A directory is read as "ros2 bag info" reads it: the files
+// metadata.yaml lists, in order, checked against its counts.
 //
-// Inputs that are not one bag (the same file twice, two directories)
-// give an error wrapping ErrUsage and no report. Otherwise the report is
+// Inputs that are not one bag (the same file twice, two directories,
+// several recordings: see InspectAll) give an error wrapping ErrUsage
+// and no report; paths that are no bag (missing, a pipe) ErrInput. Otherwise the report is
 // never nil: a read error (truncated or corrupt file) stops reading and
 // Inspect returns the report of everything read so far with a
 // *ReadError naming the file and byte offset; damaged chunks are skipped
@@ -293,7 +295,7 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		if st, err := os.Stat(f.path); err == nil {
 			fi.Bytes = st.Size()
 		}
-		tmp, err := decompressFile(f.path)
+		tmp, err := decompressFile(ctx, f.path, f.storage)
 		if tmp == "" {
 			return err
 		}
@@ -301,7 +303,8 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		path, unzipErr = tmp, err
 	}
 	err := st.read(ctx, path, fi, s)
-	if err == nil {
+	if unzipErr != nil && !errors.Is(err, context.Canceled) {
+		// Why the inflation stopped says more than where the file it left ends.
 		err = unzipErr
 	}
 	return err
@@ -370,6 +373,8 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 		return rep, readErr
 	case missingErr != nil:
 		return rep, missingErr
+	case damaged && rep.DamagedChunks() == 0:
+		return rep, fmt.Errorf("%w: a damaged summary section was not trusted; the files were read from their data sections", ErrDamaged)
 	case damaged:
 		return rep, fmt.Errorf("%w: %d chunks skipped, %d messages not analysed", ErrDamaged, rep.DamagedChunks(), rep.Skipped)
 	}
@@ -492,7 +497,7 @@ func (a *analysis) topic(ch *channel) *topicState {
 		t.rep.Type, t.rep.Encoding = ch.Type, ch.SchemaEncoding
 		t.isClock = ch.Topic == timemsg.ClockTopic
 		t.rep.Publishers = countProfiles(ch.OfferedQoS)
-		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockType)
+		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
 		var src string
 		t.schema, src, t.parseErr = a.schemaOf(ch)
 		if t.schema != nil {
@@ -776,13 +781,13 @@ func (a *analysis) clock(t *topicState, logNS, idx int64, data []byte) {
 		}
 		a.clkWinAt = at
 	}
+	var bad *timemsg.InvalidClockError // the message the decoder refused
 	switch {
 	case s.Err == nil:
-	case errors.Is(s.Err, clockstream.ErrNotNormalized): // R8: counted and dropped
-		c, _ := timemsg.UnmarshalClock(data)
+	case errors.Is(s.Err, clockstream.ErrNotNormalized) && errors.As(s.Err, &bad): // R8: counted and dropped
 		f := t.field("clock", false)
 		f.notNorm++
-		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
+		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
 		return
 	case s.Err != nil:
 		a.decodeError(t, logNS, idx, s.Err)
@@ -824,10 +829,10 @@ func (a *analysis) endStand() {
 }
 
 // clockConfig is the analyser's configuration: clockstream's defaults,
-// with GapPeriods for its Periods.
+// with Options.Periods.
 func (a *analysis) clockConfig() clockstream.Config {
 	cfg := clockstream.DefaultConfig()
-	cfg.Periods = max(1, int(math.Round(a.opts.GapPeriods)))
+	cfg.Periods = a.opts.Periods
 	cfg.OnEvent = a.clockEvent
 	return cfg
 }
@@ -954,7 +959,7 @@ func (a *analysis) finish(rep *Report) {
 		}
 		if t.isClock && !t.clockType {
 			add(Finding{Code: CodeClockType, Topic: n, Count: tr.Messages,
-				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockType)})
+				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockTypeName)})
 		}
 		if t.parseErr != nil {
 			add(Finding{Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,
