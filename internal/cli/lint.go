@@ -55,10 +55,10 @@ Silence a finding with a comment on its line or alone on the line before:
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
---ros-distro (default jazzy) words what now() - W below 0 does: rclpy
-raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
-negative Time on Humble and Jazzy, where a window that is only compared is
-therefore harmless and not reported. Test code (gtest, pytest,
+--ros-distro (default $ROS_DISTRO, as every ROS shell sets it, else jazzy)
+says what now() - W below 0 does: rclpy raises; rclcpp throws from 28.2
+(Kilted, Rolling) and silently gives a negative Time on Humble and Jazzy,
+where a C++ window is info, and nothing when it is only compared. Test code (gtest, pytest,
 launch_testing) runs on wall time unless it mentions use_sim_time, so the
 sim-time startup rules (R26, R27, R29) skip it.
 
@@ -88,8 +88,9 @@ Examples:
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
 	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
-	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
-		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
+	flags.StringVar(&opts.distro, "ros-distro", "",
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"; default $ROS_DISTRO, else "+lint.DefaultDistro+
+			"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -103,6 +104,17 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	ids, err := lint.ParseRules(opts.rules)
 	if err != nil {
 		return flagErrorf("--rules: %v", err)
+	}
+	if opts.distro == "" {
+		// A ROS shell sets ROS_DISTRO: lint for the distribution in use.
+		if d := env.Getenv("ROS_DISTRO"); d != "" {
+			if _, err := lint.ParseDistro(d); err == nil {
+				opts.distro = d
+			} else {
+				fmt.Fprintf(env.Stderr, "simclock lint: ROS_DISTRO=%s is not one lint knows (%s): linting for %s\n",
+					escapeTerminal(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
+			}
+		}
 	}
 	if _, err := lint.ParseDistro(opts.distro); err != nil {
 		return flagErrorf("--ros-distro: %v", err)
