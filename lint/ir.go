@@ -97,6 +97,14 @@ func bindUnit(u *unit) {
 	}
 }
 
+// pyImport is a top-level Python import statement: the first module it
+// names and the byte range of its lines.
+type pyImport struct {
+	module     string
+	from       bool
+	start, end int
+}
+
 // kwarg is a Python keyword argument.
 type kwarg struct {
 	name  string
@@ -181,6 +189,9 @@ type unit struct {
 	imports map[string]string
 	// lastImportEnd is the byte offset after the last top-level import line.
 	lastImportEnd int
+	// topImports are the top-level import statements, in file order, for
+	// placing an added import where ament_flake8's import order wants it.
+	topImports []pyImport
 	comments      []*node
 	strings       []*expr
 	// lines holds the byte offset of each line's start, built on demand.

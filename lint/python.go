@@ -40,6 +40,16 @@ func (p *pyFront) stmt(n *node, f *fn, cls *class) []*stmt {
 				end++
 			}
 			u.lastImportEnd = end
+			imp := pyImport{from: n.kind == "import_from_statement", start: n.start, end: end}
+			if imp.from {
+				imp.module = u.text(n.child("module_name"))
+			} else if names := n.childrenField("name"); len(names) > 0 {
+				imp.module = u.text(names[0])
+				if a := names[0].child("name"); names[0].kind == "aliased_import" && a != nil {
+					imp.module = u.text(a)
+				}
+			}
+			u.topImports = append(u.topImports, imp)
 		}
 		return nil
 	case "class_definition":
