@@ -192,8 +192,8 @@ type unit struct {
 	// topImports are the top-level import statements, in file order, for
 	// placing an added import where ament_flake8's import order wants it.
 	topImports []pyImport
-	comments      []*node
-	strings       []*expr
+	comments   []*node
+	strings    []*expr
 	// lines holds the byte offset of each line's start, built on demand.
 	lines []int
 }
