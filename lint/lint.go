@@ -50,6 +50,11 @@ type ParseError struct {
 	// Otherwise nothing after the error was analysed (a YAML or XML file
 	// that is not well formed).
 	Recovered bool `json:"recovered"`
+	// SyntaxError is set when the file is not valid code: a Python file
+	// the parser rejects (mid-edit, Python 2, not Python). C++ that
+	// tree-sitter cannot fully parse is usually valid code it cannot
+	// expand (a macro) and is not marked.
+	SyntaxError bool `json:"syntax_error"`
 }
 
 // Failures returns the parse errors that were not recovered from: files
@@ -58,6 +63,18 @@ func (r *Result) Failures() []ParseError {
 	var out []ParseError
 	for _, p := range r.ParseErrors {
 		if !p.Recovered {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SyntaxErrors returns the files that are not valid code (ParseError's
+// SyntaxError).
+func (r *Result) SyntaxErrors() []ParseError {
+	var out []ParseError
+	for _, p := range r.ParseErrors {
+		if p.SyntaxError {
 			out = append(out, p)
 		}
 	}
@@ -360,12 +377,12 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 		// not Python (no extension is read as Python), or Python 2 the
 		// grammar does not take (most of it, print statements included,
 		// it does).
-		why := "often an unexpanded macro"
 		if l == langPython {
-			why = "a file mid-edit, Python 2, or not Python"
+			return u, fileError{parse: &ParseError{File: s.path, Line: line, SyntaxError: true, Recovered: true,
+				Message: "syntax error (a file mid-edit, Python 2, or not Python); analysed around it"}}
 		}
-		return u, fileError{parse: &ParseError{File: s.path, Line: line,
-			Message: "syntax error (" + why + "); analysed around it", Recovered: true}}
+		return u, fileError{parse: &ParseError{File: s.path, Line: line, Recovered: true,
+			Message: "code the parser does not know (usually a macro it cannot expand); analysed around it"}}
 	}
 	return u, fileError{}
 }

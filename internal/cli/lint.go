@@ -62,10 +62,11 @@ where a C++ window is info, and nothing when it is only compared. Test code (gte
 launch_testing) runs on wall time unless it mentions use_sim_time, so the
 sim-time startup rules (R26, R27, R29) skip it.
 
-Files that could not be parsed (YAML or XML that is not well formed) are
-named on stderr as file:line: could not parse, and counted; C++ with syntax
-errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed around them and counted.
---strict fails the run when a file could not be parsed. SARIF artifact URIs
+Files that could not be parsed (YAML or XML that is not well formed) and
+Python files with syntax errors are named on stderr (file:line: ...) and
+analysed as far as they go; --strict fails the run on them. C++ the parser
+cannot fully follow (macros it cannot expand) is valid code: it is analysed
+around them and only counted. SARIF artifact URIs
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
@@ -203,7 +204,8 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		}
 	}
 	failures := res.Failures()
-	for _, p := range failures {
+	syntax := res.SyntaxErrors()
+	for _, p := range append(failures, syntax...) {
 		where := p.File
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
@@ -220,8 +222,15 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		}
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
 	}
-	if n := len(res.ParseErrors) - len(failures); n > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors, analysed around them (--format json lists them)\n", n)
+	if n := len(syntax); n > 0 {
+		what := "analysed around them"
+		if strict {
+			what = "--strict: the run fails"
+		}
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) with syntax errors; %s\n", n, what)
+	}
+	if n := len(res.ParseErrors) - len(failures) - len(syntax); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d C++ file(s) analysed around code the parser does not know (usually macros); --format json lists them\n", n)
 	}
 	return nil
 }
@@ -243,7 +252,7 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 //	{"kind":"env","schema":1,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
 //	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
 //	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
-//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
+//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true,"syntax_error":false}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
 //
 // Columns count Unicode code points from 1. "severity" is info, warning or
@@ -252,8 +261,10 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 // status's view (info alone does not fail). A parse_error line names each
 // file that did not parse cleanly: "recovered" when it was analysed around
 // the error, else the file could not be parsed past "line" ("unparsed"
-// counts those; --strict fails the run on them). Fields may be added,
-// never renamed.
+// counts those); "syntax_error" when it is not valid code (Python the
+// parser rejects), not code the parser cannot expand (a C++ macro).
+// --strict fails the run on the unparsed and the syntax errors. Fields may
+// be added, never renamed.
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
@@ -288,7 +299,7 @@ type lintSummary struct {
 // lintFailed is the exit status's view of a run: warnings or errors left,
 // or under --strict a file that could not be parsed.
 func lintFailed(res *lint.Result, strict bool) bool {
-	return res.Failed() || strict && len(res.Failures()) > 0
+	return res.Failed() || strict && (len(res.Failures()) > 0 || len(res.SyntaxErrors()) > 0)
 }
 
 // lintParseError is a file that did not parse cleanly, as a JSON line.
@@ -349,7 +360,7 @@ func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bo
 	inv := sarifInvocation{ExecutionSuccessful: true}
 	for _, p := range res.ParseErrors {
 		level := "note"
-		if !p.Recovered {
+		if !p.Recovered || p.SyntaxError {
 			level = "warning"
 			if strict {
 				level = "error"
@@ -394,7 +405,10 @@ func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bo
 
 // parseErrorText says what went wrong with a file.
 func parseErrorText(p lint.ParseError) string {
-	if p.Recovered {
+	switch {
+	case p.SyntaxError:
+		return p.Message
+	case p.Recovered:
 		return "could not parse part of the file (" + p.Message + ")"
 	}
 	return "could not parse: " + p.Message
