@@ -493,6 +493,11 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 		}
 	case "number_literal":
 		return &expr{kind: eNumber, n: n}
+	case "initializer_list":
+		// A table of numbers (a generated lookup table): one expression.
+		if numbersOnly(n) {
+			return &expr{kind: eOther, n: n}
+		}
 	case "user_defined_literal":
 		if s := n.firstKind("literal_suffix"); s != nil && chronoSuffixes[u.text(s)] {
 			return &expr{kind: eChrono, n: n}

@@ -112,6 +112,11 @@ func Files(paths []string) ([]string, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
+			// A named pipe, socket or device would be read forever, or
+			// block: refused at once.
+			if !info.Mode().IsRegular() {
+				return nil, fmt.Errorf("%w: %s (%s)", ErrNotRegular, p, fileKind(info.Mode()))
+			}
 			out = append(out, p)
 			continue
 		}
@@ -137,6 +142,19 @@ func Files(paths []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// fileKind names a mode that is not a regular file or a directory.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // Run lints the files under paths (see Files). C++ classes are merged

@@ -358,6 +358,13 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		}
 	case "integer", "float":
 		return &expr{kind: eNumber, n: n}
+	case "list", "tuple", "set", "dictionary", "expression_list":
+		// A table of numbers (generated data, calibration arrays) is
+		// nothing the checks read: one expression for all of it keeps
+		// memory proportional to code, not to data.
+		if numbersOnly(n) {
+			return &expr{kind: eOther, n: n}
+		}
 	case "subscript":
 		// x['key'] reads like an attribute x.key, so dict-based records
 		// flow like objects.
@@ -420,6 +427,25 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		return &expr{kind: eOther, n: n}
 	}
 	return p.other(n, f)
+}
+
+// numbersOnly reports whether a literal collection holds nothing but
+// numbers (signed or not) and collections of numbers.
+func numbersOnly(n *node) bool {
+	for _, c := range n.children {
+		switch c.kind {
+		case "integer", "float", "comment":
+		case "unary_operator", "list", "tuple", "set", "dictionary", "pair", "expression_list", "parenthesized_expression", "unary_expression", "initializer_list", "number_literal":
+			if !numbersOnly(c) {
+				return false
+			}
+		default:
+			if c.field != "operator" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // other lowers an expression the checks do not model, keeping its

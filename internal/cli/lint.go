@@ -124,6 +124,9 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 		if _, err := os.Stat(p); err != nil {
 			return flagErrorf("lint: %v", err)
 		}
+		if _, err := lint.Files([]string{p}); errors.Is(err, lint.ErrNotRegular) {
+			return flagErrorf("lint: %v", err)
+		}
 	}
 	if opts.root != "" && opts.format != "sarif" {
 		return flagErrorf("--root only applies to --format sarif")
