@@ -80,8 +80,8 @@ var Checks = []rules.Check{
 		Fix:   "record /clock with the bag when nodes run on sim time"},
 }
 
-var checksByCode = func() map[string]rules.Check {
-	m := make(map[string]rules.Check, len(Checks))
+var checksByCode = func() map[rules.Code]rules.Check {
+	m := make(map[rules.Code]rules.Check, len(Checks))
 	for _, c := range Checks {
 		m[c.Code] = c
 	}
@@ -90,7 +90,7 @@ var checksByCode = func() map[string]rules.Check {
 
 // checkOf returns the table entry of a code; every code has one (a test
 // checks it).
-func checkOf(code string) rules.Check { return checksByCode[code] }
+func checkOf(code rules.Code) rules.Check { return checksByCode[code] }
 
 // ruleList formats rule IDs as the JSON "rule" field: "R10,R29".
 func ruleList(ids []rules.ID) string {

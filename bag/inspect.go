@@ -76,28 +76,28 @@ const (
 // Finding codes. Each has its entry in Checks, and is documented in
 // docs/rules.md.
 const (
-	CodeNoClock          = "no_clock"
-	CodeClockBackward    = "clock_backward"
-	CodeClockGap         = "clock_gap"
-	CodeClockStall       = "clock_stall"
-	CodeClockJump        = "clock_jump_forward"
-	CodeClockType        = "clock_type"
-	CodeBeforeFirstClock = "before_first_clock"
-	CodeZeroStamp        = "zero_stamp"
-	CodeTimeBase         = "time_base_mismatch"
-	CodeFutureStamp      = "future_stamp"
-	CodeNonMonotonic     = "non_monotonic_stamp"
-	CodeNotNormalized    = "not_normalized"
-	CodeWindowNegative   = "window_negative"
-	CodeWindowZero       = "window_zero"
-	CodeClockWindow      = "clock_window"
-	CodeUnknownSchema    = "unknown_schema"
-	CodeDecodeError      = "decode_error"
-	CodeReadError        = "read_error"
-	CodeClockPublishers  = "clock_publishers"
-	CodeDamagedChunk     = "damaged_chunk"
-	CodeMetadata         = "metadata_mismatch"
-	CodeNoMetadata       = "no_metadata"
+	CodeNoClock          rules.Code = "no_clock"
+	CodeClockBackward    rules.Code = "clock_backward"
+	CodeClockGap         rules.Code = "clock_gap"
+	CodeClockStall       rules.Code = "clock_stall"
+	CodeClockJump        rules.Code = "clock_jump_forward"
+	CodeClockType        rules.Code = "clock_type"
+	CodeBeforeFirstClock rules.Code = "before_first_clock"
+	CodeZeroStamp        rules.Code = "zero_stamp"
+	CodeTimeBase         rules.Code = "time_base_mismatch"
+	CodeFutureStamp      rules.Code = "future_stamp"
+	CodeNonMonotonic     rules.Code = "non_monotonic_stamp"
+	CodeNotNormalized    rules.Code = "not_normalized"
+	CodeWindowNegative   rules.Code = "window_negative"
+	CodeWindowZero       rules.Code = "window_zero"
+	CodeClockWindow      rules.Code = "clock_window"
+	CodeUnknownSchema    rules.Code = "unknown_schema"
+	CodeDecodeError      rules.Code = "decode_error"
+	CodeReadError        rules.Code = "read_error"
+	CodeClockPublishers  rules.Code = "clock_publishers"
+	CodeDamagedChunk     rules.Code = "damaged_chunk"
+	CodeMetadata         rules.Code = "metadata_mismatch"
+	CodeNoMetadata       rules.Code = "no_metadata"
 )
 
 // An Example is one occurrence of a finding.
@@ -114,14 +114,14 @@ type Example struct {
 
 // A Finding is one hazard found in a bag.
 type Finding struct {
-	Severity Severity  `json:"severity"`
-	Code     string    `json:"code"`
-	Rule     string    `json:"rule,omitempty"` // rules enforced, "R10,R29" (from Checks)
-	Topic    string    `json:"topic,omitempty"`
-	Field    string    `json:"field,omitempty"` // Time field path
-	Count    int64     `json:"count"`
-	Message  string    `json:"message"`
-	Examples []Example `json:"examples,omitempty"`
+	Severity Severity   `json:"severity"`
+	Code     rules.Code `json:"code"`
+	Rule     string     `json:"rule,omitempty"` // rules enforced, "R10,R29" (from Checks)
+	Topic    string     `json:"topic,omitempty"`
+	Field    string     `json:"field,omitempty"` // Time field path
+	Count    int64      `json:"count"`
+	Message  string     `json:"message"`
+	Examples []Example  `json:"examples,omitempty"`
 }
 
 // ClockReport summarises /clock in clockstream's words (its package doc
@@ -447,7 +447,7 @@ type analysis struct {
 	clkSeen   bool  // a valid /clock value was recorded
 	lastClk   int64 // the latest valid /clock value: the stamps' reference
 	rtfSeen   bool  // an RTF interval has completed
-	clkEx     map[string][]Example
+	clkEx     map[rules.Code][]Example
 	clkSeries decimator
 	clkWinNeg int64
 	clkWinZ   int64
@@ -469,7 +469,7 @@ type analysis struct {
 func newAnalysis(opts Options) *analysis {
 	a := &analysis{
 		opts: opts, topics: map[string]*topicState{}, byChan: map[*channel]*topicState{},
-		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
+		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[rules.Code][]Example{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
 	a.stand.example = -1
@@ -858,7 +858,7 @@ func (a *analysis) clockEvent(e clockstream.Event) {
 	}
 }
 
-func (a *analysis) addClkEx(code string, e Example) {
+func (a *analysis) addClkEx(code rules.Code, e Example) {
 	l := a.clkEx[code]
 	a.example(&l, e)
 	a.clkEx[code] = l

@@ -112,7 +112,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			}
 			x := X(float64(e.LogNS))
 			q(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
-				x, padT, x, plotH-padB, color, html.EscapeString(f.Code+" "+f.Topic+" "+f.Field+": "+e.Detail))
+				x, padT, x, plotH-padB, color, html.EscapeString(string(f.Code)+" "+f.Topic+" "+f.Field+": "+e.Detail))
 			if labelled {
 				continue
 			}
@@ -123,9 +123,9 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			if y, ok := placed.place(x+1, x+12, padT+2, plotH-padB-2, length); ok {
 				// A white halo keeps the label readable across other lines.
 				fmt.Fprintf(&labels, `<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-					x+3, y, color, html.EscapeString(f.Code))
+					x+3, y, color, html.EscapeString(string(f.Code)))
 			} else {
-				unplaced = append(unplaced, f.Code)
+				unplaced = append(unplaced, string(f.Code))
 			}
 		}
 	}

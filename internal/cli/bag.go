@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -44,7 +46,7 @@ type bagInspectOptions struct {
 	svg, html  string
 	decodeAll  bool
 	noCRC      bool
-	failOn     string
+	failOn     rules.FailOn
 	examples   int
 	wide       bool
 	files      []string
@@ -81,8 +83,9 @@ are checked (--no-crc skips them): a damaged chunk is reported with its byte
 offset, and its messages are skipped and counted, never analysed. The same
 file given twice is a usage error.
 
-Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
-does or a file cannot be read completely, 2 on usage errors.
+Exit status: 0 when no finding reaches --fail-on (default warning: warnings
+and errors fail, info does not), 1 when one does or a file cannot be read
+completely, 2 on usage errors.
 
 Examples:
   simclock bag inspect rosbag2_2024_05_01-10_00_00
@@ -113,7 +116,7 @@ Examples:
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
-	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
+	addFailOnFlag(f, &o.failOn)
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
 	return cmd
@@ -125,11 +128,6 @@ func (o *bagInspectOptions) validate() error {
 	}
 	if len(o.files) == 0 {
 		return flagErrorf("bag inspect: no FILE given")
-	}
-	switch o.failOn {
-	case "error", "warning", "info", "never":
-	default:
-		return flagErrorf("--fail-on %q: want error, warning, info or never", o.failOn)
 	}
 	switch {
 	case o.window < 0:
@@ -190,7 +188,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	if readErr != nil {
 		return readErr
 	}
-	if failing(rep, o.failOn) {
+	if slices.ContainsFunc(rep.Findings, func(f bag.Finding) bool { return o.failOn.Fails(f.Severity) }) {
 		return errFindings
 	}
 	return nil
@@ -206,21 +204,6 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-// failing reports whether a finding reaches the --fail-on severity.
-func failing(rep *bag.Report, failOn string) bool {
-	levels := map[string][]bag.Severity{
-		"error":   {bag.SeverityError},
-		"warning": {bag.SeverityError, bag.SeverityWarning},
-		"info":    {bag.SeverityError, bag.SeverityWarning, bag.SeverityInfo},
-	}
-	for _, s := range levels[failOn] {
-		if rep.Count(s) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
@@ -348,7 +331,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	return ew.err
 }
 
-func hasCode(rep *bag.Report, code string) bool {
+func hasCode(rep *bag.Report, code rules.Code) bool {
 	for _, f := range rep.Findings {
 		if f.Code == code {
 			return true

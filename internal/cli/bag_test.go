@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/simclock/simclock/rules"
 )
 
 const (
@@ -170,7 +172,7 @@ func TestBagInspectFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
+	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != rules.FailOnWarning || got.svg != "t.svg" {
 		t.Errorf("options %+v", got)
 	}
 }

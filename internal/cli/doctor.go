@@ -16,6 +16,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport/dds"
 )
 
@@ -27,6 +28,7 @@ type doctorOptions struct {
 	interval  time.Duration
 	tolerance time.Duration
 	format    string
+	failOn    rules.FailOn
 	wide      bool
 }
 
@@ -51,7 +53,8 @@ watches passively for --duration, and reports:
 
 --format json writes JSON lines (kinds env, node, participant, clock, topic,
 finding, summary; docs/doctor.md). --watch refreshes every --interval until
-interrupted. Exit status: 1 when a warning or error is found, 2 on usage errors.
+interrupted. Exit status: 1 when a finding reaches --fail-on (default warning:
+warnings and errors fail, info does not), 2 on usage errors.
 
 Examples:
   simclock doctor
@@ -72,6 +75,7 @@ Examples:
 	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
 	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
 	addFormatFlag(f, &o.format)
+	addFailOnFlag(f, &o.failOn)
 	f.BoolVar(&o.wide, "wide", false, "print every column, and do not wrap lines at 100 columns")
 	return cmd
 }
@@ -100,7 +104,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
 	src := tr.(*dds.Transport)
-	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance})
+	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn})
 	if err != nil {
 		return err
 	}

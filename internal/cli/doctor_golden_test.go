@@ -9,6 +9,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 )
 
 // doctorGraph is a sim-time graph with most of what doctor reports: two
@@ -97,11 +98,11 @@ func TestDoctorReportGolden(t *testing.T) {
 	checkJSONLines(t, js.String())
 	checkGolden(t, filepath.Join("testdata", "doctor", "report.jsonl"), js.String())
 
-	codes := map[string]bool{}
+	codes := map[rules.Code]bool{}
 	for _, f := range r.Findings {
 		codes[f.Code] = true
 	}
-	for _, c := range []string{doctor.CodeNodeNotOnSimTime, doctor.CodeClockQoSMismatch, doctor.CodeMultipleClockPubs,
+	for _, c := range []rules.Code{doctor.CodeNodeNotOnSimTime, doctor.CodeClockQoSMismatch, doctor.CodeMultipleClockPubs,
 		doctor.CodeWallStamps, doctor.CodeZeroStamps, doctor.CodeStaleStamps, doctor.CodeParticipantNoEndpoints} {
 		if !codes[c] {
 			t.Errorf("no %s finding in %v", c, codes)

@@ -22,6 +22,7 @@ type lintOptions struct {
 	rules  string
 	distro string
 	strict bool
+	failOn rules.FailOn
 	root   string
 	paths  []string
 }
@@ -69,9 +70,9 @@ errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed arou
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
-Exit status: 0 when clean (info findings alone do not fail), 1 when warnings
-or errors remain (or, with --strict, a file could not be parsed), 2 on usage
-errors.
+Exit status: 0 when clean, 1 when a finding that reaches --fail-on remains
+(default warning: warnings and errors fail, info does not) or, with --strict,
+a file could not be parsed; 2 on usage errors.
 
 Examples:
   simclock lint src/my_pkg
@@ -87,6 +88,7 @@ Examples:
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
 	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
+	addFailOnFlag(flags, &opts.failOn)
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
 	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
 		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
@@ -134,7 +136,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	}
 	switch opts.format {
 	case formatJSON:
-		err = writeLintJSON(env.Stdout, res, ids, opts.fix, fixed, opts.strict)
+		err = writeLintJSON(env.Stdout, res, ids, fixed, opts)
 	case "sarif":
 		err = writeLintSARIF(env.Stdout, res, roots, opts.strict)
 	default:
@@ -143,7 +145,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	if lintFailed(res, opts.strict) {
+	if lintFailed(res, opts) {
 		return errFindings
 	}
 	return nil
@@ -162,14 +164,14 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		if f.Fixed {
 			mark += " (fixed)"
 		}
-		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s%s\n", f.File, f.Line, f.Col, f.Rule, f.Message, mark); err != nil {
+		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s%s\n", f.File, f.Line, f.Col, f.Rule(), f.Message, mark); err != nil {
 			return err
 		}
 		if f.Fixed {
 			continue
 		}
-		if !slices.Contains(seen, f.Rule) {
-			seen = append(seen, f.Rule)
+		if !slices.Contains(seen, f.Rule()) {
+			seen = append(seen, f.Rule())
 		}
 		if err := printWrapped(out, "    ", "fix: "+f.Fix, "     "); err != nil {
 			return err
@@ -226,11 +228,11 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 	return nil
 }
 
-// JSON lines of simclock lint --format json (schema 1), one object per line:
+// JSON lines of simclock lint --format json (schema 2), one object per line:
 //
-//	{"kind":"env","schema":1,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
-//	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
-//	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
+//	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
+//	{"kind":"finding","code":"unguarded-window","severity":"warning","rules":["R27"],"file":"...",
+//	 "line":1,"col":1,"end_line":1,"end_col":9,"message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
 //
@@ -241,7 +243,9 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 // file that did not parse cleanly: "recovered" when it was analysed around
 // the error, else the file could not be parsed past "line" ("unparsed"
 // counts those; --strict fails the run on them). Fields may be added,
-// never renamed.
+// never renamed. Schema 2 writes a finding as every tool does
+// (rules.Finding): "code" (the rule's name) and "rules" (["R27"]) replace
+// schema 1's "rule" ("R27").
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
@@ -273,10 +277,10 @@ type lintSummary struct {
 	Unparsed    int    `json:"unparsed"`
 }
 
-// lintFailed is the exit status's view of a run: warnings or errors left,
-// or under --strict a file that could not be parsed.
-func lintFailed(res *lint.Result, strict bool) bool {
-	return res.Failed() || strict && len(res.Failures()) > 0
+// lintFailed is the exit status's view of a run: a finding left that
+// reaches --fail-on, or under --strict a file that could not be parsed.
+func lintFailed(res *lint.Result, opts *lintOptions) bool {
+	return res.Failed(opts.failOn) || opts.strict && len(res.Failures()) > 0
 }
 
 // lintParseError is a file that did not parse cleanly, as a JSON line.
@@ -285,14 +289,14 @@ type lintParseError struct {
 	lint.ParseError
 }
 
-func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fixed int, strict bool) error {
+func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, opts *lintOptions) error {
 	jl := newJSONLines(out)
 	if len(ids) == 0 {
 		for _, r := range lint.Rules {
 			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: fix}); err != nil {
+	if err := jl.Write(lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: opts.fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
@@ -308,7 +312,7 @@ func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fi
 		}
 	}
 	return jl.Write(lintSummary{Kind: "summary", Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
-		Failed: lintFailed(res, strict), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
+		Failed: lintFailed(res, opts), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
 }
 
 // writeLintSARIF writes res as SARIF 2.1.0 with artifact URIs relative to
@@ -358,7 +362,7 @@ func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bo
 		}
 		art := roots.artifact(f.File)
 		sr := sarifResult{
-			RuleID: f.Rule.String(), RuleIndex: index[f.Rule], Level: f.Severity.SARIFLevel(),
+			RuleID: f.Rule().String(), RuleIndex: index[f.Rule()], Level: f.Severity.SARIFLevel(),
 			Message: sarifText{f.Message + ". Fix: " + f.Fix},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: art,

@@ -116,7 +116,7 @@ func TestLintJSONLines(t *testing.T) {
 			t.Errorf("first line kind %q, want env", kind)
 		}
 		if kind == "finding" {
-			for _, k := range []string{"file", "line", "col", "rule", "level", "message", "why", "fix", "fixable"} {
+			for _, k := range []string{"code", "rules", "file", "line", "col", "level", "message", "why", "fix", "fixable"} {
 				if _, ok := m[k]; !ok {
 					t.Errorf("finding lacks %q: %s", k, line)
 				}
@@ -398,12 +398,12 @@ func TestLintFix(t *testing.T) {
 	if strings.Contains(out, `"fixable":true`) {
 		t.Errorf("fixable findings after --fix:\n%s", out)
 	}
-	for _, rule := range []string{`"rule":"R2"`, `"rule":"R5"`, `"rule":"R6"`} {
+	for _, rule := range []string{`"rules":["R2"]`, `"rules":["R5"]`, `"rules":["R6"]`} {
 		if strings.Contains(out, rule) {
 			t.Errorf("%s still reported after --fix", rule)
 		}
 	}
-	if !strings.Contains(out, `"rule":"R16"`) {
+	if !strings.Contains(out, `"rules":["R16"]`) {
 		t.Errorf("the misspelt declaration is no longer reported:\n%s", out)
 	}
 	if !strings.Contains(out, `"parse_errors":0`) {
