@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/foxglove/mcap/go/mcap"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -28,7 +27,7 @@ var (
 // A bagFile is one storage file of a bag, in reading order.
 type bagFile struct {
 	path    string // as found: relative to the working directory
-	storage string // "mcap" or "sqlite3"
+	storage string // its format's name, "mcap" or "sqlite3" (storageFormats)
 	zstd    bool   // compressed whole (compression_mode: file)
 	meta    *FileMetadata
 	missing bool // listed in metadata.yaml, absent
@@ -43,18 +42,6 @@ type bagSet struct {
 	// noMetadata is set for a directory without metadata.yaml, whose
 	// storage files were found by name.
 	noMetadata bool
-}
-
-// storageOf says which storage a file name is: .db3 is sqlite3, anything
-// else MCAP (whose reader says clearly when a file is not MCAP).
-func storageOf(name string) (storage string, compressed bool) {
-	base := strings.ToLower(name)
-	compressed = strings.HasSuffix(base, ".zstd")
-	base = strings.TrimSuffix(base, ".zstd")
-	if strings.HasSuffix(base, ".db3") {
-		return "sqlite3", compressed
-	}
-	return "mcap", compressed
 }
 
 // resolve turns the paths given into the files of one bag: one bag
@@ -86,19 +73,9 @@ func resolve(paths []string) (*bagSet, error) {
 		return nil, err
 	}
 	set := &bagSet{}
-	var mcaps []string
-	for _, p := range files {
-		st, z := storageOf(p)
-		if st == "mcap" && !z {
-			mcaps = append(mcaps, p)
-		}
-	}
-	if len(mcaps) == len(files) {
-		files = orderFiles(files)
-	}
-	for _, p := range files {
-		st, z := storageOf(p)
-		set.files = append(set.files, bagFile{path: p, storage: st, zstd: z})
+	for _, p := range orderFiles(files) {
+		format, z := formatOf(p)
+		set.files = append(set.files, bagFile{path: p, storage: format.name, zstd: z})
 	}
 	return set, nil
 }
@@ -161,10 +138,11 @@ func resolveDir(dir string) (*bagSet, error) {
 		seen[rel] = true
 		bf := bagFile{meta: byPath[rel]}
 		bf.path, bf.missing = locate(dir, rel, m.CompressionMode == "file")
-		bf.storage, bf.zstd = storageOf(bf.path)
-		if m.StorageIdentifier == "sqlite3" || m.StorageIdentifier == "mcap" {
-			bf.storage = m.StorageIdentifier
+		format, z := formatOf(bf.path)
+		if named, ok := formatNamed(m.StorageIdentifier); ok {
+			format = named
 		}
+		bf.storage, bf.zstd = format.name, z
 		set.files = append(set.files, bf)
 	}
 	return set, nil
@@ -186,7 +164,14 @@ func locate(dir, rel string, fileCompressed bool) (string, bool) {
 	return cands[0], true
 }
 
-var splitIndex = regexp.MustCompile(`_(\d+)\.(mcap|db3)(\.zstd)?$`)
+// splitIndex finds the index of a split bag's file: name_3.mcap.
+var splitIndex = func() *regexp.Regexp {
+	var exts []string
+	for _, f := range storageFormats {
+		exts = append(exts, regexp.QuoteMeta(f.ext))
+	}
+	return regexp.MustCompile(`_(\d+)(` + strings.Join(exts, "|") + `)(\.zstd)?$`)
+}()
 
 // findStorageFiles lists the storage files of a directory without usable
 // metadata, in split order (name_0, name_1, ... name_10).
@@ -197,9 +182,7 @@ func findStorageFiles(set *bagSet) error {
 	}
 	var names []string
 	for _, e := range ents {
-		n := strings.ToLower(e.Name())
-		if !e.IsDir() && (strings.HasSuffix(n, ".mcap") || strings.HasSuffix(n, ".db3") ||
-			strings.HasSuffix(n, ".mcap.zstd") || strings.HasSuffix(n, ".db3.zstd")) {
+		if !e.IsDir() && isStorageFile(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -207,7 +190,11 @@ func findStorageFiles(set *bagSet) error {
 		if set.meta != nil {
 			return nil
 		}
-		return fmt.Errorf("%w: %s has no metadata.yaml and no .mcap or .db3 file", ErrUsage, set.dir)
+		var exts []string
+		for _, f := range storageFormats {
+			exts = append(exts, f.ext)
+		}
+		return fmt.Errorf("%w: %s has no metadata.yaml and no %s file", ErrUsage, set.dir, strings.Join(exts, " or "))
 	}
 	idx := func(n string) int {
 		if m := splitIndex.FindStringSubmatch(n); m != nil {
@@ -224,37 +211,31 @@ func findStorageFiles(set *bagSet) error {
 		return names[i] < names[j]
 	})
 	for _, n := range names {
-		p := filepath.Join(set.dir, n)
-		st, z := storageOf(n)
-		set.files = append(set.files, bagFile{path: p, storage: st, zstd: z})
+		format, z := formatOf(n)
+		set.files = append(set.files, bagFile{path: filepath.Join(set.dir, n), storage: format.name, zstd: z})
 	}
 	return nil
 }
 
-// orderFiles sorts the MCAP files of a split bag by their first message
-// time when every file's summary gives it, and keeps the given order
+// orderFiles sorts the files of a split bag by their first message time
+// when every file's summary gives it (MCAP), and keeps the given order
 // otherwise.
 func orderFiles(paths []string) []string {
 	type ft struct {
 		path  string
-		start uint64
+		start int64
 	}
 	var fts []ft
 	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
+		format, z := formatOf(p)
+		if z || format.summary == nil {
 			return paths
 		}
-		st, err := f.Stat()
-		var info *mcap.Info
-		if err == nil && !st.IsDir() {
-			info = summary(f, st.Size())
-		}
-		f.Close()
-		if info == nil || info.Statistics == nil || info.Statistics.MessageCount == 0 {
+		s, ok := format.summary(p)
+		if !ok || s.messages == 0 {
 			return paths
 		}
-		fts = append(fts, ft{p, info.Statistics.MessageStartTime})
+		fts = append(fts, ft{p, s.start})
 	}
 	sort.SliceStable(fts, func(i, j int) bool { return fts[i].start < fts[j].start })
 	out := make([]string, len(fts))
@@ -280,12 +261,8 @@ func decompressFile(path string) (string, error) {
 		return "", fmt.Errorf("bag: %s: zstd: %w", path, err)
 	}
 	defer z.Close()
-	storage, _ := storageOf(path)
-	ext := ".mcap"
-	if storage == "sqlite3" {
-		ext = ".db3"
-	}
-	out, err := os.CreateTemp("", "simclock-bag-*"+ext)
+	format, _ := formatOf(path)
+	out, err := os.CreateTemp("", "simclock-bag-*"+format.ext)
 	if err != nil {
 		return "", fmt.Errorf("bag: %w", err)
 	}

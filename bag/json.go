@@ -1,5 +1,7 @@
 package bag
 
+import "github.com/simclock/simclock/rules"
+
 // JSON line types: each embeds a report part after its "kind".
 type (
 	bagLine struct {
@@ -20,7 +22,7 @@ type (
 	}
 	findingLine struct {
 		Kind string `json:"kind"`
-		Finding
+		rules.Finding
 	}
 	summaryLine struct {
 		Kind       string `json:"kind"`

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/simclock/simclock/internal/units"
-	"github.com/simclock/simclock/rules"
 )
 
 // Plot geometry, in SVG user units.
@@ -307,10 +306,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	p("<table><tr><th>severity</th><th>code</th><th>rules</th><th>topic</th><th>count</th><th>message and examples</th></tr>\n")
 	for _, f := range r.Findings {
 		var links []string
-		for _, name := range strings.Split(f.Rule, ",") {
-			if id, err := rules.Parse(name); err == nil {
-				links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
-			}
+		for _, id := range f.Rules {
+			links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
 		}
 		topic := strings.TrimSpace(f.Topic + " " + f.Field)
 		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s",

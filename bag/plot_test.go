@@ -108,8 +108,8 @@ func TestWriteSVGLabelsLegendAxis(t *testing.T) {
 		{Topic: "/odom", Field: "header.stamp", Points: []Point{{102 * s, 52 * s}}},
 	}
 	for i := range 30 {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityWarning, Code: rules.Code(fmt.Sprintf("code_number_%02d", i)),
-			Examples: []Example{{LogNS: 105*s + int64(i%3)*s/100}}})
+		rep.Findings = append(rep.Findings, rules.Finding{Severity: SeverityWarning, Code: rules.Code(fmt.Sprintf("code_number_%02d", i)),
+			Examples: []rules.Example{{LogNS: 105*s + int64(i%3)*s/100}}})
 	}
 	var b bytes.Buffer
 	if err := rep.WriteSVG(&b); err != nil {
@@ -153,8 +153,8 @@ func TestWriteSVGLabelsOnTopAndWindow(t *testing.T) {
 	rep := &Report{StartLogNS: 100 * s, EndLogNS: 110 * s, Window: 55 * time.Second}
 	rep.Series = []Series{{Topic: "/clock", Field: "clock", Points: []Point{{100 * s, 50 * s}, {110 * s, 60 * s}}}}
 	for i := range 3 {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: rules.Code(fmt.Sprintf("code_%d", i)),
-			Examples: []Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
+		rep.Findings = append(rep.Findings, rules.Finding{Severity: SeverityError, Code: rules.Code(fmt.Sprintf("code_%d", i)),
+			Examples: []rules.Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
 	}
 	var b bytes.Buffer
 	if err := rep.WriteSVG(&b); err != nil {

@@ -325,7 +325,7 @@ func byCode(r *Report) map[rules.Code]int64 {
 	return out
 }
 
-func findingOf(r *Report, code rules.Code) *Finding {
+func findingOf(r *Report, code rules.Code) *rules.Finding {
 	for i := range r.Findings {
 		if r.Findings[i].Code == code {
 			return &r.Findings[i]
@@ -496,8 +496,8 @@ func nthChunk(t testing.TB, data []byte, n int) (int, int) {
 // TestChecksDocumented: every check is complete, has its own code and is
 // written out in docs/rules.md.
 func TestChecksDocumented(t *testing.T) {
-	rulestest.CheckDocumented(t, Checks)
-	for _, c := range Checks {
+	rulestest.CheckDocumented(t, Checks())
+	for _, c := range Checks() {
 		if err := c.Validate(); err != nil {
 			t.Error(err)
 		}

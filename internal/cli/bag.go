@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -188,7 +187,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	if readErr != nil {
 		return readErr
 	}
-	if slices.ContainsFunc(rep.Findings, func(f bag.Finding) bool { return o.failOn.Fails(f.Severity) }) {
+	if rules.Fails(rep.Findings, o.failOn) {
 		return errFindings
 	}
 	return nil
@@ -311,8 +310,8 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if f.Field != "" {
 			where += " " + f.Field
 		}
-		if f.Rule != "" {
-			where += " [" + f.Rule + "]"
+		if len(f.Rules) > 0 {
+			where += " [" + f.Rules.String() + "]"
 		}
 		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
 		for _, e := range f.Examples {
@@ -321,23 +320,10 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 			}
 		}
 	}
-	switch {
-	case rep.Complete:
-	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
-		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
-	default:
-		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
+	if why := rep.Incomplete(); why != "" {
+		p("\n%s\n", why)
 	}
 	return ew.err
-}
-
-func hasCode(rep *bag.Report, code rules.Code) bool {
-	for _, f := range rep.Findings {
-		if f.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // errWriter keeps the first write error.

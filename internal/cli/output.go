@@ -29,13 +29,15 @@ const jsonSchema = 1
 // schemaChanges holds the commands whose schema moved past jsonSchema,
 // with their version: experiment startup and dtspike carried float
 // seconds (_s) in schema 1 and carry integer nanoseconds (_ns) from 2;
-// lint and doctor write every finding as rules.Finding from 2 (lint: a
-// "code" and a "rules" array for "rule"; doctor: "rules" always present).
+// lint, doctor and bag inspect write every finding as rules.Finding from 2
+// (a "rules" array, "R10,R29" in bag's "rule" and "R16" in lint's before;
+// lint adds "code", bag "fix").
 var schemaChanges = map[string]int{
 	"experiment startup": 2,
 	"experiment dtspike": 2,
 	"lint":               2,
 	"doctor":             2,
+	"bag inspect":        2,
 }
 
 // schemaOf returns command's JSON schema version.
