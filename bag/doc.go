@@ -91,9 +91,8 @@
 //
 // # JSON lines
 //
-// "simclock bag inspect --format json" writes one JSON object per line,
-// each with a "kind" field; Report.JSONLines gives every line after the
-// first. Within a schema, fields are only ever added, never renamed.
+// "simclock bag inspect --format json" writes the parts of a Report as
+// JSON lines, one object per line with its "kind" first. Within a schema, fields are only ever added, never renamed.
 // Times are integer nanoseconds (fields ending _ns), since the Unix epoch
 // for log times. Schema 2 writes a finding as every simclock tool does
 // (rules.Finding): "code" first, and "rules", an array (schema 1 had

@@ -3,7 +3,6 @@ package bag
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -63,35 +62,6 @@ func TestWriteSVG(t *testing.T) {
 	}
 	if !strings.Contains(h.String(), "clock_backward") || !strings.Contains(h.String(), "<svg") {
 		t.Error("HTML lacks the finding or the plot")
-	}
-}
-
-func TestJSONLines(t *testing.T) {
-	rep := loopedReport(t)
-	var kinds []string
-	for _, l := range rep.JSONLines() {
-		b, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		kinds = append(kinds, m["kind"].(string))
-		if m["kind"] == "summary" && (m["errors"] != 1.0 || m["complete"] != true) {
-			t.Errorf("summary %s", b)
-		}
-		if m["kind"] == "finding" && m["code"] == "clock_backward" {
-			ex := m["examples"].([]any)[0].(map[string]any)
-			if ex["value_ns"] != 100e9 || ex["before_ns"] == nil {
-				t.Errorf("finding %s", b)
-			}
-		}
-	}
-	want := "file clock topic topic finding finding summary"
-	if got := strings.Join(kinds, " "); got != want {
-		t.Errorf("kinds %q, want %q", got, want)
 	}
 }
 

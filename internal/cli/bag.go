@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
@@ -46,6 +48,7 @@ type bagInspectOptions struct {
 	decodeAll  bool
 	noCRC      bool
 	failOn     rules.FailOn
+	root       string
 	examples   int
 	wide       bool
 	files      []string
@@ -56,7 +59,7 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] DIR | FILE...",
 		Short: "Report the time hazards of a rosbag2 bag",
-		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] DIR | FILE...
+		Long: `simclock bag inspect [--format text|json|sarif] [--window W] [--svg|--html FILE] DIR | FILE...
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
@@ -72,7 +75,8 @@ Bags without /clock are compared with the recorder's log time.
 
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
-the documentation of package simclock/bag). --svg and --html write a
+the documentation of package simclock/bag); --format sarif writes the
+findings as SARIF 2.1.0, for code scanning of recordings in CI. --svg and --html write a
 timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
@@ -104,7 +108,7 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	addFormatFlag(f, &o.format)
+	addFormatFlag(f, &o.format, formatSARIF)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap or pause lasts longer than this many periods (rounded to a whole number)")
 	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
@@ -116,13 +120,14 @@ Examples:
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
 	addFailOnFlag(f, &o.failOn)
+	f.StringVar(&o.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
 	return cmd
 }
 
 func (o *bagInspectOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
+	if err := checkFormat(o.format, formatSARIF); err != nil {
 		return err
 	}
 	if len(o.files) == 0 {
@@ -139,6 +144,8 @@ func (o *bagInspectOptions) validate() error {
 		return flagErrorf("--future-tolerance %v: must be positive", o.futureTol)
 	case o.examples < 1:
 		return flagErrorf("--examples %d: must be at least 1", o.examples)
+	case o.root != "" && o.format != formatSARIF:
+		return flagErrorf("--root only applies to --format sarif")
 	}
 	return nil
 }
@@ -165,9 +172,12 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		return readErr
 	}
 	var err error
-	if o.format == formatJSON {
+	switch o.format {
+	case formatJSON:
 		err = writeBagJSON(env.Stdout, rep, o)
-	} else {
+	case formatSARIF:
+		err = writeBagSARIF(env.Stdout, rep, readErr, o)
+	default:
 		err = writeBagText(env.Stdout, rep, o.wide)
 	}
 	if err != nil {
@@ -205,24 +215,93 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
+// writeBagJSON writes the report as the JSON lines documented in package
+// bag: env, bag (for a bag directory), file, clock, topic, finding,
+// summary.
 func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
-	jl := newJSONLines(w)
-	if err := jl.Write(struct {
+	jl := report.NewJSONLines(w)
+	var errs []error
+	write := func(kind string, v any) { errs = append(errs, jl.Write(kind, v)) }
+	write("env", struct {
 		envHeader
 		Files           []string      `json:"files"`
 		Window          time.Duration `json:"window_ns"`
 		GapPeriods      float64       `json:"gap_periods"`
 		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
 		FutureTolerance time.Duration `json:"future_tolerance_ns"`
-	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol}); err != nil {
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol})
+	if rep.Bag != nil {
+		write("bag", rep.Bag)
+	}
+	for _, f := range rep.Files {
+		if f.Compression == nil {
+			f.Compression = []string{}
+		}
+		write("file", f)
+	}
+	write("clock", rep.Clock)
+	for _, t := range rep.Topics {
+		if t.TimeFields == nil {
+			t.TimeFields = []bag.TimeFieldReport{}
+		}
+		write("topic", t)
+	}
+	errs = append(errs, jl.Findings(rep.Findings))
+	write("summary", struct {
+		Files      int   `json:"files"`
+		Messages   int64 `json:"messages"`
+		Bytes      int64 `json:"bytes"`
+		Topics     int   `json:"topics"`
+		StartLogNS int64 `json:"start_log_ns"`
+		EndLogNS   int64 `json:"end_log_ns"`
+		Errors     int   `json:"errors"`
+		Warnings   int   `json:"warnings"`
+		Infos      int   `json:"infos"`
+		Complete   bool  `json:"complete"`
+		Skipped    int64 `json:"skipped_messages"`
+	}{len(rep.Files), rep.Messages, rep.Bytes, len(rep.Topics), rep.StartLogNS, rep.EndLogNS, rep.Count(bag.SeverityError),
+		rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo), rep.Complete, rep.Skipped})
+	return errors.Join(errs...)
+}
+
+// writeBagSARIF writes the findings as SARIF 2.1.0, each located in the
+// bag (the file its first example is in, for a split bag given as files)
+// and at its topic and Time field. A bag that could not be read to its
+// end is an unsuccessful run.
+func writeBagSARIF(w io.Writer, rep *bag.Report, readErr error, o *bagInspectOptions) error {
+	roots, err := report.ScanRoot(o.root, o.files)
+	if err != nil {
 		return err
 	}
-	for _, l := range rep.JSONLines() {
-		if err := jl.Write(l); err != nil {
-			return err
+	run := report.SARIF{Version: Version, Checks: bag.Checks(), Roots: roots, Failed: readErr != nil}
+	if why := rep.Incomplete(); why != "" {
+		level := rules.Warning
+		if readErr != nil {
+			level = rules.Error
+		}
+		run.Notifications = append(run.Notifications, report.Notification{Level: level, Message: why})
+	}
+	var results []report.Result
+	for _, f := range rep.Findings {
+		results = append(results, report.Result{Finding: f, Artifact: bagArtifact(rep, f, o.files)})
+	}
+	return run.Write(w, results)
+}
+
+// bagArtifact is where a finding is: the bag directory, or the file its
+// first example is in, or the first file.
+func bagArtifact(rep *bag.Report, f rules.Finding, files []string) string {
+	if rep.Bag != nil {
+		return rep.Bag.Dir
+	}
+	if len(f.Examples) > 0 {
+		for _, fi := range rep.Files {
+			if filepath.Base(fi.Path) == f.Examples[0].File {
+				return fi.Path
+			}
 		}
 	}
-	return nil
+	return files[0]
 }
 
 // rel formats a log time relative to the bag's start.
@@ -305,21 +384,11 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	}
 	topics.write(ew, wide)
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
-	for _, f := range rep.Findings {
-		where := f.Topic
-		if f.Field != "" {
-			where += " " + f.Field
-		}
-		if len(f.Rules) > 0 {
-			where += " [" + f.Rules.String() + "]"
-		}
-		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
-		for _, e := range f.Examples {
-			if d := rep.Describe(f, e); d != "" {
-				p("          %s\n", d)
-			}
-		}
+	text := report.Text{Layout: report.Records, Width: tableWidth, Example: rep.Describe}
+	if wide {
+		text.Width = 0
 	}
+	text.Write(ew, rep.Findings) //nolint:errcheck // ew keeps the error
 	if why := rep.Incomplete(); why != "" {
 		p("\n%s\n", why)
 	}

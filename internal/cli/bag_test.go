@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock/internal/report/reporttest"
 	"github.com/simclock/simclock/rules"
 )
 
@@ -69,6 +70,39 @@ func TestBagInspectGolden(t *testing.T) {
 			}
 			bagGolden(t, tc.name, out)
 		})
+	}
+}
+
+// TestBagInspectSARIF: the findings of a bag as SARIF 2.1.0, each result
+// in the bag and at its topic and Time field; a truncated bag is an
+// unsuccessful run that says why.
+func TestBagInspectSARIF(t *testing.T) {
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", "--format", "sarif", "--root", "testdata", hazardsBag)
+	if code != ExitFailure || errOut != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	// Artifact URIs are relative to --root; it is an absolute path, and
+	// the golden holds a stand-in.
+	root, _ := filepath.Abs("testdata")
+	bagGolden(t, "hazards_sarif", strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/"))
+
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut_0.mcap")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runBagCLI(t, false, "bag", "inspect", "--format", "sarif", cut)
+	if code != ExitFailure {
+		t.Errorf("truncated bag: exit %d, want 1", code)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	if !strings.Contains(out, `"executionSuccessful": false`) || !strings.Contains(out, "could not be read to its end") ||
+		!strings.Contains(out, `"ruleId": "read_error"`) {
+		t.Errorf("truncated bag: the run does not say it is partial:\n%s", out)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/report/reporttest"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 )
@@ -87,9 +89,9 @@ func TestDoctorReportGolden(t *testing.T) {
 	checkGolden(t, filepath.Join("testdata", "doctor", "report_wide.txt"), text.String())
 
 	var js bytes.Buffer
-	out := newJSONLines(&js)
+	out := report.NewJSONLines(&js)
 	o := &doctorOptions{duration: 5 * time.Second, tolerance: time.Second}
-	if err := out.Write(o.envLine(7)); err != nil {
+	if err := out.Write("env", o.envLine(7)); err != nil {
 		t.Fatal(err)
 	}
 	if err := writeDoctorJSON(out, r); err != nil {
@@ -97,6 +99,14 @@ func TestDoctorReportGolden(t *testing.T) {
 	}
 	checkJSONLines(t, js.String())
 	checkGolden(t, filepath.Join("testdata", "doctor", "report.jsonl"), js.String())
+
+	// SARIF: each finding a result at its node and topic, valid SARIF 2.1.0.
+	var sarif bytes.Buffer
+	if err := writeDoctorSARIF(&sarif, r); err != nil {
+		t.Fatal(err)
+	}
+	reporttest.ValidateSARIF(t, sarif.Bytes())
+	checkGolden(t, filepath.Join("testdata", "doctor", "report.sarif"), sarif.String())
 
 	codes := map[rules.Code]bool{}
 	for _, f := range r.Findings {

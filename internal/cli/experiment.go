@@ -13,6 +13,7 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 )
 
@@ -136,22 +137,22 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	}
 	elapsedWall := time.Since(began)
 	if opts.format == formatJSON {
-		out := newJSONLines(env.Stdout)
-		out.Write(struct { //nolint:errcheck // stdout
+		out := report.NewJSONLines(env.Stdout)
+		out.Write("env", struct { //nolint:errcheck // stdout
 			envHeader
 			Mode      experiment.Mode `json:"mode"`
 			Transport string          `json:"transport"`
 			Runs      int             `json:"runs"`
 		}{newEnvHeader("experiment startup"), opts.cfg.Mode, opts.transport, opts.runs})
 		for _, r := range results {
-			out.Write(r)
+			out.Write("scenario", r)
 		}
-		out.Write(history)
-		summary := startupSummary{Kind: "summary", Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
+		out.Write("history_time_zero", history)
+		summary := startupSummary{Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
 		if opts.runs > 1 {
 			summary.Runs, summary.RunsIdentical = opts.runs, &identical
 		}
-		if err := out.Write(summary); err != nil {
+		if err := out.Write("summary", summary); err != nil {
 			return err
 		}
 	} else {
@@ -291,22 +292,21 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 				}
 			}
 			if format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
 				for _, o := range objects {
-					out.Write(o)
+					out.Write("clocktype_object", o)
 				}
 				for _, r := range rows {
-					out.Write(r)
+					out.Write("clocktype_op", r)
 				}
 				for _, r := range timerRows {
-					out.Write(r)
+					out.Write("clocktype_timer", r)
 				}
-				return out.Write(struct {
-					Kind       string `json:"kind"`
-					Operations int    `json:"operations"`
-					Agree      int    `json:"agree_with_rclpy"`
-				}{"summary", len(rows), agree})
+				return out.Write("summary", struct {
+					Operations int `json:"operations"`
+					Agree      int `json:"agree_with_rclpy"`
+				}{len(rows), agree})
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
@@ -370,8 +370,8 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(struct { //nolint:errcheck // stdout
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", struct { //nolint:errcheck // stdout
 					envHeader
 					FirstClock time.Duration `json:"first_clock_ns"`
 					Period     time.Duration `json:"period_ns"`
@@ -379,10 +379,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 					Timeout    time.Duration `json:"timeout_ns"`
 				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
 				for _, c := range cases {
-					out.Write(c)
+					out.Write("dtspike_case", c)
 				}
 				for _, r := range rows {
-					out.Write(r)
+					out.Write("dtspike_tick", r)
 				}
 				return nil
 			}
@@ -439,7 +439,6 @@ func experimentSeconds(d time.Duration) string { return units.Exact(int64(d)) }
 
 // startupSummary is the last JSON line of simclock experiment startup.
 type startupSummary struct {
-	Kind          string        `json:"kind"`
 	Scenarios     int           `json:"scenarios"`
 	AllMatched    bool          `json:"all_predictions_matched"`
 	ElapsedWall   time.Duration `json:"elapsed_wall_ns"`

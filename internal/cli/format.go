@@ -1,16 +1,14 @@
 package cli
 
 import (
-	"encoding/json"
-	"io"
-
 	"github.com/spf13/pflag"
 )
 
 // Output formats shared by every reporting command.
 const (
-	formatText = "text"
-	formatJSON = "json"
+	formatText  = "text"
+	formatJSON  = "json"
+	formatSARIF = "sarif"
 )
 
 // addFormatFlag registers --format on flags; allowed lists extra formats
@@ -35,15 +33,3 @@ func checkFormat(got string, allowed ...string) error {
 	}
 	return flagErrorf("--format %q: want text or json", got)
 }
-
-// jsonLines writes one JSON object per line.
-type jsonLines struct{ enc *json.Encoder }
-
-func newJSONLines(w io.Writer) *jsonLines {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return &jsonLines{enc: enc}
-}
-
-// Write encodes v as one line.
-func (j *jsonLines) Write(v any) error { return j.enc.Encode(v) }

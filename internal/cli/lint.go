@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/lint"
 	"github.com/simclock/simclock/rules"
 )
@@ -84,7 +85,7 @@ Examples:
 		},
 	}
 	flags := cmd.Flags()
-	addFormatFlag(flags, &opts.format, "sarif")
+	addFormatFlag(flags, &opts.format, formatSARIF)
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
 	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
@@ -96,7 +97,7 @@ Examples:
 }
 
 func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
-	if err := checkFormat(opts.format, "sarif"); err != nil {
+	if err := checkFormat(opts.format, formatSARIF); err != nil {
 		return err
 	}
 	if len(opts.paths) == 0 {
@@ -114,10 +115,10 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return flagErrorf("lint: %v", err)
 		}
 	}
-	if opts.root != "" && opts.format != "sarif" {
+	if opts.root != "" && opts.format != formatSARIF {
 		return flagErrorf("--root only applies to --format sarif")
 	}
-	roots, err := scanRoot(opts.root, opts.paths)
+	roots, err := report.ScanRoot(opts.root, opts.paths)
 	if err != nil {
 		return flagErrorf("--root: %v", err)
 	}
@@ -137,7 +138,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	switch opts.format {
 	case formatJSON:
 		err = writeLintJSON(env.Stdout, res, ids, fixed, opts)
-	case "sarif":
+	case formatSARIF:
 		err = writeLintSARIF(env.Stdout, res, roots, opts.strict)
 	default:
 		err = writeLintText(env.Stdout, env.Stderr, res, fixed, opts.strict)
@@ -249,7 +250,6 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
-	Kind string `json:"kind"`
 	lint.Finding
 	// Level is the severity in SARIF's words (info is "note"), kept for
 	// readers of schema 1 from before "severity".
@@ -268,13 +268,12 @@ type lintEnv struct {
 }
 
 type lintSummary struct {
-	Kind        string `json:"kind"`
-	Files       int    `json:"files"`
-	Findings    int    `json:"findings"`
-	Fixed       int    `json:"fixed"`
-	Failed      bool   `json:"failed"`
-	ParseErrors int    `json:"parse_errors"`
-	Unparsed    int    `json:"unparsed"`
+	Files       int  `json:"files"`
+	Findings    int  `json:"findings"`
+	Fixed       int  `json:"fixed"`
+	Failed      bool `json:"failed"`
+	ParseErrors int  `json:"parse_errors"`
+	Unparsed    int  `json:"unparsed"`
 }
 
 // lintFailed is the exit status's view of a run: a finding left that
@@ -283,105 +282,62 @@ func lintFailed(res *lint.Result, opts *lintOptions) bool {
 	return res.Failed(opts.failOn) || opts.strict && len(res.Failures()) > 0
 }
 
-// lintParseError is a file that did not parse cleanly, as a JSON line.
-type lintParseError struct {
-	Kind string `json:"kind"`
-	lint.ParseError
-}
-
 func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, opts *lintOptions) error {
-	jl := newJSONLines(out)
+	jl := report.NewJSONLines(out)
 	if len(ids) == 0 {
 		for _, r := range lint.Rules {
 			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: opts.fix}); err != nil {
+	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: opts.fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		lf := lintFinding{Kind: "finding", Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
+		lf := lintFinding{Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
 		lf.Edits = nil
-		if err := jl.Write(lf); err != nil {
+		if err := jl.Write("finding", lf); err != nil {
 			return err
 		}
 	}
 	for _, p := range res.ParseErrors {
-		if err := jl.Write(lintParseError{Kind: "parse_error", ParseError: p}); err != nil {
+		if err := jl.Write("parse_error", p); err != nil {
 			return err
 		}
 	}
-	return jl.Write(lintSummary{Kind: "summary", Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
+	return jl.Write("summary", lintSummary{Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
 		Failed: lintFailed(res, opts), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
 }
 
 // writeLintSARIF writes res as SARIF 2.1.0 with artifact URIs relative to
-// roots. Files that could not be parsed are tool notifications: warnings,
-// or errors under --strict (which then also marks the run unsuccessful).
-func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bool) error {
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "simclock", Version: Version,
-			InformationURI: rules.Home, Rules: []sarifRule{}}},
-		OriginalURIBaseIDs: roots.baseIDs(),
-		ColumnKind:         "unicodeCodePoints",
-		Results:            []sarifResult{},
-	}
-	index := map[rules.ID]int{}
-	for i, r := range lint.Rules {
-		index[r.ID] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: r.ID.String(), Name: r.Name, ShortDescription: sarifText{r.Summary},
-			FullDescription: sarifText{r.Help},
-			Help: sarifMarkdown{Text: r.Help + " Fix: " + r.Fix + ".",
-				Markdown: fmt.Sprintf("%s\n\n**Fix:** %s.\n\n[%s in docs/rules.md](%s)", r.Help, r.Fix, r.ID, r.HelpURL())},
-			HelpURI:              r.HelpURL(),
-			DefaultConfiguration: sarifDefault{r.Severity.SARIFLevel()},
-		})
-	}
-	inv := sarifInvocation{ExecutionSuccessful: true}
+// roots; rules are named by number (R27). Files that could not be parsed
+// are tool notifications: warnings, or errors under --strict (which then
+// also marks the run unsuccessful).
+func writeLintSARIF(out io.Writer, res *lint.Result, roots report.Roots, strict bool) error {
+	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: roots,
+		RuleID: func(c rules.Check) string { return c.Rules[0].String() }}
 	for _, p := range res.ParseErrors {
-		level := "note"
+		level := rules.Info
 		if !p.Recovered {
-			level = "warning"
+			level = rules.Warning
 			if strict {
-				level = "error"
-				inv.ExecutionSuccessful = false
+				level = rules.Error
+				run.Failed = true
 			}
 		}
-		loc := sarifPhysical{ArtifactLocation: roots.artifact(p.File)}
-		if p.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: p.Line}
-		}
-		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-			Level: level, Message: sarifText{parseErrorText(p)}, Locations: []sarifLocation{{PhysicalLocation: loc}}})
+		run.Notifications = append(run.Notifications, report.Notification{Level: level, Message: parseErrorText(p), File: p.File, Line: p.Line})
 	}
-	run.Invocations = []sarifInvocation{inv}
+	var results []report.Result
 	for _, f := range res.Findings {
 		if f.Fixed {
 			continue
 		}
-		art := roots.artifact(f.File)
-		sr := sarifResult{
-			RuleID: f.Rule().String(), RuleIndex: index[f.Rule()], Level: f.Severity.SARIFLevel(),
-			Message: sarifText{f.Message + ". Fix: " + f.Fix},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: art,
-				Region:           &sarifRegion{StartLine: f.Line, StartColumn: f.Col, EndLine: f.EndLine, EndColumn: f.EndCol},
-			}}},
+		r := report.Result{Finding: f.Finding}
+		for _, e := range f.Edits {
+			r.Edits = append(r.Edits, report.Edit{Start: e.Start, End: e.End, New: e.New})
 		}
-		if len(f.Edits) > 0 {
-			ch := sarifArtifactChange{ArtifactLocation: art}
-			for _, e := range f.Edits {
-				ch.Replacements = append(ch.Replacements, sarifReplacement{
-					DeletedRegion:   sarifBytes{ByteOffset: e.Start, ByteLength: e.End - e.Start},
-					InsertedContent: sarifText{e.New},
-				})
-			}
-			sr.Fixes = []sarifFix{{Description: sarifText{f.Fix}, ArtifactChanges: []sarifArtifactChange{ch}}}
-		}
-		run.Results = append(run.Results, sr)
+		results = append(results, r)
 	}
-	return writeSARIF(out, sarifLog{Runs: []sarifRun{run}})
+	return run.Write(out, results)
 }
 
 // parseErrorText says what went wrong with a file.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/simclock/simclock/internal/report/reporttest"
 )
 
 // runCLI runs simclock in-process and returns stdout, stderr and the exit code.
@@ -41,6 +43,9 @@ func TestLintGolden(t *testing.T) {
 			root, _ := filepath.Abs("testdata/lint")
 			out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
 			golden(t, tc.name, out)
+			if strings.HasSuffix(tc.name, "sarif.golden") {
+				reporttest.ValidateSARIF(t, []byte(out))
+			}
 		})
 	}
 }
@@ -126,6 +131,20 @@ func TestLintJSONLines(t *testing.T) {
 	if kinds["env"] != 1 || kinds["summary"] != 1 || kinds["finding"] != 9 {
 		t.Errorf("kinds = %v, want 1 env, 9 findings, 1 summary", kinds)
 	}
+}
+
+// sarifLocation is the part of a SARIF location the tests check.
+type sarifLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation struct {
+			URI       string `json:"uri"`
+			URIBaseID string `json:"uriBaseId"`
+		} `json:"artifactLocation"`
+		Region struct {
+			StartLine   int `json:"startLine"`
+			StartColumn int `json:"startColumn"`
+		} `json:"region"`
+	} `json:"physicalLocation"`
 }
 
 // sarifShape is the part of a SARIF log the tests check.

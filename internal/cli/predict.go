@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 )
 
@@ -50,9 +51,9 @@ Examples:
 			}
 			p := experiment.Predict(in)
 			if opts.format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(newEnvHeader("predict")) //nolint:errcheck // stdout
-				return out.Write(predictionLine{Kind: "prediction", S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", newEnvHeader("predict")) //nolint:errcheck // stdout
+				return out.Write("prediction", predictionLine{S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
 					ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
 					Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
 					Reasoning: p.Reasoning})
@@ -83,7 +84,6 @@ Examples:
 
 // predictionLine is the "prediction" JSON line of simclock predict.
 type predictionLine struct {
-	Kind             string        `json:"kind"`
 	S                time.Duration `json:"S_ns"`
 	W                time.Duration `json:"W_ns"`
 	Hz               float64       `json:"hz"`
