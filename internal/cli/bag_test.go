@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/internal/report/reporttest"
 	"github.com/simclock/simclock/rules"
 )
@@ -85,7 +86,8 @@ func TestBagInspectSARIF(t *testing.T) {
 	// Artifact URIs are relative to --root; it is an absolute path, and
 	// the golden holds a stand-in.
 	root, _ := filepath.Abs("testdata")
-	bagGolden(t, "hazards_sarif", strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/"))
+	out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
+	bagGolden(t, "hazards_sarif", sarifGolden(t, out, bag.Checks(), func(c rules.Check) string { return string(c.Code) }))
 
 	data, err := os.ReadFile(hazardsBag)
 	if err != nil {

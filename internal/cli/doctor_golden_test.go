@@ -106,7 +106,8 @@ func TestDoctorReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	reporttest.ValidateSARIF(t, sarif.Bytes())
-	checkGolden(t, filepath.Join("testdata", "doctor", "report.sarif"), sarif.String())
+	checkGolden(t, filepath.Join("testdata", "doctor", "report.sarif"),
+		sarifGolden(t, sarif.String(), doctor.Checks(), func(c rules.Check) string { return string(c.Code) }))
 
 	codes := map[rules.Code]bool{}
 	for _, f := range r.Findings {

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/simclock/simclock/internal/report/reporttest"
+	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 // runCLI runs simclock in-process and returns stdout, stderr and the exit code.
@@ -42,10 +44,18 @@ func TestLintGolden(t *testing.T) {
 			// The scan root is an absolute path; the golden holds a stand-in.
 			root, _ := filepath.Abs("testdata/lint")
 			out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
-			golden(t, tc.name, out)
-			if strings.HasSuffix(tc.name, "sarif.golden") {
+			switch tc.name {
+			case "sarif.golden":
 				reporttest.ValidateSARIF(t, []byte(out))
+				out = sarifGolden(t, out, lint.Checks(), func(c rules.Check) string { return c.Rules[0].String() })
+			case "json.golden":
+				var ids []rules.ID
+				for _, r := range lint.Rules {
+					ids = append(ids, r.ID)
+				}
+				out = lintJSONGolden(t, out, ids)
 			}
+			golden(t, tc.name, out)
 		})
 	}
 }
