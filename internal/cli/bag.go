@@ -127,9 +127,6 @@ Examples:
 }
 
 func (o *bagInspectOptions) validate() error {
-	if err := checkFormat(o.format, formatSARIF); err != nil {
-		return err
-	}
 	if len(o.files) == 0 {
 		return flagErrorf("bag inspect: no FILE given")
 	}
@@ -476,12 +473,6 @@ Examples:
 			o.files = args
 			if len(o.files) == 0 {
 				return flagErrorf("bag clock: no bag given")
-			}
-			if err := checkFormat(o.format); err != nil {
-				return err
-			}
-			if err := checkTransport(o.transport); err != nil {
-				return err
 			}
 			if !(o.rate > 0) || math.IsInf(o.rate, 0) {
 				return flagErrorf("--rate %v: must be positive", o.rate)

@@ -80,9 +80,6 @@ Examples:
 }
 
 func (o *doctorOptions) validate() error {
-	if err := checkFormat(o.format, formatSARIF); err != nil {
-		return err
-	}
 	switch {
 	case o.format == formatSARIF && o.watch:
 		return flagErrorf("--format sarif writes one report: it does not go with --watch")

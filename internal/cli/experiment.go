@@ -60,9 +60,6 @@ Examples:
   simclock experiment startup --mode realtime --plot startup.svg`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format); err != nil {
-				return err
-			}
 			if opts.runs < 1 {
 				return flagErrorf("--runs %d: want at least 1", opts.runs)
 			}
@@ -86,8 +83,10 @@ Examples:
 	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching")
 	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
-	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
-	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
+	addEnumFlag(f, (*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime (the OS clocks)",
+		string(experiment.Virtual), string(experiment.Realtime))
+	addEnumFlag(f, &opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)",
+		transportInproc, transportDDS)
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")
 	f.BoolVar(&opts.wide, "wide", false, "print every table column, even past 100 columns")
@@ -97,10 +96,7 @@ Examples:
 
 func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	began := time.Now()
-	if opts.transport != transportInproc {
-		if opts.transport != transportDDS {
-			return flagErrorf("--transport %q: want inproc or dds", opts.transport)
-		}
+	if opts.transport == transportDDS {
 		if err := configureDDSStartup(ctx, env, &opts.cfg); err != nil {
 			return err
 		}
@@ -274,9 +270,6 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			// Fixed readings keep the table reproducible.
 			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
 			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
@@ -352,9 +345,6 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			if err := checkFloat("speed", cfg.Speed, false); err != nil {
 				return err
 			}

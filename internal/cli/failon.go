@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -11,7 +10,7 @@ import (
 
 // failOnHelp says what --fail-on does, the same for lint, bag inspect and
 // doctor (docs/cli.md).
-const failOnHelp = "exit 1 when a finding has this severity or worse: warning (the default), error, info, or never"
+const failOnHelp = "exit 1 when a finding has this severity or worse: warning, error, info or never"
 
 // failOnFlag is the --fail-on value: one policy, rules.FailOn, for every
 // command that reports findings.
@@ -32,7 +31,7 @@ func (v failOnFlag) String() string {
 func (v failOnFlag) Set(s string) error {
 	f, err := rules.ParseFailOn(s)
 	if err != nil {
-		return fmt.Errorf("want %s", strings.Join(rules.FailOnWords, ", "))
+		return fmt.Errorf("want %s", oneOf(rules.FailOnWords))
 	}
 	*v.f = f
 	return nil

@@ -97,9 +97,6 @@ Examples:
 }
 
 func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
-	if err := checkFormat(opts.format, formatSARIF); err != nil {
-		return err
-	}
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}

@@ -94,12 +94,6 @@ Examples:
 }
 
 func (o *monitorOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return err
-	}
 	if o.periods <= 0 {
 		return flagErrorf("--periods %d: want a positive number", o.periods)
 	}

@@ -38,9 +38,6 @@ Examples:
   simclock predict --start 0 --window 0.25 --hz 30 --clock-every 4`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format); err != nil {
-				return err
-			}
 			if opts.clockEvery < 1 {
 				return flagErrorf("--clock-every %d: must be at least 1", opts.clockEvery)
 			}

@@ -90,12 +90,6 @@ Examples:
 // config validates flag combinations before any work.
 func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, error) {
 	var none clockstream.ScheduleConfig
-	if err := checkFormat(o.format); err != nil {
-		return none, err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return none, err
-	}
 	changed := cmd.Flags().Changed
 	for _, c := range []struct {
 		name string
