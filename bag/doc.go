@@ -16,7 +16,10 @@
 // error (ErrUsage), not a split bag.
 //
 // The analysis never sees the storage: each storage reads a file into one
-// sink of channels and messages (storage.go). MCAP files with a chunk
+// sink of channels and messages (storage.go). The storages are one table,
+// storageFormats ({name, extension, reader, summary}), through which paths
+// are resolved, directories listed and files inflated: a new format is a
+// file implementing storage and its entry there. MCAP files with a chunk
 // index are read chunk by chunk in log-time order, others linearly;
 // chunks may be uncompressed, zstd or lz4. sqlite3 (.db3) files are read
 // with modernc.org/sqlite, SQLite itself translated to Go: no cgo, so the
