@@ -20,7 +20,7 @@ func init() {
 			for _, tt := range t.sortedTopics() {
 				if tt.isClock && !tt.clockType && tt.rep.Messages > 0 {
 					out = append(out, rules.Finding{Subject: rules.Subject{Topic: tt.rep.Topic}, Count: tt.rep.Messages,
-						Message: fmt.Sprintf("/clock carries %s, not %s", tt.rep.Type, timemsg.ClockType)})
+						Message: fmt.Sprintf("/clock carries %s, not %s", tt.rep.Type, timemsg.ClockTypeName)})
 				}
 			}
 			return out

@@ -88,21 +88,23 @@
 // every simclock tool but lint's file order.
 //
 // The nominal /clock period and value step are clockstream's: the medians
-// over the last 64 /clock messages. The real-time factor is the sum of forward /clock
+// over the last 64 intervals that were not gaps, and over the last 64
+// value steps that were not jumps. The real-time factor is the sum of forward /clock
 // steps over the log time they span; rtf_min and rtf_max are its extremes
 // over successive windows of at least one second of log time.
 //
 // # JSON lines
 //
 // "simclock bag inspect --format json" writes the parts of a Report as
-// JSON lines, one object per line with its "kind" first. Within a schema, fields are only ever added, never renamed.
-// Times are integer nanoseconds (fields ending _ns), since the Unix epoch
-// for log times. Schema 2 writes a finding as every simclock tool does
-// (rules.Finding): "code" first, and "rules", an array (schema 1 had
-// "rule":"R10,R29", omitted when empty); "fix" is new.
+// JSON lines, one object per line with its "kind" first. Within a schema,
+// fields are only ever added, never renamed ("gap_periods" is "periods"
+// under its old name). Times are integer nanoseconds (fields ending _ns),
+// since the Unix epoch for log times. Schema 2 writes a finding as every
+// simclock tool does (rules.Finding): "code" first, and "rules", an array
+// (schema 1 had "rule":"R10,R29", omitted when empty); "fix" is new.
 //
 //	{"kind":"env","schema":2,"version":VERSION,"command":"bag inspect","files":[...],
-//	 "window_ns":W,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
+//	 "window_ns":W,"periods":N,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
 //	{"kind":"bag","dir":D,"metadata":{"version":N,"storage_identifier":S,
 //	 "relative_file_paths":[...],"duration_ns":N,"starting_time_ns":T,"message_count":N,
 //	 "topics":[{"name":T,"type":TYPE,"serialization_format":"cdr","qos":[{"history":H,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
 )
@@ -16,10 +17,10 @@ import (
 type Options struct {
 	// Window is W of the "stamp − W ≤ 0" check (R25, R27); 0 turns it off.
 	Window time.Duration
-	// GapPeriods is N: a /clock gap (no message) or pause (the value
-	// stands still) lasts longer than N periods; clockstream.Config's
-	// Periods, rounded to a whole number. Defaults to 5.
-	GapPeriods float64
+	// Periods is N: a /clock gap (no message) or pause (the value stands
+	// still) lasts longer than N periods (clockstream.Config.Periods, as
+	// simclock monitor's --periods). Defaults to clockstream's 5.
+	Periods int
 	// BaseTolerance is how far a stamp may be from the bag's clock before
 	// it counts as on another time base (R3, R30). Defaults to 60 s.
 	BaseTolerance time.Duration
@@ -41,8 +42,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
-	if o.GapPeriods <= 0 {
-		o.GapPeriods = 5
+	if o.Periods <= 0 {
+		o.Periods = clockstream.DefaultConfig().Periods
 	}
 	if o.BaseTolerance <= 0 {
 		o.BaseTolerance = 60 * time.Second

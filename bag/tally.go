@@ -177,7 +177,7 @@ func (t *tally) topic(ch *channel) *topicTally {
 		tt.rep.Type, tt.rep.Encoding = ch.Type, ch.SchemaEncoding
 		tt.isClock = ch.Topic == timemsg.ClockTopic
 		tt.rep.Publishers = countProfiles(ch.OfferedQoS)
-		tt.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockType)
+		tt.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
 		var src string
 		tt.schema, src, tt.parseErr = t.schemaOf(ch)
 		if tt.schema != nil {
@@ -457,13 +457,13 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 		}
 		c.winAt = at
 	}
+	var bad *timemsg.InvalidClockError // the message the decoder refused
 	switch {
 	case s.Err == nil:
-	case errors.Is(s.Err, clockstream.ErrNotNormalized): // R8: counted and dropped
-		m, _ := timemsg.UnmarshalClock(data)
+	case errors.Is(s.Err, clockstream.ErrNotNormalized) && errors.As(s.Err, &bad): // R8: counted and dropped
 		f := tt.field("clock", false)
-		t.example(&f.notNormalized, rules.Example{LogNS: logNS, ValueNS: m.Clock.Nanoseconds(), Index: idx,
-			Detail: fmt.Sprintf("nanosec %d", m.Clock.Nanosec)})
+		t.example(&f.notNormalized, rules.Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx,
+			Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
 		return
 	default:
 		t.decodeError(tt, logNS, idx, s.Err)
@@ -504,10 +504,10 @@ func (t *tally) endStand() {
 }
 
 // clockConfig is the analyser's configuration: clockstream's defaults,
-// with GapPeriods for its Periods.
+// with Options.Periods.
 func (t *tally) clockConfig() clockstream.Config {
 	cfg := clockstream.DefaultConfig()
-	cfg.Periods = max(1, int(math.Round(t.opts.GapPeriods)))
+	cfg.Periods = t.opts.Periods
 	cfg.OnEvent = t.clockEvent
 	return cfg
 }

@@ -15,7 +15,7 @@ func init() {
 	detectors.Register(rules.Detector[*analysis]{
 		Check: rules.Check{Code: CodeClockQoSMismatch, Severity: rules.Error, Rules: []rules.ID{rules.R16},
 			Title: "a /clock reader matches no /clock writer (QoS), so its node's time stays 0",
-			Fix:   "give the reader the QoS rclcpp uses for /clock (best effort, volatile, keep last 1), e.g. drop qos_overrides./clock.subscription.* parameters, or make the writer offer what the reader asks"},
+			Fix:   "give the reader the QoS rclcpp uses for /clock (BEST_EFFORT, VOLATILE, KEEP_LAST 1), e.g. drop qos_overrides./clock.subscription.* parameters, or make the writer offer what the reader asks"},
 		Detect: clockQoSMismatch,
 	})
 }

@@ -3,9 +3,9 @@ package doctor
 import (
 	"fmt"
 
-	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 )
 
 // CodeFutureStamps: a node's stamps lead /clock.
@@ -27,7 +27,7 @@ func futureStamps(a *analysis) []rules.Finding {
 	}
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
-		if c := s.stamps.Counts[Future]; c > 0 && s.writer.QoS.Durability == graph.Volatile {
+		if c := s.stamps.Counts[Future]; c > 0 && s.writer.QoS.Durability == transport.Volatile {
 			ex := s.stamps.Example[Future]
 			out = append(out, finding(s.who, s.topic,
 				fmt.Sprintf("%s stamps %s ahead of /clock: %d of %d stamps (e.g. %s at sim time %s, %s s ahead)",

@@ -37,8 +37,8 @@ func nodeNotOnSimTime(a *analysis) []rules.Finding {
 		if n.Hidden() {
 			continue
 		}
-		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
-		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
+		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
+		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
 		if readsClock || writesClock {
 			continue
 		}

@@ -3,9 +3,9 @@ package doctor
 import (
 	"fmt"
 
-	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 )
 
 // CodeStaleStamps: a node's stamps lag /clock.
@@ -28,7 +28,7 @@ func staleStamps(a *analysis) []rules.Finding {
 	}
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
-		if c := s.stamps.Counts[Stale]; c > 0 && s.writer.QoS.Durability == graph.Volatile {
+		if c := s.stamps.Counts[Stale]; c > 0 && s.writer.QoS.Durability == transport.Volatile {
 			ex := s.stamps.Example[Stale]
 			out = append(out, finding(s.who, s.topic,
 				fmt.Sprintf("%s stamps %s behind /clock: %d of %d stamps (e.g. %s at sim time %s, %s s behind)",

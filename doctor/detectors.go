@@ -48,7 +48,7 @@ type stampedWriter struct {
 func (a *analysis) stampedWriters() []stampedWriter {
 	var out []stampedWriter
 	for _, t := range a.snap.Topics() {
-		if t.Topic == "" || t.DDSTopic == ClockTopic {
+		if t.Topic == "" || t.DDSTopic == ClockDDSTopic {
 			continue
 		}
 		for _, w := range t.Writers {
