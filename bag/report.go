@@ -58,6 +58,18 @@ func (r *Report) DamagedChunks() int {
 	return n
 }
 
+// DamagedSummaries returns how many files of the bag had an MCAP summary
+// section that was not trusted (they were read from their data section).
+func (r *Report) DamagedSummaries() int {
+	n := 0
+	for _, f := range r.Files {
+		if f.SummaryDamage != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // Incomplete says why the report does not cover the whole bag, in a
 // sentence, or "" when it does.
 func (r *Report) Incomplete() string {
@@ -66,6 +78,8 @@ func (r *Report) Incomplete() string {
 		return ""
 	case r.DamagedChunks() > 0 && r.Count(SeverityError) > 0 && !r.has(CodeReadError):
 		return fmt.Sprintf("%d damaged chunks were skipped (%d messages): the report covers the rest of the bag", r.DamagedChunks(), r.Skipped)
+	case r.has(CodeDamagedSummary) && !r.has(CodeReadError) && !r.has(CodeMetadata):
+		return "a damaged summary section was not trusted: the report comes from the data section"
 	}
 	return "the bag could not be read to its end: the report covers everything before the error"
 }

@@ -76,6 +76,14 @@ type storageFormat struct {
 	// log times from its summary without reading its messages; ok is
 	// false when the file does not say.
 	summary func(path string) (s fileSummary, ok bool)
+	// inflate returns the check of a file of the format compressed whole
+	// as it inflates (zstdfile.go): its first bytes, then its framing, so
+	// that garbage stops at once.
+	inflate func() inflateCheck
+	// distro, when set, returns the ROS distribution that wrote a file,
+	// from what reading it gave (fi) or from the file; "" when neither
+	// says (simclock bag info).
+	distro func(f bagFile, fi *FileInfo) string
 }
 
 // fileSummary is what a file's summary says of its messages.
@@ -88,8 +96,10 @@ type fileSummary struct {
 // file of no known extension is tried as (its reader says clearly when
 // the file is not of its format).
 var storageFormats = []storageFormat{
-	{name: "mcap", ext: ".mcap", open: func() storage { return newMCAPReader() }, summary: mcapSummary},
-	{name: "sqlite3", ext: ".db3", open: func() storage { return sqliteReader{} }},
+	{name: "mcap", ext: ".mcap", open: func() storage { return newMCAPReader() }, summary: mcapSummary,
+		inflate: func() inflateCheck { return &mcapInflate{} }, distro: mcapDistro},
+	{name: "sqlite3", ext: ".db3", open: func() storage { return sqliteReader{} },
+		inflate: func() inflateCheck { return &sqliteInflate{} }, distro: sqliteDistro},
 }
 
 // formatNamed returns the storage format of a storage_identifier.
