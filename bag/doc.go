@@ -69,7 +69,11 @@
 // are in FileInfo.Damaged, the damaged_chunk finding says how many
 // messages were skipped, and Inspect reads on and returns ErrDamaged.
 // Steps across a skipped chunk are not judged, so no /clock gap or jump
-// comes from the hole. Options.NoCRC (--no-crc) skips these checks.
+// comes from the hole, and every reference that depends on /clock is
+// reset there: until the next /clock, stamps are not compared with one
+// from before the hole (which gave future_stamp and time_base_mismatch)
+// and no message is before_first_clock (the hole may have held the first
+// /clock). Options.NoCRC (--no-crc) skips these checks.
 //
 // The MCAP summary section is checked before it is used to read a file
 // by: its CRC (rosbag2's writer stores one), its records' opcodes and

@@ -39,6 +39,11 @@ type Options struct {
 	// NoCRC skips the integrity checks (chunk CRCs, lz4 frame checksums)
 	// for speed: a damaged chunk may then be analysed as if it were sound.
 	NoCRC bool
+
+	// holesKeepClock keeps the stamps' /clock reference across a skipped
+	// damaged chunk, as before it was reset there: the baseline of the
+	// damage runs (TestHoleResetsClockReferences), never set otherwise.
+	holesKeepClock bool
 }
 
 func (o *Options) defaults() {

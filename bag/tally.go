@@ -116,6 +116,10 @@ type clockTally struct {
 	report ClockReport           // filled as read, completed by finish
 	seen   bool                  // a valid /clock value was recorded
 	last   int64                 // the latest valid value: the stamps' reference
+	// stale: messages were skipped (a damaged chunk) since last, which is
+	// then no reference for what follows: the hole may have held /clock
+	// messages far from it, the first /clock among them.
+	stale bool
 
 	rtfSeen bool // an RTF interval has completed
 
@@ -258,7 +262,7 @@ func (t *tally) message(ch *channel, m *message) error {
 		t.clockMessage(tt, logNS, idx, m.Data)
 		return nil
 	}
-	if !t.clock.seen {
+	if !t.clock.seen && !t.clock.stale {
 		t.example(&tt.beforeClock, rules.Example{LogNS: logNS, Index: idx})
 	}
 	if tt.schema == nil {
@@ -364,7 +368,7 @@ func (t *tally) stamp(tt *topicTally, i int, tf *ros2msg.TimeField, logNS, idx i
 		}
 	}
 	t.compare(&f.log, ex, logNS, "")
-	if t.clock.seen {
+	if t.clock.seen && !t.clock.stale {
 		detail := ""
 		if abs(v-logNS) <= t.opts.BaseTolerance.Nanoseconds() {
 			detail = "near log (wall) time"
@@ -487,7 +491,7 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 		c.seen = true
 		c.report.FirstLogNS = logNS
 	}
-	c.last, c.report.LastLogNS = v, logNS
+	c.last, c.report.LastLogNS, c.stale = v, logNS, false
 }
 
 // notNormalized returns the message a /clock decode error refused for a
@@ -548,9 +552,12 @@ func (t *tally) clockEvent(e clockstream.Event) {
 }
 
 // skip is told that messages were skipped (a damaged chunk): steps
-// across the hole are not judged, neither for /clock nor for stamps.
+// across the hole are not judged, neither for /clock nor for stamps, and
+// until the next /clock nothing is judged against /clock (stamps,
+// before_first_clock): every reference that depends on it is reset.
 func (t *tally) skip() {
 	t.skipped = true
+	t.clock.stale = !t.opts.holesKeepClock
 	if t.clock.stream != nil {
 		t.clock.stream.Break()
 	}
