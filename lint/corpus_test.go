@@ -130,7 +130,7 @@ func TestCorpus(t *testing.T) {
 			var got []string
 			for _, f := range res.Findings {
 				rel, _ := filepath.Rel(dir, f.File)
-				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), f.Line, wantKey(f.Rule, f.Severity == rules.Info)))
+				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), f.Line, wantKey(f.Rule(), f.Severity == rules.Info)))
 			}
 			slices.Sort(got)
 			want := wants(t, a)

@@ -150,7 +150,7 @@ class Fused(Node):
 		t.Fatal(err)
 	}
 	for _, f := range again.Findings {
-		t.Errorf("still reported after --fix: %s:%d %s %s", filepath.Base(f.File), f.Line, f.Rule, f.Message)
+		t.Errorf("still reported after --fix: %s:%d %s %s", filepath.Base(f.File), f.Line, f.Rule(), f.Message)
 	}
 }
 
@@ -178,7 +178,7 @@ class Deadline(Node):
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Findings) != 1 || res.Findings[0].Rule.String() != "R6" {
+	if len(res.Findings) != 1 || res.Findings[0].Rule().String() != "R6" {
 		t.Fatalf("findings = %+v, want one R6", res.Findings)
 	}
 	if len(res.Findings[0].Edits) != 0 {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 type key struct {
@@ -113,16 +114,16 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew, list bool) er
 		files += res.Files
 		for _, f := range res.Findings {
 			rel, _ := filepath.Rel(dir, f.File)
-			k := key{name, filepath.ToSlash(rel), f.Line, f.Rule.String()}
+			k := key{name, filepath.ToSlash(rel), f.Line, f.Rule().String()}
 			seen[k] = true
 			table := perRule
-			if !f.Severity.Fails() {
+			if !rules.FailOnWarning.Fails(f.Severity) {
 				table = perRuleInfo
 			}
-			c := table[f.Rule.String()]
+			c := table[f.Rule().String()]
 			if c == nil {
 				c = &count{}
-				table[f.Rule.String()] = c
+				table[f.Rule().String()] = c
 			}
 			if list {
 				v := known[k].verdict
