@@ -11,6 +11,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,6 +127,7 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	root.InitDefaultCompletionCmd()
 	refuseUnknownCommands(root)
 	argsAreUsage(root)
+	pointToTroubleshooting(root)
 	// Help fits 100 columns too: flag descriptions wrap.
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string { return f.FlagUsagesWrapped(tableWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(
@@ -133,6 +135,23 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags",
 	).Replace(root.UsageTemplate()))
 	return root
+}
+
+// troubleshootingNote ends every command's help: a user who came with an
+// error message finds the page that names its causes.
+const troubleshootingNote = `A time error from ROS 2 ("Lookup would require extrapolation", TF_OLD_DATA,
+"Detected jump back in time", "Subtraction leads to negative time", ...)?
+docs/troubleshooting.md quotes each one, its causes, and the command that finds them.`
+
+// pointToTroubleshooting appends troubleshootingNote to the help of c and
+// every command under it but cobra's own.
+func pointToTroubleshooting(c *cobra.Command) {
+	if c.Name() != "help" && c.Name() != "completion" {
+		c.Long = strings.TrimRight(cmp.Or(c.Long, c.Short), "\n") + "\n\n" + troubleshootingNote
+	}
+	for _, sub := range c.Commands() {
+		pointToTroubleshooting(sub)
+	}
 }
 
 // refuseUnknownCommands makes every command group (a command with
