@@ -289,12 +289,16 @@ func TestBagClockGolden(t *testing.T) {
 	}
 }
 
-// On a terminal the monitor refreshes one line in place on stderr and
-// prints only its summary on stdout; piped, it prints a row per interval.
+// On a terminal the monitor refreshes one line in place on stderr, under
+// a header row that labels its columns, and prints only its summary on
+// stdout; piped, it prints a row per interval.
 func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
 	out, errOut, code := runVirtualEnv(t, true, nil, 0, "monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock")
 	if code != ExitOK || strings.Count(errOut, "\r\033[K") != 2 || !strings.Contains(errOut, "no clock yet") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if head, _, _ := strings.Cut(errOut, "\r"); !strings.HasSuffix(head, monitorHeader+"\n") || !strings.Contains(monitorHeader, "value (s)") {
+		t.Errorf("stderr %q: want the header row before the live line", errOut)
 	}
 	if strings.Contains(out, "no clock yet") || !strings.HasPrefix(out, "summary: no /clock message at all") {
 		t.Errorf("stdout %q: want the summary only", out)

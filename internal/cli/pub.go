@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -34,11 +36,12 @@ type pubOptions struct {
 func newPubCmd(env *Env) *cobra.Command {
 	o := &pubOptions{env: env, period: 10 * time.Millisecond, rtf: 1}
 	cmd := &cobra.Command{
-		Use:   "pub [flags]",
+		Use:   "pub [TOPIC] [flags]",
 		Short: "Publish /clock like a simulator (a fake simulator for testing nodes)",
-		Long: `simclock pub publishes rosgraph_msgs/Clock on /clock the way a simulator or
-ros2 bag play --clock does, over real DDS by default, so ROS 2 nodes with
-use_sim_time and simclock monitor see it.
+		Long: `simclock pub publishes rosgraph_msgs/Clock on /clock (or TOPIC: a relative name
+is in --namespace, and --ros-args -r /clock:=/sim/clock remaps it) the way a
+simulator or ros2 bag play --clock does, over real DDS by default, so ROS 2
+nodes with use_sim_time and simclock monitor see it.
 
 A message goes out every --period of wall time; each advances the /clock
 value by --step, or by period × --rtf. Every time is in seconds (1.5, 1.5s
@@ -52,11 +55,27 @@ Examples:
   simclock pub --start 1700000000 --rtf 2
   simclock pub --pre-clock 3 --pause-at 10 --resume-after 5
   simclock pub --start 100 --until 160 --loop        # backward jump at each loop
-  simclock pub --jump-at 30 --jump-to 10             # one backward jump`,
-		Args: noArgs,
+  simclock pub --jump-at 30 --jump-to 10             # one backward jump
+  simclock pub /sim/clock --best-effort                # as ros2 bag play --clock publishes`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return flagErrorf("pub takes at most one topic, got %q", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			typed := o.topic
+			if len(args) == 1 {
+				if cmd.Flags().Changed("topic") && args[0] != o.topic {
+					return flagErrorf("the topic is given twice: %q and --topic %q", args[0], o.topic)
+				}
+				typed = args[0]
+			}
 			cfg, err := o.config(cmd)
 			if err != nil {
+				return err
+			}
+			if o.topic, err = o.node.topic(env, typed); err != nil {
 				return err
 			}
 			return runPub(cmd.Context(), o, cfg)
@@ -75,7 +94,7 @@ Examples:
 	f.Var(&o.until, "until", "stop when the value would pass this time (restart with --loop)")
 	f.BoolVar(&o.loop, "loop", false, "restart from --start after --until, as ros2 bag play --loop")
 	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
-	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on")
+	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on (the same as the TOPIC argument)")
 	f.BoolVar(&o.bestEffort, "best-effort", false, "publish best effort (like ros2 bag play) instead of reliable")
 	addTransportFlag(f, &o.transport, transportDDS)
 	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (the value still advances)")
@@ -139,6 +158,7 @@ func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, err
 type pubEnv struct {
 	liveEnv
 	ID     string        `json:"id"`
+	Node   string        `json:"node,omitempty"` // the ROS node it runs as
 	Period time.Duration `json:"period_ns"`
 	Step   time.Duration `json:"step_ns"`
 	RTF    float64       `json:"rtf"`
@@ -179,12 +199,15 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
+	node := ""
 	if spec.node != nil {
 		var closeNode func()
 		if tr, closeNode, err = asNode(tr, env, spec.node); err != nil {
 			return err
 		}
 		defer closeNode()
+		name, ns, _ := spec.node.resolve(env) // resolved without error by asNode
+		node = graph.FullName(ns, name)
 	}
 	qos := transport.ClockPublisherQoS
 	if spec.bestEffort {
@@ -198,16 +221,17 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	w := env.Stdout
 	out := newJSONLines(w)
 	text := spec.format == formatText
+	self := cmp.Or(node, string(pub.ID()))
 	if text {
 		if spec.about != "" {
 			fmt.Fprintln(w, spec.about)
 		}
 		fmt.Fprintf(w, "publishing %s every %s s, +%s s per message (rtf %s), as %s\n",
-			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), pub.ID())
+			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), self)
 		fmt.Fprintln(w, pubHeader)
 	} else {
 		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
-			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
+			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Node: node, Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
 	}
 	emit := func(kind string, p clockstream.Progress) {
 		if text {
