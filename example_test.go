@@ -242,3 +242,31 @@ func ExampleROSClock_SleepForAfterStart() {
 	// rcl form woke at 100s
 	// safe form woke at 105s
 }
+
+// MaxTime is rclcpp's Time::max(): the latest time a message carries,
+// often used as "no deadline" in a message.
+func ExampleMaxTime() {
+	never := simclock.MaxTime[simclock.ROS]()
+	m, _ := timemsg.FromTime(never)
+	fmt.Println(never)
+	fmt.Println(m)
+	later, _ := never.Add(time.Nanosecond)
+	_, err := timemsg.FromTime(later)
+	fmt.Println(err)
+	// Output:
+	// Time(nanoseconds=2147483647999999999, clock_type=ROS_TIME)
+	// {sec: 2147483647, nanosec: 999999999}
+	// timemsg: Time(nanoseconds=2147483648000000000, clock_type=ROS_TIME) to builtin_interfaces/Time: value out of range
+}
+
+// SubDurations is exact at the int64 boundary, where rclcpp's bounds check
+// throws one nanosecond early and misses 0 - MinDuration.
+func ExampleSubDurations() {
+	d, err := simclock.SubDurations(-1, simclock.MaxDuration)
+	fmt.Println(d == simclock.MinDuration, err) // rclcpp: underflow_error
+	_, err = simclock.SubDurations(0, simclock.MinDuration)
+	fmt.Println(err) // rclcpp: wraps to MinDuration
+	// Output:
+	// true <nil>
+	// simclock: 0s - -2562047h47m16.854775808s: nanoseconds overflow int64
+}

@@ -3,6 +3,7 @@ package node_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -76,8 +77,18 @@ func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	}
 }
 
+// spinSome runs one round of the executor.
+func (w *world) spinSome() bool {
+	w.t.Helper()
+	ran, err := w.e.SpinSome(context.Background())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return ran
+}
+
 func (w *world) drain() {
-	for w.e.SpinOnce() {
+	for w.spinSome() {
 	}
 }
 
@@ -157,7 +168,7 @@ func TestTimerClocks(t *testing.T) {
 	// timer waits for /clock (R23).
 	w.fc.Advance(100 * time.Millisecond)
 	w.drain()
-	if len(got) != 2 || got[0].ClockType != simclock.SteadyTime || got[1].ClockType != simclock.SystemTime {
+	if len(got) != 2 || got[0].ActualCallTime.ClockType() != simclock.SteadyTime || got[1].ActualCallTime.ClockType() != simclock.SystemTime {
 		t.Fatalf("after 100 ms: calls %+v, want the steady then the system timer", got)
 	}
 	wall.Cancel()
@@ -165,7 +176,7 @@ func TestTimerClocks(t *testing.T) {
 	got = nil
 	publish(3 * sec) // first /clock S = 3 s >= period: fires once at S (R23)
 	w.drain()
-	if len(got) != 1 || got[0].ClockType != simclock.ROSTime || got[0].ActualCallTime != 3*sec || got[0].ExpectedCallTime != sec {
+	if len(got) != 1 || got[0].ActualCallTime.ClockType() != simclock.ROSTime || got[0].ActualCallTime.Nanoseconds() != 3*sec || got[0].ExpectedCallTime.Nanoseconds() != sec {
 		t.Errorf("after /clock 3 s: calls %+v, want one ROS call at 3 s expected 1 s", got)
 	}
 	if ros.NextCallTime() != 4*sec {
@@ -312,7 +323,7 @@ func TestTimerAutostart(t *testing.T) {
 	publish := w.clockPublisher(sim)
 	n := w.node("subject", node.Options{UseSimTime: true, OnWarning: func(err error) { t.Errorf("warning: %v", err) }})
 	calls := map[simclock.ClockType]int{}
-	rec := func(i timer.Info) { calls[i.ClockType]++ }
+	rec := func(i timer.Info) { calls[i.ActualCallTime.ClockType()]++ }
 	ros, err := n.CreateTimer(time.Second, rec, node.Autostart(false))
 	if err != nil {
 		t.Fatal(err)
@@ -352,5 +363,53 @@ func TestTimerAutostart(t *testing.T) {
 	w.drain()
 	if calls[simclock.SteadyTime] != 1 || calls[simclock.SystemTime] != 1 || calls[simclock.ROSTime] != 1 {
 		t.Fatalf("after Reset: calls %v, want one of each", calls)
+	}
+}
+
+// rclcpp's test_timer.cpp, callback_with_timer, callback_with_timer_info
+// and callback_with_period_zero, for a wall timer and a node-clock timer
+// (WALL_TIMER, GENERIC_TIMER): spin_once(10 ms) until the 1 ms (or 0 ms)
+// timer has run, for at most 100 ms, in virtual time. The call's Info
+// carries typed times on the timer's clock, actual >= expected; after the
+// call a 1 ms timer is not ready (time until the next call >= 0), a 0 ms
+// timer still is (<= 0).
+func TestTimerCallbacksWithSpinOnce(t *testing.T) {
+	for _, kind := range []string{"wall", "node clock"} {
+		for _, period := range []time.Duration{time.Millisecond, 0} {
+			t.Run(fmt.Sprintf("%s/%v", kind, period), func(t *testing.T) {
+				w := newWorld(t)
+				n := w.node("test_timer_node", node.Options{})
+				var info *timer.Info
+				create, ct := n.CreateWallTimer, simclock.SteadyTime
+				if kind == "node clock" {
+					create, ct = n.CreateTimer, simclock.ROSTime
+				}
+				tm, err := create(period, func(i timer.Info) { info = &i })
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				start := w.fc.SteadyNow()
+				for info == nil && w.fc.SteadyNow()-start < int64(100*time.Millisecond) {
+					if _, err := w.e.SpinOnce(ctx, 10*time.Millisecond); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if info == nil {
+					t.Fatal("the timer never ran")
+				}
+				late, err := info.ActualCallTime.Sub(info.ExpectedCallTime)
+				if err != nil || late < 0 || info.ActualCallTime.ClockType() != ct {
+					t.Errorf("info %+v: actual - expected = %v, %v; want >= 0 on %v", *info, late, err, ct)
+				}
+				until, ok := tm.TimeUntilNextCall()
+				if period > 0 && (!ok || until < 0 || tm.IsReady()) {
+					t.Errorf("after the call: time until next %v, ready %v; want >= 0, not ready", until, tm.IsReady())
+				}
+				if period == 0 && (!ok || until > 0 || !tm.IsReady()) {
+					t.Errorf("period 0 after the call: time until next %v, ready %v; want <= 0, ready", until, tm.IsReady())
+				}
+			})
+		}
 	}
 }

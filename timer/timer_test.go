@@ -81,6 +81,18 @@ func until(t testing.TB, tm *timer.Timer) int64 {
 	return int64(d)
 }
 
+// rosAt is ns on the ROS clock, as a timer.Info carries it.
+func rosAt(ns int64) simclock.AnyTime {
+	t, err := simclock.AnyTimeFromNanoseconds(ns, simclock.ROSTime)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// ns is t's nanoseconds.
+func ns(t simclock.AnyTime) int64 { return t.Nanoseconds() }
+
 func mustCall(t testing.TB, tm *timer.Timer) timer.Info {
 	t.Helper()
 	info, err := tm.Call()
@@ -201,7 +213,7 @@ func TestR21Call(t *testing.T) {
 			tm := newTimer(t, f.q, time.Duration(tc.period), func(i timer.Info) { got = append(got, i) })
 			f.set(tc.setBeforeCall)
 			info := mustCall(t, tm)
-			want := timer.Info{ExpectedCallTime: tc.wantExpected, ActualCallTime: tc.wantActual, ClockType: simclock.ROSTime}
+			want := timer.Info{ExpectedCallTime: rosAt(tc.wantExpected), ActualCallTime: rosAt(tc.wantActual)}
 			if info != want {
 				t.Errorf("Call info = %+v, want %+v", info, want)
 			}
@@ -315,7 +327,7 @@ func TestR21WaitSet(t *testing.T) {
 	if got, want := tm.NextCallTime(), t1+int64(600*time.Millisecond); got != want {
 		t.Errorf("TT-009: next = %d, want %d (+600 ms)", got, want)
 	}
-	if got, want := info.ExpectedCallTime, t1+int64(200*time.Millisecond); got != want {
+	if got, want := info.ExpectedCallTime.Nanoseconds(), t1+int64(200*time.Millisecond); got != want {
 		t.Errorf("TT-009: expected = %d, want %d", got, want)
 	}
 	if d, ok := q.Next(); !ok || d != tm.NextCallTime() {
@@ -565,7 +577,7 @@ func TestR23SimStartAtZero(t *testing.T) {
 			t.Fatalf("%d calls, want %d (each timer once)", len(calls), len(periods))
 		}
 		for i, p := range periods {
-			if calls[i].ActualCallTime != 5*sec || calls[i].ExpectedCallTime != int64(p) {
+			if calls[i].ActualCallTime != rosAt(5*sec) || calls[i].ExpectedCallTime != rosAt(int64(p)) {
 				t.Errorf("timer %v: info %+v, want actual 5 s, expected %d", p, calls[i], int64(p))
 			}
 			next := ((5*sec)/int64(p) + 1) * int64(p)
@@ -746,20 +758,20 @@ func TestR145Info(t *testing.T) {
 			// TT-041
 			tc.adv(time.Duration(until(t, tm)))
 			i1 := mustCall(t, tm)
-			if i1.ExpectedCallTime != e0.ExpectedCallTime+int64(p) || i1.ActualCallTime < i1.ExpectedCallTime {
+			if ns(i1.ExpectedCallTime) != ns(e0.ExpectedCallTime)+int64(p) || ns(i1.ActualCallTime) < ns(i1.ExpectedCallTime) {
 				t.Errorf("TT-041: %+v after %+v", i1, e0)
 			}
 			// TT-043: late by one period.
 			tc.adv(time.Duration(until(t, tm)) + p)
 			i2 := mustCall(t, tm)
-			if i2.ActualCallTime-i2.ExpectedCallTime < int64(p) {
-				t.Errorf("TT-043: actual - expected = %d, want >= %v", i2.ActualCallTime-i2.ExpectedCallTime, p)
+			if late, _ := i2.ActualCallTime.Sub(i2.ExpectedCallTime); late < p {
+				t.Errorf("TT-043: actual - expected = %v, want >= %v", late, p)
 			}
 			// TT-044: the missed period was skipped.
 			tc.adv(time.Duration(until(t, tm)))
 			i3 := mustCall(t, tm)
-			if i3.ExpectedCallTime != i2.ExpectedCallTime+2*int64(p) {
-				t.Errorf("TT-044: expected = %d, want %d", i3.ExpectedCallTime, i2.ExpectedCallTime+2*int64(p))
+			if ns(i3.ExpectedCallTime) != ns(i2.ExpectedCallTime)+2*int64(p) {
+				t.Errorf("TT-044: expected = %v, want %d", i3.ExpectedCallTime, ns(i2.ExpectedCallTime)+2*int64(p))
 			}
 			// TT-045
 			before := tm.TimeSinceLastCall()
@@ -769,7 +781,7 @@ func TestR145Info(t *testing.T) {
 			}
 			// PM-012: the clock type is the timer's.
 			for _, i := range append(infos, e0, i1) {
-				if i.ClockType != tc.ct || i.ActualCallTime <= 0 || i.ExpectedCallTime <= 0 {
+				if i.ActualCallTime.ClockType() != tc.ct || i.ExpectedCallTime.ClockType() != tc.ct || ns(i.ActualCallTime) <= 0 || ns(i.ExpectedCallTime) <= 0 {
 					t.Errorf("PM-012: info %+v, want clock type %v and times > 0", i, tc.ct)
 				}
 			}
@@ -890,7 +902,8 @@ type refTimer struct {
 }
 
 func (r *refTimer) call(now int64) timer.Info {
-	info := timer.Info{ExpectedCallTime: r.next, ActualCallTime: now, ClockType: simclock.ROSTime}
+	// rcl's credit can put next before the epoch; Info reports it as 0.
+	info := timer.Info{ExpectedCallTime: rosAt(max(r.next, 0)), ActualCallTime: rosAt(now)}
 	r.last = now
 	r.next += r.period
 	if r.next <= now {
@@ -1148,4 +1161,30 @@ func TestHeapVsBruteForce(t *testing.T) {
 		t.Errorf("only %d calls in %d steps: the test does not exercise the queue", calls, steps)
 	}
 	t.Logf("%d timers, %d steps, %d calls", n, steps, calls)
+}
+
+// rcl's credit (R22) can put a deadline before the clock's epoch: a 3 s
+// timer whose period is exchanged for 1 s (the deadline does not move,
+// R148), then sim time switched on with the ROS value at 100 ms, gets
+// next = 100 ms - 3 s + 1 s = -1.9 s (rcl/src/rcl/timer.c,
+// _rcl_timer_time_jump; derived). The timer keeps rcl's value and phase;
+// Info, whose times are never negative, reports the deadline as 0.
+func TestCreditBeforeEpoch(t *testing.T) {
+	f := newROS(t, false, 0)
+	tm := newTimer(t, f.q, 3*time.Second, nil)
+	if _, err := tm.ExchangePeriod(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f.set(int64(100 * time.Millisecond)) // stored silently: the override is off
+	f.ros.EnableROSTimeOverride()
+	if got, want := tm.NextCallTime(), int64(-1900*time.Millisecond); got != want || !tm.IsReady() {
+		t.Fatalf("after activation: next %d, ready %v; want %d, ready", got, tm.IsReady(), want)
+	}
+	info := mustCall(t, tm)
+	if info.ExpectedCallTime != rosAt(0) || info.ActualCallTime != rosAt(int64(100*time.Millisecond)) {
+		t.Errorf("Info %+v, want expected 0 (clamped), actual 100 ms", info)
+	}
+	if got, want := tm.NextCallTime(), int64(1100*time.Millisecond); got != want {
+		t.Errorf("next after the call = %d, want %d (rcl's phase: -1.9 s + 3 periods)", got, want)
+	}
 }

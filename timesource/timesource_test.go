@@ -82,7 +82,15 @@ func (f *fixture) publish(pub transport.Publisher, sec int32, nsec uint32) {
 
 // spin runs rounds until nothing is left to do.
 func (f *fixture) spin() {
-	for f.e.SpinOnce() {
+	f.t.Helper()
+	for {
+		ran, err := f.e.SpinSome(context.Background())
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if !ran {
+			return
+		}
 	}
 }
 
@@ -393,7 +401,12 @@ func TestOptionsAndClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for e.SpinOnce() {
+	for {
+		if ran, err := e.SpinSome(context.Background()); err != nil {
+			t.Fatal(err)
+		} else if !ran {
+			break
+		}
 	}
 	if st := ts.Stats(); st.Received != 3 || c.Now().Nanoseconds() != 3*sec {
 		t.Errorf("depth 5: Stats %+v, now %v; want 3 received, 3 s", st, c.Now())
