@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,46 +224,6 @@ func checkWidth(t *testing.T, out string) {
 	for line := range strings.SplitSeq(out, "\n") {
 		if n := len([]rune(line)); n > tableWidth {
 			t.Errorf("%d columns: %s", n, line)
-		}
-	}
-}
-
-// bagTimeline plays "ros2 bag play --clock": start + rate × elapsed at hz,
-// ending on the last log time, looping back to the start (R14, R22).
-func TestBagTimeline(t *testing.T) {
-	const sec, ms = int64(time.Second), int64(time.Millisecond)
-	for _, tc := range []struct {
-		name        string
-		start, end  int64
-		rate, hz    float64
-		loop        bool
-		n           int
-		wantValues  []int64
-		wantWallsMs []int64
-	}{
-		{"rate 1 at 4 Hz", 10 * sec, 11 * sec, 1, 4, false, 10,
-			[]int64{10 * sec, 10250 * ms, 10500 * ms, 10750 * ms, 11 * sec}, []int64{0, 250, 500, 750, 1000}},
-		{"rate 2 at 4 Hz", 10 * sec, 11 * sec, 2, 4, false, 10,
-			[]int64{10 * sec, 10500 * ms, 11 * sec}, []int64{0, 250, 500}},
-		{"end between ticks", 0, 700 * ms, 1, 2, false, 10, []int64{0, 500 * ms, 700 * ms}, []int64{0, 500, 1000}},
-		{"loop", 5 * sec, 6 * sec, 1, 2, true, 6, []int64{5 * sec, 5500 * ms, 6 * sec, 5 * sec, 5500 * ms, 6 * sec},
-			[]int64{0, 500, 1000, 1500, 2000, 2500}},
-		{"one instant", 5 * sec, 5 * sec, 1, 2, true, 6, []int64{5 * sec}, []int64{0}},
-	} {
-		sch, err := bagTimeline(tc.start, tc.end, tc.rate, tc.hz, tc.loop, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var values, walls []int64
-		for range tc.n {
-			tk, ok := sch.Next()
-			if !ok {
-				break
-			}
-			values, walls = append(values, int64(tk.Sim)), append(walls, int64(tk.Wall)/ms)
-		}
-		if !slices.Equal(values, tc.wantValues) || !slices.Equal(walls, tc.wantWallsMs) {
-			t.Errorf("%s: values %v at %v ms; want %v at %v", tc.name, values, walls, tc.wantValues, tc.wantWallsMs)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
@@ -176,7 +177,7 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) 
 		return flagErrorf("%v", err)
 	}
 	return play(ctx, o.env, playSpec{command: "pub", topic: o.topic, transport: o.transport, bestEffort: o.bestEffort,
-		format: o.format, duration: o.duration, node: &o.node}, sch)
+		format: o.format, duration: o.duration, node: &o.node, period: cfg.Period, step: cfg.Step, rtf: sch.RTF()}, sch)
 }
 
 // playSpec is what simclock pub and simclock bag clock share: where to
@@ -187,22 +188,55 @@ type playSpec struct {
 	node                              *nodeFlags // the ROS node to run as, if any
 	bestEffort                        bool
 	duration                          time.Duration
-	// onTick, when set, sees every tick sent (bag clock's progress bar).
-	onTick func(clockstream.Tick)
+	// period, step and rtf describe the clock in the header and env line;
+	// cadence, when set, replaces "every PERIOD s, +STEP s per message"
+	// in the header.
+	period, step time.Duration
+	rtf          float64
+	cadence      string
+	// onTick, when set, sees every tick: sent, skipped or failed.
+	onTick func(clockstream.Tick, error)
+	// around, when set, wraps each write to stdout (bag clock clears its
+	// progress bar on the shared terminal, then draws it again).
+	around func(write func())
+	// attach, when set, is called with the running player (bag clock's
+	// keyboard); the function it returns is called when the run ends.
+	attach func(exec *executor.Executor, p *clockstream.Player) func()
 }
 
-// play publishes sch with a clockstream.Player, printing a progress line
-// per second of wall time and a summary.
-func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedule) error {
-	tr, err := openTransport(ctx, env, spec.transport)
+// readerMismatch is a reader of the topic that does not match what the
+// command publishes: it gets nothing.
+type readerMismatch struct {
+	Kind      string                  `json:"kind"` // "qos_mismatch"
+	ID        string                  `json:"id"`
+	Node      string                  `json:"node,omitempty"`
+	Requested string                  `json:"requested"`
+	Conflicts []graph.Incompatibility `json:"conflicts"`
+}
+
+func (m readerMismatch) String() string {
+	var why []string
+	for _, c := range m.Conflicts {
+		why = append(why, c.String())
+	}
+	return fmt.Sprintf("the reader of %s (%s) does not match this publisher (%s): it gets nothing",
+		untrusted(cmp.Or(m.Node, m.ID)), m.Requested, strings.Join(why, "; "))
+}
+
+// play publishes the ticks of tk with a clockstream.Player, printing a
+// progress line per second of wall time and a summary, and a warning for
+// each reader of the topic that cannot match the publisher's QoS.
+func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) error {
+	base, err := openTransport(ctx, env, spec.transport)
 	if err != nil {
 		return err
 	}
-	defer tr.Close() //nolint:errcheck // nothing left to report
+	defer base.Close() //nolint:errcheck // nothing left to report
+	tr := base
 	node := ""
 	if spec.node != nil {
 		var closeNode func()
-		if tr, closeNode, err = asNode(tr, env, spec.node); err != nil {
+		if tr, closeNode, err = asNode(base, env, spec.node); err != nil {
 			return err
 		}
 		defer closeNode()
@@ -217,7 +251,8 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	if err != nil {
 		return err
 	}
-	cfg := sch.Config()
+	view := watchGraph(ctx, base)
+	defer view.Close()
 	w := env.Stdout
 	out := newJSONLines(w)
 	text := spec.format == formatText
@@ -226,33 +261,69 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 		if spec.about != "" {
 			fmt.Fprintln(w, spec.about)
 		}
-		fmt.Fprintf(w, "publishing %s every %s s, +%s s per message (rtf %s), as %s\n",
-			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), self)
+		cadence := cmp.Or(spec.cadence, fmt.Sprintf("every %s s, +%s s per message", span(spec.period), span(spec.step)))
+		fmt.Fprintf(w, "publishing %s %s (rtf %s, %s), as %s\n", spec.topic, cadence,
+			strconv.FormatFloat(spec.rtf, 'f', -1, 64), strings.Fields(qosString(qos))[0], self)
 		fmt.Fprintln(w, pubHeader)
 	} else {
 		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
-			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Node: node, Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
+			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Node: node, Period: spec.period, Step: spec.step, RTF: spec.rtf})
+	}
+	// Readers whose QoS this publisher cannot serve get nothing: say so,
+	// once each (a reliable /clock reader and a best-effort player).
+	warned := &onceSet{}
+	var mismatches []readerMismatch
+	checkReaders := func() {
+		offered := graph.DefaultWriterQoS
+		if qos.Reliability == transport.BestEffort {
+			offered.Reliability = graph.BestEffort
+		}
+		for _, r := range view.endpoints(spec.topic, graph.Reader) {
+			conflicts := graph.Incompatible(offered, r.QoS)
+			if len(conflicts) == 0 || !warned.first(r.GUID.String()) {
+				continue
+			}
+			m := readerMismatch{Kind: "qos_mismatch", ID: r.GUID.String(), Node: cmp.Or(r.Node, view.nodeOf(r.GUID.String())),
+				Requested: r.QoS.String(), Conflicts: conflicts}
+			mismatches = append(mismatches, m)
+			if text {
+				printWarnings(w, []string{m.String()})
+			} else {
+				out.Write(m) //nolint:errcheck // stdout
+			}
+		}
 	}
 	emit := func(kind string, p clockstream.Progress) {
-		if text {
-			writePubText(w, kind, p)
+		write := func() {
+			if text {
+				writePubText(w, kind, p)
+			} else {
+				out.Write(pubLine{kind, p}) //nolint:errcheck // stdout
+			}
+			checkReaders()
+		}
+		if spec.around != nil {
+			spec.around(write)
 		} else {
-			out.Write(pubLine{kind, p}) //nolint:errcheck // stdout
+			write()
 		}
 	}
 	exec := env.newExecutor()
 	defer exec.Close() //nolint:errcheck // nothing left to report
-	player, err := clockstream.NewPlayer(ctx, exec, pub, sch, clockstream.PlayerOptions{
+	player, err := clockstream.NewPlayer(ctx, exec, pub, tk, clockstream.PlayerOptions{
 		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) },
 		OnTick: func(t clockstream.Tick, err error) {
-			if spec.onTick != nil && err == nil {
-				spec.onTick(t)
+			if spec.onTick != nil {
+				spec.onTick(t, err)
 			}
 		}})
 	if err != nil {
 		return err
 	}
 	defer player.Close()
+	if spec.attach != nil {
+		defer spec.attach(exec, player)()
+	}
 	runErr := clockstream.Run(ctx, exec, player)
 	player.Stop() // an interrupt reports the second in progress
 	emit("summary", player.Totals())

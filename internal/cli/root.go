@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,6 +55,9 @@ type Env struct {
 	// OnExecutor, when set, is called with the executor a live command is
 	// about to spin, so a test can run peers (a simulator) beside it.
 	OnExecutor func(*executor.Executor)
+	// Keyboard, when set, opens the terminal's keys (bag clock's space to
+	// pause); nil when standard input is not a terminal.
+	Keyboard func() (Keyboard, error)
 }
 
 // newExecutor returns the executor of a live command: in virtual time
@@ -193,7 +197,7 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	cmd := root
 	if err == nil {
 		env.ROSArgs = rosArgs
-		root.SetArgs(args)
+		root.SetArgs(joinOptionalValues(root, args))
 		cmd, err = root.ExecuteContextC(ctx)
 	} else {
 		err = &usageError{err}
@@ -224,6 +228,39 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	}
 	fmt.Fprintf(env.Stderr, "simclock: %v\n", err)
 	return ExitFailure
+}
+
+// optionalNumberAnnotation marks a flag whose value is optional and a
+// number, as argparse's nargs='?' in the ros2 CLI: "--clock 100" means
+// --clock=100 there, where pflag would take 100 for an argument.
+const optionalNumberAnnotation = "simclock_optional_number"
+
+// joinOptionalValues rewrites "--FLAG N" as "--FLAG=N" for the flags of
+// the command args run that carry optionalNumberAnnotation, when N is a
+// number.
+func joinOptionalValues(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if name, ok := strings.CutPrefix(a, "--"); ok && i+1 < len(args) {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Annotations[optionalNumberAnnotation] != nil {
+				if _, err := strconv.ParseFloat(args[i+1], 64); err == nil {
+					out = append(out, a+"="+args[i+1])
+					i++
+					continue
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // firstWord returns the first argument that is not a flag.

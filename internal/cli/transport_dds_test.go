@@ -365,6 +365,17 @@ func testQoSTrap(t *testing.T, bin string) {
 	if sum.Messages == 0 {
 		t.Errorf("best-effort monitor got no /clock")
 	}
+	// bag clock publishes as rosbag2's player does, best effort, and says
+	// which reader that leaves without a clock.
+	startSimclock(t, bin, d, "reliable reader", "monitor", "--qos-reliability", "reliable", "--node-name", "strict", "--duration", "20s")
+	bc := startSimclock(t, bin, d, "bag clock", "bag", "clock", "--duration", "4", "testdata/bag/hazards.mcap")
+	text.Reset()
+	for l := range bc.lines {
+		text.WriteString(l + "\n")
+	}
+	if !strings.Contains(text.String(), "the reader of /strict (reliable volatile) does not match this publisher") {
+		t.Errorf("bag clock does not warn about the reliable reader:\n%s", text.String())
+	}
 }
 
 func testMalformed(t *testing.T, bin string) {
