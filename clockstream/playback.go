@@ -138,7 +138,7 @@ func (p *Playback) next() (Tick, func(), bool) {
 			return Tick{}, nil, false
 		}
 		w := p.last.Wall + c.Delay
-		t := Tick{Wall: w, Sim: c.Start, Event: EventLoop}
+		t := Tick{Wall: w, Sim: c.Start, Event: TickLoop}
 		return t, func() {
 			p.ended, p.anchorWall, p.anchorSim, p.trig = false, w, c.Start, p.firstTrigger()
 		}, true
@@ -182,8 +182,8 @@ func (p *Playback) next() (Tick, func(), bool) {
 		t = Tick{Wall: max(lastWall, 0) + idleWake, Sim: p.last.Sim, Skip: true}
 	}
 	if !p.started && !t.Skip {
-		t.Event = EventStart
-	} else if t.Event == EventNone && !t.Skip {
+		t.Event = TickStart
+	} else if t.Event == TickNone && !t.Skip {
 		t.Event = p.event
 	}
 	return t, commit, true
@@ -204,7 +204,7 @@ func (p *Playback) Sent(t Tick) {
 	if !t.Skip {
 		p.started = true
 		if t.Event == p.event {
-			p.event = EventNone
+			p.event = TickNone
 		}
 	}
 	p.last = t
@@ -222,10 +222,10 @@ func (p *Playback) Toggle(now time.Duration) {
 	if p.paused {
 		p.paused = false
 		p.anchorWall, p.anchorSim = max(now, p.cfg.Delay), p.frozen
-		p.event = EventResume
+		p.event = TickResume
 		return
 	}
 	p.frozen = p.simAt(max(now, p.anchorWall))
 	p.paused = true
-	p.event = EventPause
+	p.event = TickPause
 }

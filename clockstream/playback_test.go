@@ -38,7 +38,7 @@ func play(t *testing.T, cfg clockstream.PlaybackConfig, toggles ...time.Duration
 		if tk.Skip {
 			s = fmt.Sprintf("%v~", tk.Wall)
 		}
-		if tk.Event != clockstream.EventNone {
+		if tk.Event != clockstream.TickNone {
 			s += "[" + string(tk.Event) + "]"
 		}
 		out = append(out, s)

@@ -51,7 +51,7 @@ func runBagClockVirtual(t *testing.T, keys map[time.Duration]byte, args ...strin
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
 		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
 			tr := bus.Connect("node")
-			sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+			sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +266,7 @@ func TestBagClockROS2Flags(t *testing.T) {
 			backward++
 		}
 	}
-	if code != ExitOK || backward == 0 || !strings.Contains(out, "every 0.100 s, +0.200 s per message (rtf 2, best_effort)") {
+	if code != ExitOK || backward == 0 || !strings.Contains(out, "every 0.100 s, +0.200 s per message (rtf 2, BEST_EFFORT)") {
 		t.Errorf("-r 2 -l --clock 10: exit %d, %d backward jumps\n%s%s", code, backward, out, errOut)
 	}
 	if len(seen) == 0 || seen[0].wall != 500*time.Millisecond {

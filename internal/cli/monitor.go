@@ -230,7 +230,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		return err
 	}
 	defer closeNode()
-	sub, err := tr.Subscribe(o.topic, timemsg.ClockType, o.qos)
+	sub, err := tr.Subscribe(o.topic, timemsg.ClockTypeName, o.qos)
 	if err != nil {
 		return err
 	}
@@ -243,10 +243,9 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	jsonOut := o.format == formatJSON
 	live := !jsonOut && o.env.StderrIsTTY
 	if jsonOut {
-		q := strings.Fields(qosString(o.qos))
 		out.Write(monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
 			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods,
-			Node: self, QoS: monitorQoS{Reliability: q[0], Durability: q[1], Depth: max(o.qos.Depth, 1)}})
+			Node: self, QoS: monitorQoS{Reliability: o.qos.Reliability.String(), Durability: o.qos.Durability.String(), Depth: max(o.qos.Depth, 1)}})
 	} else {
 		// On a terminal the live part goes to stderr, refreshed in place;
 		// stdout gets the summary.

@@ -247,7 +247,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 	if spec.bestEffort {
 		qos.Reliability = transport.BestEffort
 	}
-	pub, err := tr.Publisher(spec.topic, timemsg.ClockType, qos)
+	pub, err := tr.Publisher(spec.topic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 		}
 		cadence := cmp.Or(spec.cadence, fmt.Sprintf("every %s s, +%s s per message", span(spec.period), span(spec.step)))
 		fmt.Fprintf(w, "publishing %s %s (rtf %s, %s), as %s\n", spec.topic, cadence,
-			strconv.FormatFloat(spec.rtf, 'f', -1, 64), strings.Fields(qosString(qos))[0], self)
+			strconv.FormatFloat(spec.rtf, 'f', -1, 64), qos.Reliability, self)
 		fmt.Fprintln(w, pubHeader)
 	} else {
 		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
@@ -275,9 +275,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 	var mismatches []readerMismatch
 	checkReaders := func() {
 		offered := graph.DefaultWriterQoS
-		if qos.Reliability == transport.BestEffort {
-			offered.Reliability = graph.BestEffort
-		}
+		offered.Reliability = qos.Reliability
 		for _, r := range view.endpoints(spec.topic, graph.Reader) {
 			conflicts := graph.Incompatible(offered, r.QoS)
 			if len(conflicts) == 0 || !warned.first(r.GUID.String()) {

@@ -85,29 +85,16 @@ func (q *qosFlags) resolve(f *pflag.FlagSet, def transport.QoS) (transport.QoS, 
 	return qos, nil
 }
 
-// qosString is the compact form used in output: "best_effort volatile
-// depth 1".
+// qosString is the compact form used in output, kinds spelt as ros2 topic
+// info -v prints them: "BEST_EFFORT VOLATILE depth 1".
 func qosString(q transport.QoS) string {
-	rel := "reliable"
-	if q.Reliability == transport.BestEffort {
-		rel = "best_effort"
-	}
-	dur := "volatile"
-	if q.Durability == transport.TransientLocal {
-		dur = "transient_local"
-	}
-	return fmt.Sprintf("%s %s depth %d", rel, dur, max(q.Depth, 1))
+	return fmt.Sprintf("%v %v depth %d", q.Reliability, q.Durability, max(q.Depth, 1))
 }
 
 // graphQoS is q as graph's matching rules see a reader.
 func graphQoS(q transport.QoS) graph.QoS {
 	g := graph.DefaultReaderQoS
-	if q.Reliability == transport.Reliable {
-		g.Reliability = graph.Reliable
-	}
-	if q.Durability == transport.TransientLocal {
-		g.Durability = graph.TransientLocal
-	}
+	g.Reliability, g.Durability = q.Reliability, q.Durability
 	return g
 }
 

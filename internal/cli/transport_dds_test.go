@@ -263,20 +263,23 @@ func testStallRestart(t *testing.T, bin string) {
 		t.Fatalf("first line kind %q, want env", env.Kind)
 	}
 	pub := startSimclock(t, bin, d, "pub#1", "pub", "--start", "100", "--period", "10ms")
-	mon.next(t, "the clock from pub#1", 20*time.Second, func(m monitorLine) bool {
+	running := mon.next(t, "the clock from pub#1", 20*time.Second, func(m monitorLine) bool {
 		return isReport(m) && m.HaveClock && m.Value >= int64(100*time.Second) && len(m.Publishers) == 1 && m.Messages > 0
 	})
 
+	// A loaded machine can stall the publisher long enough for a gap of
+	// its own before the kill, so the kill's gap is counted from there:
+	// one more gap, counted once however long the silence lasts.
 	pub.cmd.Process.Kill() //nolint:errcheck // checked by the stall below
 	<-pub.done
 	silent := mon.next(t, "a gap report", 10*time.Second, func(m monitorLine) bool { return isReport(m) && m.Silence > 0 })
-	if silent.Sum.Gaps != 1 {
-		t.Errorf("gaps so far %d, want 1", silent.Sum.Gaps)
+	if silent.Sum.Gaps < running.Sum.Gaps+1 {
+		t.Errorf("gaps so far %d, want at least %d (one more than while pub#1 ran)", silent.Sum.Gaps, running.Sum.Gaps+1)
 	}
 	again := mon.next(t, "a second gap report", 5*time.Second, isReport)
-	if again.Silence == 0 || again.Value != silent.Value || again.Sum.Gaps != 1 {
-		t.Errorf("during the gap: silence %v, value %d (was %d), gaps %d; want the clock to stay at the last value and one gap",
-			again.Silence, again.Value, silent.Value, again.Sum.Gaps)
+	if again.Silence == 0 || again.Value != silent.Value || again.Sum.Gaps != silent.Sum.Gaps {
+		t.Errorf("during the gap: silence %v, value %d (was %d), gaps %d (was %d); want the clock to stay at the last value and the silence counted once",
+			again.Silence, again.Value, silent.Value, again.Sum.Gaps, silent.Sum.Gaps)
 	}
 
 	startSimclock(t, bin, d, "pub#2", "pub", "--start", "50", "--period", "10ms")
@@ -355,7 +358,7 @@ func testQoSTrap(t *testing.T, bin string) {
 	for l := range mon.lines {
 		text.WriteString(l + "\n")
 	}
-	if !strings.Contains(text.String(), "publisher /player offers best_effort volatile, which this subscription does not match") ||
+	if !strings.Contains(text.String(), "publisher /player offers BEST_EFFORT VOLATILE, which this subscription does not match") ||
 		!strings.Contains(text.String(), "reliability: offered BEST_EFFORT, requested RELIABLE") {
 		t.Errorf("no QoS warning naming /player:\n%s", text.String())
 	}
@@ -373,7 +376,7 @@ func testQoSTrap(t *testing.T, bin string) {
 	for l := range bc.lines {
 		text.WriteString(l + "\n")
 	}
-	if !strings.Contains(text.String(), "the reader of /strict (reliable volatile) does not match this publisher") {
+	if !strings.Contains(text.String(), "the reader of /strict (RELIABLE VOLATILE) does not match this publisher") {
 		t.Errorf("bag clock does not warn about the reliable reader:\n%s", text.String())
 	}
 }
@@ -386,7 +389,7 @@ func testMalformed(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	defer tr.Close() //nolint:errcheck // test cleanup
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
