@@ -239,6 +239,17 @@ type Report struct {
 	// Window is the W of the stamp − W checks (Options.Window), drawn on
 	// plots; 0 when off.
 	Window time.Duration `json:"-"`
+	// Holes are where damaged chunks were skipped, in log time, drawn on
+	// plots.
+	Holes []Hole `json:"-"`
+}
+
+// A Hole is a stretch of a bag's messages that was skipped (damaged
+// chunks): between the log time of the last message read before it and
+// that of the first message read after it. After is math.MinInt64 when
+// the hole comes first, Before math.MaxInt64 when nothing follows it.
+type Hole struct {
+	After, Before int64
 }
 
 // Count returns how many findings have severity s.
@@ -422,6 +433,10 @@ type topicState struct {
 }
 
 type analysis struct {
+	// holes, lastLog and inHole track the skipped stretches for plots.
+	holes    []Hole
+	lastLog  int64
+	inHole   bool
 	opts     Options
 	file     string
 	topics   map[string]*topicState
@@ -470,7 +485,7 @@ func newAnalysis(opts Options) *analysis {
 	a := &analysis{
 		opts: opts, topics: map[string]*topicState{}, byChan: map[*channel]*topicState{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{}, clkEx: map[string][]Example{},
-		start: math.MaxInt64, end: math.MinInt64,
+		start: math.MaxInt64, end: math.MinInt64, lastLog: math.MinInt64,
 	}
 	a.stand.example = -1
 	return a
@@ -572,6 +587,10 @@ func (a *analysis) message(ch *channel, m *message) error {
 	}
 	a.messages++
 	a.bytes += int64(len(m.Data))
+	if a.inHole {
+		a.holes[len(a.holes)-1].Before, a.inHole = logNS, false
+	}
+	a.lastLog = logNS
 	a.start = min(a.start, logNS)
 	a.end = max(a.end, logNS)
 	idx := t.rep.Messages
@@ -868,6 +887,10 @@ func (a *analysis) addClkEx(code string, e Example) {
 // across the hole are not judged, neither for /clock nor for stamps.
 func (a *analysis) skip() {
 	a.skipped = true
+	if !a.inHole {
+		a.holes = append(a.holes, Hole{After: a.lastLog, Before: math.MaxInt64})
+		a.inHole = true
+	}
 	if a.clkStream != nil {
 		a.clkStream.Break()
 	}
@@ -903,6 +926,7 @@ func (a *analysis) finish(rep *Report) {
 	if a.messages > 0 {
 		rep.StartLogNS, rep.EndLogNS = a.start, a.end
 	}
+	rep.Holes = a.holes
 	if a.clkSeen {
 		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: a.clkSeries.points()})
 	}

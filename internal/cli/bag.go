@@ -43,6 +43,7 @@ type bagInspectOptions struct {
 	baseTol    time.Duration
 	futureTol  time.Duration
 	svg, html  string
+	plot       string // --plot, another --svg
 	decodeAll  bool
 	noCRC      bool
 	failOn     string
@@ -113,7 +114,7 @@ Examples:
 	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
 	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
-	f.StringVar(&o.svg, "plot", "", "the same as --svg")
+	f.StringVar(&o.plot, "plot", "", "the same as --svg (both may be given: each file is written)")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
@@ -190,7 +191,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{o.svg, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
+	}{{o.svg, rep.WriteSVG}, {o.plot, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
 		if out.path == "" {
 			continue
 		}

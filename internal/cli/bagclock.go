@@ -167,6 +167,15 @@ func (o *bagClockOptions) validate(cmd *cobra.Command, env *Env) error {
 		}
 		return flagErrorf("--%s %v: must be in (0, 1e6] Hz", name, o.hz)
 	}
+	given := 0
+	for _, n := range []string{"clock", "clock-hz", "hz"} {
+		if changed(n) {
+			given++
+		}
+	}
+	if given > 1 {
+		return flagErrorf("--clock, --clock-hz and --hz set the same rate: give one")
+	}
 	if changed("clock-topics") && o.clockTopicsAll {
 		return flagErrorf("--clock-topics and --clock-topics-all: give one (the second means every topic)")
 	}

@@ -144,7 +144,14 @@ func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, err
 	}
 	step := o.step
 	if !changed("step") {
-		step = time.Duration(o.rtf * float64(o.period))
+		// A Duration holds 292 years; a Clock message 68: a step past
+		// that is a setting no clock can play.
+		f := o.rtf * float64(o.period)
+		if f > float64(units.MaxClockSeconds)*1e9 {
+			return none, flagErrorf("--rtf %v: at --period %s s each message would add %.3g s, past the largest time a Clock message carries (%d s)",
+				o.rtf, units.Exact(int64(o.period)), f/1e9, units.MaxClockSeconds)
+		}
+		step = time.Duration(f)
 	}
 	return clockstream.ScheduleConfig{
 		Start: o.start.V, Period: o.period, Step: step, PreClock: o.preClock,

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -116,7 +117,7 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{plainFlagError(err)} })
 	root.AddCommand(
 		newExperimentCmd(env), // the main job: reproduce the hazards
 		newPredictCmd(env),    // ... and predict them
@@ -129,6 +130,23 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	// cobra adds its completion command when it executes; added now, it
 	// follows the same argument and exit rules as the others.
 	root.InitDefaultCompletionCmd()
+	// "simclock help nosuch" is an unknown command, as "simclock nosuch"
+	// is (cobra's help prints the root help and exits 0).
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				at, typed := root, firstWord(args)
+				if cmd != nil && len(rest) > 0 {
+					at, typed = cmd, rest[0]
+				}
+				return unknownCommand(at, typed)
+			}
+			return cmd.Help()
+		},
+	})
 	refuseUnknownCommands(root)
 	argsAreUsage(root)
 	pointToTroubleshooting(root)
@@ -139,6 +157,25 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags",
 	).Replace(root.UsageTemplate()))
 	return root
+}
+
+// strconvError matches what pflag leaves of a number it could not parse:
+// `strconv.ParseInt: parsing "1e6": invalid syntax`.
+var strconvError = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float): parsing "([^"]*)": (invalid syntax|value out of range)`)
+
+// plainFlagError says in words what pflag's number errors say in Go:
+// `invalid argument "1e6" for "--clock-every" flag: want a whole number`.
+func plainFlagError(err error) error {
+	msg := err.Error()
+	m := strconvError.FindStringSubmatch(msg)
+	if m == nil {
+		return err
+	}
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[m[1]]
+	if m[3] == "value out of range" {
+		want += " in range"
+	}
+	return errors.New(strings.Replace(msg, m[0], "want "+want, 1))
 }
 
 // troubleshootingNote ends every command's help: a user who came with an
