@@ -234,8 +234,8 @@ func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	}
 	// The first pass finds the start; --playback-* are relative to it.
 	tl, err := bag.ReadTimeline(ctx, o.files, opts)
-	if errors.Is(err, bag.ErrUsage) {
-		return &usageError{err} // the same file twice, a directory beside its files
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return &usageError{err} // the same file twice, a directory beside its files, no such file, a pipe
 	}
 	if err != nil {
 		return err
