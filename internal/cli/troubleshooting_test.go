@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 const troubleshootingDoc = "../../docs/troubleshooting.md"
@@ -227,5 +228,44 @@ func TestTroubleshootingLinked(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "(docs/troubleshooting.md)") {
 		t.Error("the README does not link docs/troubleshooting.md")
+	}
+}
+
+// Every #anchor the page links to is a heading of the page, as GitHub
+// makes anchors: lower case, punctuation dropped, spaces to hyphens.
+func TestTroubleshootingAnchors(t *testing.T) {
+	doc, err := os.ReadFile(troubleshootingDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slug := func(h string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(h) {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if h, ok := strings.CutPrefix(line, "#"); ok {
+			anchors[slug(strings.TrimSpace(strings.TrimLeft(h, "#")))] = true
+		}
+		if strings.HasPrefix(line, "#") && strings.ContainsAny(line, "<>") {
+			t.Errorf("a heading with < or > (read as HTML): %s", line)
+		}
+	}
+	links := regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(string(doc), -1)
+	if len(links) < 10 {
+		t.Fatalf("only %d anchor links", len(links))
+	}
+	for _, l := range links {
+		if !anchors[l[1]] {
+			t.Errorf("link to #%s: no such heading", l[1])
+		}
 	}
 }
