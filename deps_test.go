@@ -38,6 +38,7 @@ const depsRules = `
 	    github.com/tree-sitter/tree-sitter-python/bindings/go;
 	STD < github.com/spf13/pflag < github.com/spf13/cobra;
 	unsafe < golang.org/x/sys/unix;
+	STD < github.com/santhosh-tekuri/jsonschema/v6;
 
 	# Core values: times, durations and clocks (the root package), the CDR
 	# encoding, rule IDs, units; the standard library only.
@@ -81,9 +82,12 @@ const depsRules = `
 	< simclock/lint;
 	simclock/bag, simclock/doctor, simclock/experiment, simclock/lint < TOOLS;
 
-	# The CLI, the one place a real transport is wired in, and main.
-	# main reads the terminal's keys (bag clock's space to pause).
-	TOOLS, TRANSPORTS, github.com/spf13/cobra, os/exec < simclock/internal/cli;
+	# The one writer of output (JSON lines, findings as text and SARIF), the
+	# CLI, the one place a real transport is wired in, and main, which
+	# reads the terminal's keys (bag clock's space to pause).
+	simclock/rules < simclock/internal/report;
+	TOOLS, TRANSPORTS, simclock/internal/report, github.com/spf13/cobra, os/exec
+	< simclock/internal/cli;
 	simclock/internal/cli, golang.org/x/sys/unix < simclock/cmd/simclock;
 
 	# Development tools and test support.
@@ -91,6 +95,7 @@ const depsRules = `
 	STD < simclock/internal/benchreport;
 	simclock/internal/benchreport, os/exec < simclock/internal/benchreport/cmd/bench;
 	simclock/rules, testing < simclock/rules/rulestest;
+	github.com/santhosh-tekuri/jsonschema/v6, testing < simclock/internal/report/reporttest;
 	simclock, testing < simclock/internal/timetest;
 	simclock/timemsg, simclock/transport, testing < simclock/transport/transporttest;
 	testing, os/exec < simclock/internal/fastpeer;

@@ -149,12 +149,6 @@ func (o *bagClockOptions) validate(cmd *cobra.Command, env *Env) error {
 	if len(o.files) == 0 {
 		return flagErrorf("bag clock: no bag given")
 	}
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return err
-	}
 	if !(o.rate > 0) || math.IsInf(o.rate, 0) || o.rate > 1e6 {
 		return flagErrorf("--rate %v: must be in (0, 1e6]", o.rate)
 	}

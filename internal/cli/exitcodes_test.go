@@ -82,7 +82,7 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"monitor", "--qos-reliability", "sometimes"}, ExitUsage, "want reliable, best_effort"},
 		tc{[]string{"monitor", "--qos-durability", "forever"}, ExitUsage, "want volatile, transient_local"},
 		tc{[]string{"monitor", "--qos-depth", "0"}, ExitUsage, "--qos-depth 0"},
-		tc{[]string{"monitor", "--qos-profile", "best_available"}, ExitUsage, "want one of action_status_default, clock"},
+		tc{[]string{"monitor", "--qos-profile", "best_available"}, ExitUsage, "want action_status_default, clock"},
 		tc{[]string{"predict", "1", "2"}, ExitUsage, "simclock predict takes no arguments"},
 		tc{[]string{"experiment", "startup", "x"}, ExitUsage, "takes no arguments"},
 		tc{[]string{"experiment", "clocktypes", "x"}, ExitUsage, "takes no arguments"},

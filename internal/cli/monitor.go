@@ -15,6 +15,7 @@ import (
 
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -122,12 +123,6 @@ Examples:
 }
 
 func (o *monitorOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return err
-	}
 	if o.periods <= 0 {
 		return flagErrorf("--periods %d: want a positive number", o.periods)
 	}
@@ -202,15 +197,8 @@ func (m qosMismatch) String() string {
 		untrusted(cmp.Or(m.Node, m.ID)), m.Offered, strings.Join(why, "; "))
 }
 
-// monitorReport is a "report" JSON line.
-type monitorReport struct {
-	Kind string `json:"kind"`
-	clockstream.Report
-}
-
 // monitorSummary is the "summary" JSON line.
 type monitorSummary struct {
-	Kind string `json:"kind"`
 	clockstream.Totals
 	Checks []monitorCheck `json:"checks"`
 	// QoSMismatches are the publishers of the topic this subscription
@@ -239,11 +227,11 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	name, ns, _ := o.node.resolve(o.env) // resolved without error by asNode
 	self := graph.FullName(ns, name)
 	w := o.env.Stdout
-	out := newJSONLines(w)
+	out := report.NewJSONLines(w)
 	jsonOut := o.format == formatJSON
 	live := !jsonOut && o.env.StderrIsTTY
 	if jsonOut {
-		out.Write(monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
+		out.Write("env", monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
 			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods,
 			Node: self, QoS: monitorQoS{Reliability: o.qos.Reliability.String(), Durability: o.qos.Durability.String(), Depth: max(o.qos.Depth, 1)}})
 	} else {
@@ -280,7 +268,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		}
 		switch {
 		case jsonOut:
-			out.Write(monitorReport{"report", r}) //nolint:errcheck // stdout
+			out.Write("report", r) //nolint:errcheck // stdout
 		case live:
 			// The publishers and warnings scroll above the refreshed line,
 			// when they change.
@@ -318,7 +306,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		ok = ok && c.OK
 	}
 	if jsonOut {
-		out.Write(monitorSummary{Kind: "summary", Totals: totals, Checks: checks, QoSMismatches: mismatches, OK: ok}) //nolint:errcheck // stdout
+		out.Write("summary", monitorSummary{Totals: totals, Checks: checks, QoSMismatches: mismatches, OK: ok}) //nolint:errcheck // stdout
 	} else {
 		writeMonitorSummary(w, o.topic, totals, checks, mismatches)
 	}

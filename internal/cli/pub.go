@@ -15,6 +15,7 @@ import (
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -109,12 +110,6 @@ Examples:
 // config validates flag combinations before any work.
 func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, error) {
 	var none clockstream.ScheduleConfig
-	if err := checkFormat(o.format); err != nil {
-		return none, err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return none, err
-	}
 	changed := cmd.Flags().Changed
 	for _, c := range []struct {
 		name string
@@ -173,10 +168,6 @@ type pubEnv struct {
 }
 
 // pubLine is a "progress" or "summary" JSON line of simclock pub.
-type pubLine struct {
-	Kind string `json:"kind"`
-	clockstream.Progress
-}
 
 func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) error {
 	sch, err := clockstream.NewSchedule(cfg)
@@ -214,7 +205,6 @@ type playSpec struct {
 // readerMismatch is a reader of the topic that does not match what the
 // command publishes: it gets nothing.
 type readerMismatch struct {
-	Kind      string                  `json:"kind"` // "qos_mismatch"
 	ID        string                  `json:"id"`
 	Node      string                  `json:"node,omitempty"`
 	Requested string                  `json:"requested"`
@@ -261,7 +251,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 	view := watchGraph(ctx, base)
 	defer view.Close()
 	w := env.Stdout
-	out := newJSONLines(w)
+	out := report.NewJSONLines(w)
 	text := spec.format == formatText
 	self := cmp.Or(node, string(pub.ID()))
 	if text {
@@ -273,7 +263,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 			strconv.FormatFloat(spec.rtf, 'f', -1, 64), qos.Reliability, self)
 		fmt.Fprintln(w, pubHeader)
 	} else {
-		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
+		out.Write("env", pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
 			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Node: node, Period: spec.period, Step: spec.step, RTF: spec.rtf})
 	}
 	// Readers whose QoS this publisher cannot serve get nothing: say so,
@@ -288,13 +278,13 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 			if len(conflicts) == 0 || !warned.first(r.GUID.String()) {
 				continue
 			}
-			m := readerMismatch{Kind: "qos_mismatch", ID: r.GUID.String(), Node: cmp.Or(r.Node, view.nodeOf(r.GUID.String())),
+			m := readerMismatch{ID: r.GUID.String(), Node: cmp.Or(r.Node, view.nodeOf(r.GUID.String())),
 				Requested: r.QoS.String(), Conflicts: conflicts}
 			mismatches = append(mismatches, m)
 			if text {
 				printWarnings(w, []string{m.String()})
 			} else {
-				out.Write(m) //nolint:errcheck // stdout
+				out.Write("qos_mismatch", m) //nolint:errcheck // stdout
 			}
 		}
 	}
@@ -303,7 +293,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 			if text {
 				writePubText(w, kind, p)
 			} else {
-				out.Write(pubLine{kind, p}) //nolint:errcheck // stdout
+				out.Write(kind, p) //nolint:errcheck // stdout
 			}
 			checkReaders()
 		}

@@ -34,16 +34,11 @@ var qosProfiles = map[string]transport.QoS{
 }
 
 func (q *qosFlags) add(f *pflag.FlagSet, what string) {
-	names := make([]string, 0, len(qosProfiles))
-	for n := range qosProfiles {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	f.StringVar(&q.profile, "qos-profile", "clock", "QoS profile to "+what+" with: "+strings.Join(names, ", ")+
-		" (clock: best_effort, volatile, as a node's time source)")
-	f.StringVar(&q.reliability, "qos-reliability", "", "reliable or best_effort (overrides the profile's); "+
-		"reliable is what a node's own /clock subscription with default QoS asks for")
-	f.StringVar(&q.durability, "qos-durability", "", "volatile or transient_local (overrides the profile's)")
+	addEnumFlag(f, &q.profile, "qos-profile", "clock", "QoS profile to "+what+" with (clock: BEST_EFFORT VOLATILE depth 1, as a node's time source)",
+		sortedKeys(qosProfiles)...)
+	addEnumFlag(f, &q.reliability, "qos-reliability", "", "overrides the profile's; reliable is what a node's own /clock subscription with default QoS asks for",
+		"reliable", "best_effort", "system_default")
+	addEnumFlag(f, &q.durability, "qos-durability", "", "overrides the profile's", "volatile", "transient_local", "system_default")
 	f.IntVar(&q.depth, "qos-depth", 0, "history depth, keep last N (overrides the profile's)")
 }
 
