@@ -263,3 +263,18 @@ func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
 		t.Errorf("stdout %q: want the summary only", out)
 	}
 }
+
+// On a terminal, the per-publisher table and the warnings scroll above the
+// live line when who publishes or what is wrong changes, not every
+// interval; the publishers are named.
+func TestMonitorLivePublishersOnATerminal(t *testing.T) {
+	_, errOut, code := runVirtualEnv(t, true, []peer{steady, late}, 0, "monitor", "--transport", "inproc", "--duration", "4", "--allow-no-clock")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	// Four intervals: the second publisher appears, then jumps, then a
+	// zero, then nothing new.
+	if n := strings.Count(errOut, "    publisher "); n != 3 || !strings.Contains(errOut, "gazebo/pub1") || !strings.Contains(errOut, "stage/pub2") {
+		t.Errorf("the publisher table is printed %d times (want 3 of 4 intervals):\n%s", n, errOut)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -272,14 +273,16 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		case live:
 			// The publishers and warnings scroll above the refreshed line,
 			// when they change.
+			// (when who publishes or what is wrong changes, not its counts).
 			var extra strings.Builder
 			if len(r.Publishers) > 1 {
 				writePublishers(&extra, "    ", r.Publishers)
 			}
 			printWarnings(&extra, r.Warnings)
-			if e := extra.String(); e != "" && e != lastExtra {
-				fmt.Fprintf(o.env.Stderr, "\r\033[K%s", e)
-				lastExtra = e
+			key := fmt.Sprint(publisherNames(r.Publishers), digits.ReplaceAllString(strings.Join(r.Warnings, "\n"), "#"))
+			if extra.Len() > 0 && key != lastExtra {
+				fmt.Fprintf(o.env.Stderr, "\r\033[K%s", extra.String())
+				lastExtra = key
 			}
 			fmt.Fprintf(o.env.Stderr, "\r\033[K%s", fit(monitorRow(r), tableWidth))
 		default:
@@ -350,6 +353,18 @@ func (o *monitorOptions) checks(t clockstream.Totals) []monitorCheck {
 	return checks
 }
 
+// digits matches the counts in a warning, which change every interval.
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// publisherNames names each publisher as text output does.
+func publisherNames(ps []clockstream.PublisherStats) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = publisherName(p)
+	}
+	return names
+}
+
 // monitorHeader heads the one-line-per-interval table (under 100 columns).
 const monitorHeader = "  elapsed  value (s)               rtf      rate Hz  max int  pubs  back  fwd  gaps  pauses  bad"
 
@@ -397,10 +412,7 @@ func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks
 		fmt.Fprintf(w, "  gaps %d, pauses %d, backward jumps %d, forward jumps %d, zero %d, malformed %d, not normalized %d\n",
 			t.Gaps, t.Pauses, t.BackwardJumps, t.ForwardJumps, t.Zero, t.Malformed, t.NotNormalized)
 	}
-	names := make([]string, len(t.Publishers))
-	for i, p := range t.Publishers {
-		names[i] = publisherName(p)
-	}
+	names := publisherNames(t.Publishers)
 	if len(names) == 0 {
 		fmt.Fprintln(w, "  0 publisher(s)")
 	} else {
