@@ -320,6 +320,10 @@ func (w *Watcher) follow(s graph.Snapshot) {
 			published = append(published, e.DDSTopic)
 		}
 	}
+	ros := map[graph.GUID]bool{}
+	for _, p := range s.Participants {
+		ros[p.GUID] = p.IsROS()
+	}
 	fallback := ClockTopic
 	if len(published) > 0 && !contains(published, ClockTopic) {
 		fallback = published[0]
@@ -338,13 +342,23 @@ func (w *Watcher) follow(s graph.Snapshot) {
 				w.owners[e.GUID.String()] = describeEndpoint(s, e)
 			}
 		}
-		if e.Kind == graph.Writer {
-			topic, ok := byNode[e.Node]
-			if !ok {
-				topic = fallback
-			}
-			w.timeOf[e.GUID.String()] = topic
+		if e.Kind != graph.Writer {
+			continue
 		}
+		// A ROS node's stamps are compared with its own clock; until its
+		// node is known (ros_discovery_info may trail the endpoint), they
+		// are not compared at all. A writer of no ROS participant is
+		// compared with /clock, or the one clock published.
+		topic, ok := byNode[e.Node]
+		switch {
+		case ok:
+		case e.Node == "" && ros[e.Participant]:
+			delete(w.timeOf, e.GUID.String())
+			continue
+		default:
+			topic = fallback
+		}
+		w.timeOf[e.GUID.String()] = topic
 	}
 }
 
@@ -453,6 +467,10 @@ func (w *Watcher) takeSamples() {
 // classify counts the stamps of one sample, compared with the clock topic
 // its writer's node reads (/clock unless remapped). The caller holds w.mu.
 func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now time.Time) {
+	clockTopic, ok := w.timeOf[string(s.Publisher)]
+	if !ok {
+		return // its node, so its clock, is not known yet
+	}
 	byWriter := w.stamps[topic]
 	if byWriter == nil {
 		byWriter = map[string]*WriterStamps{}
@@ -474,10 +492,6 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 		header = header || f.Header
 	}
 	wall := sampleWall(s, now).UnixNano()
-	clockTopic, ok := w.timeOf[string(s.Publisher)]
-	if !ok {
-		clockTopic = ClockTopic
-	}
 	sim, haveSim := w.clock.simAt(clockTopic, wall)
 	for _, f := range w.times {
 		if header && !f.Header {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -383,20 +384,42 @@ func clockState(c doctor.ClockWriter) string {
 	return "ok"
 }
 
-// writeWrapped writes text wrapped at spaces to width columns; a word
-// wider than a line (a long name) is broken across lines rather than
+// writeWrapped writes text wrapped at spaces to width columns, the
+// continuation lines indented; a word wider than a line (a long name) starts
+// a line of its own and is broken where the line ends, rather than
 // overflowing it.
 func writeWrapped(w io.Writer, text string, width int, indent string) {
-	for _, l := range wrap(text, width, indent) {
-		for r := []rune(l); ; {
-			if len(r) <= width {
-				fmt.Fprintln(w, string(r))
-				break
-			}
-			fmt.Fprintln(w, string(r[:width]))
-			r = append([]rune(indent), r[width:]...)
+	if width == math.MaxInt {
+		fmt.Fprintln(w, text)
+		return
+	}
+	ind := []rune(indent)
+	var line []rune
+	empty := true // line holds nothing but the indent
+	flush := func() {
+		fmt.Fprintln(w, strings.TrimRight(string(line), " "))
+		line, empty = slices.Clone(ind), true
+	}
+	for _, word := range strings.Split(text, " ") {
+		r := []rune(word)
+		switch {
+		case empty:
+		case len(line)+1+len(r) <= width:
+			line = append(line, ' ')
+		default:
+			flush()
+		}
+		line = append(line, r...)
+		empty = false
+		for len(line) > width {
+			rest := slices.Clone(line[width:])
+			line = line[:width]
+			flush()
+			line = append(line, rest...)
+			empty = false
 		}
 	}
+	flush()
 }
 
 func dash(s string) string {
