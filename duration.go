@@ -41,6 +41,12 @@ const (
 // AddDurations returns a+b, or an error matching ErrOverflow when the sum
 // does not fit in int64 nanoseconds (rclcpp's "addition leads to int64_t
 // overflow" and "underflow").
+//
+// The check is exact, where rclcpp's is not (rclcpp/src/rclcpp/duration.cpp,
+// bounds_check_duration_sum, Jazzy): rclcpp compares |a| + |b| with
+// INT64_MAX, but the most negative duration is INT64_MAX + 1 ns long, so
+// -1 ns + -MaxDuration, which is exactly MinDuration, throws "underflow"
+// there and is MinDuration here.
 func AddDurations(a, b time.Duration) (time.Duration, error) {
 	s, err := addInt64(int64(a), int64(b))
 	if err != nil {
@@ -50,7 +56,15 @@ func AddDurations(a, b time.Duration) (time.Duration, error) {
 }
 
 // SubDurations returns a-b, or an error matching ErrOverflow when the
-// difference does not fit in int64 nanoseconds.
+// difference does not fit in int64 nanoseconds (rclcpp's "duration
+// subtraction leads to int64_t overflow" and "underflow").
+//
+// The check is exact, where rclcpp's is not (rclcpp/src/rclcpp/duration.cpp,
+// bounds_check_duration_difference, Jazzy): -1 ns - MaxDuration is exactly
+// MinDuration here, where rclcpp throws "underflow" one nanosecond too
+// early (its test_duration.cpp expects that throw); and 0 - MinDuration,
+// which does not fit, is ErrOverflow here, where rclcpp's check skips a
+// left operand of 0 and the result wraps to MinDuration.
 func SubDurations(a, b time.Duration) (time.Duration, error) {
 	s, err := subInt64(int64(a), int64(b))
 	if err != nil {

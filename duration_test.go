@@ -22,8 +22,8 @@ func TestDurationPlusWraps(t *testing.T) {
 	}
 }
 
-// Constants: rclpy's Duration.Infinite (R45, DV-025) and rclcpp's
-// Duration::max() (R55, CD-011).
+// Constants: rclpy's Duration.Infinite (rclpy:rclpy/rclpy/duration.py:113-114) and
+// rclcpp's Duration::max() (rclcpp:rclcpp/test/rclcpp/test_duration.cpp:174-179).
 func TestDurationConstants(t *testing.T) {
 	if simclock.InfiniteDuration != 9223372036854775807 || simclock.MaxDuration != simclock.InfiniteDuration {
 		t.Errorf("InfiniteDuration = %d", simclock.InfiniteDuration)
@@ -53,6 +53,10 @@ func TestDurationArithmetic(t *testing.T) {
 		{"min-1ns", func() (time.Duration, error) { return simclock.SubDurations(minD, 1) }, 0, simclock.ErrOverflow},
 		{"0-min", func() (time.Duration, error) { return simclock.SubDurations(0, minD) }, 0, simclock.ErrOverflow},
 		{"-1-min", func() (time.Duration, error) { return simclock.SubDurations(-1, minD) }, maxD, nil},
+		// Exact where rclcpp's bounds checks are one nanosecond early.
+		{"-1-max exact (rclcpp throws)", func() (time.Duration, error) { return simclock.SubDurations(-1, maxD) }, minD, nil},
+		{"-1+-max exact (rclcpp throws)", func() (time.Duration, error) { return simclock.AddDurations(-1, -maxD) }, minD, nil},
+		{"-2-max", func() (time.Duration, error) { return simclock.SubDurations(-2, maxD) }, 0, simclock.ErrOverflow},
 		{"max-max", func() (time.Duration, error) { return simclock.SubDurations(maxD, maxD) }, 0, nil},
 		{"2s*3", func() (time.Duration, error) { return simclock.ScaleDuration(2*time.Second, 3) }, 6 * time.Second, nil},
 		{"max*2", func() (time.Duration, error) { return simclock.ScaleDuration(maxD, 2) }, 0, simclock.ErrOverflow},
@@ -139,4 +143,53 @@ func FuzzDurationArithmetic(f *testing.F) {
 		exact, _ := new(big.Float).SetPrec(2000).Mul(new(big.Float).SetInt(A), big.NewFloat(fl)).Int(nil)
 		check(fmt.Sprintf("* %v =", fl), got, err, exact)
 	})
+}
+
+// rclcpp's test_duration.cpp, overflows (Jazzy), case by case. One case
+// differs on purpose: rclcpp expects negative_one - max to throw
+// std::underflow_error, but -1 ns - (2^63-1 ns) is -2^63 ns, which fits;
+// SubDurations returns it (see its doc). And 0 - min, which rclcpp's check
+// lets wrap, is ErrOverflow.
+func TestDurationOverflowsRclcpp(t *testing.T) {
+	const maxD, minD = simclock.MaxDuration, simclock.MinDuration
+	const one, negativeOne = time.Duration(1), time.Duration(-1)
+	check := func(name string, got time.Duration, err error, want time.Duration, wantErr error) {
+		t.Helper()
+		if wantErr != nil {
+			if !errors.Is(err, wantErr) {
+				t.Errorf("%s = %d, %v; want %v", name, got, err, wantErr)
+			}
+			return
+		}
+		if err != nil || got != want {
+			t.Errorf("%s = %d, %v; want %d", name, got, err, want)
+		}
+	}
+	got, err := simclock.AddDurations(maxD, one)
+	check("max + one", got, err, 0, simclock.ErrOverflow)
+	got, err = simclock.SubDurations(minD, one)
+	check("min - one", got, err, 0, simclock.ErrOverflow)
+	got, err = simclock.AddDurations(negativeOne, minD)
+	check("negative_one + min", got, err, 0, simclock.ErrOverflow)
+	got, err = simclock.SubDurations(negativeOne, maxD)
+	check("negative_one - max (rclcpp: underflow_error)", got, err, minD, nil)
+	got, err = simclock.SubDurations(0, minD)
+	check("0 - min (rclcpp: wraps)", got, err, 0, simclock.ErrOverflow)
+
+	baseD, err := simclock.ScaleDurationFloat(maxD, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = simclock.ScaleDurationFloat(baseD, 4)
+	check("base_d * 4", got, err, 0, simclock.ErrOverflow)
+	got, err = simclock.ScaleDurationFloat(baseD, -4)
+	check("base_d * (-4)", got, err, 0, simclock.ErrOverflow)
+	baseDNeg, err := simclock.ScaleDurationFloat(maxD, -0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = simclock.ScaleDurationFloat(baseDNeg, -4)
+	check("base_d_neg * (-4)", got, err, 0, simclock.ErrOverflow)
+	got, err = simclock.ScaleDurationFloat(baseDNeg, 4)
+	check("base_d_neg * 4", got, err, 0, simclock.ErrOverflow)
 }

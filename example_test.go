@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/simclock/simclock"
@@ -202,43 +201,30 @@ func ExampleDurationOf() {
 	// {sec: -1, nanosec: 500000000}
 }
 
-// sleep_for before the first /clock, in its two forms. rcl's (SleepFor)
-// computes the deadline from now, which is 0 until the first /clock: a
-// simulator starting at 100 s ends a 5 s sleep at once. The safe form
-// (SleepForAfterStart) waits for the clock to start, then sleeps 5 s of
-// sim time from there.
-func ExampleROSClock_SleepForAfterStart() {
-	for _, form := range []string{"rcl", "safe"} {
-		c := simclock.NewROSClock()
-		c.EnableROSTimeOverride() // use_sim_time: reads 0 until the first /clock
-		woke := make(chan simclock.Time[simclock.ROS])
-		go func() {
-			if form == "rcl" {
-				_ = c.SleepFor(context.Background(), 5*time.Second)
-			} else {
-				_ = c.SleepForAfterStart(context.Background(), 5*time.Second)
-			}
-			woke <- c.Now()
-		}()
-		// A simulator publishing /clock from 100 s, one second at a
-		// time, whenever the sleeper waits, until it wakes.
-		next := 100.0
-		for done := false; !done; {
-			select {
-			case t := <-woke:
-				fmt.Printf("%s form woke at %vs\n", form, t.Seconds())
-				done = true
-			default:
-				if c.Waiters() > 0 {
-					t, _ := simclock.NewTime[simclock.ROS](next, 0)
-					c.SetROSTimeOverride(t)
-					next++
-				}
-				runtime.Gosched()
-			}
-		}
-	}
+// MaxTime is rclcpp's Time::max(): the latest time a message carries,
+// often used as "no deadline" in a message.
+func ExampleMaxTime() {
+	never := simclock.MaxTime[simclock.ROS]()
+	m, _ := timemsg.FromTime(never)
+	fmt.Println(never)
+	fmt.Println(m)
+	later, _ := never.Add(time.Nanosecond)
+	_, err := timemsg.FromTime(later)
+	fmt.Println(err)
 	// Output:
-	// rcl form woke at 100s
-	// safe form woke at 105s
+	// Time(nanoseconds=2147483647999999999, clock_type=ROS_TIME)
+	// {sec: 2147483647, nanosec: 999999999}
+	// timemsg: Time(nanoseconds=2147483648000000000, clock_type=ROS_TIME) to builtin_interfaces/Time: value out of range
+}
+
+// SubDurations is exact at the int64 boundary, where rclcpp's bounds check
+// throws one nanosecond early and misses 0 - MinDuration.
+func ExampleSubDurations() {
+	d, err := simclock.SubDurations(-1, simclock.MaxDuration)
+	fmt.Println(d == simclock.MinDuration, err) // rclcpp: underflow_error
+	_, err = simclock.SubDurations(0, simclock.MinDuration)
+	fmt.Println(err) // rclcpp: wraps to MinDuration
+	// Output:
+	// true <nil>
+	// simclock: 0s - -2562047h47m16.854775808s: nanoseconds overflow int64
 }

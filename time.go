@@ -2,6 +2,7 @@ package simclock
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -25,6 +26,18 @@ func NewTime[K Kind](sec float64, nsec int64) (Time[K], error) {
 	ns, err := checkedTimeNanos(sec, nsec)
 	return Time[K]{ns: ns}, err
 }
+
+// MaxTime returns rclcpp's Time::max() on a clock of kind K
+// (rclcpp/src/rclcpp/time.cpp): INT32_MAX s + 999999999 ns, the latest
+// time a builtin_interfaces/Time message holds (2038-01-19T03:14:07.999999999Z
+// as system time). rclcpp code uses it as "no deadline" in a message. It
+// is not the latest Time simclock holds (2^63-1 ns, in 2262): one
+// nanosecond later no longer converts to a message (timemsg returns
+// ErrOutOfRange where rclcpp wraps the seconds to INT32_MIN).
+func MaxTime[K Kind]() Time[K] { return Time[K]{ns: maxMessageTime} }
+
+// maxMessageTime is (INT32_MAX s, 999999999 ns) in nanoseconds.
+const maxMessageTime = math.MaxInt32*int64(time.Second) + 999_999_999
 
 // TimeFromNanoseconds returns the time ns nanoseconds after the epoch of
 // kind K. A negative ns is ErrNegativeTime.

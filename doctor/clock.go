@@ -9,11 +9,6 @@ import (
 	"github.com/simclock/simclock/transport"
 )
 
-// ClockType is the DDS type of rosgraph_msgs/msg/Clock. A node's time
-// source is its reader of a topic of this type, whatever the topic: /clock,
-// or /robot1/clock after --ros-args -r /clock:=/robot1/clock.
-const ClockType = "rosgraph_msgs::msg::dds_::Clock_"
-
 // clockConfig is how doctor judges a /clock stream: a gap or a pause lasts
 // at least a second (and 10 periods), so that a simulator that died or
 // paused is reported and a publisher the machine's load held up for a few

@@ -8,6 +8,7 @@ import (
 
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/transport"
 )
 
 // A detector finds one kind of problem in the analysis. Adding a finding
@@ -86,7 +87,7 @@ func nodeNotOnSimTime(a *analysis) []Finding {
 	why := "nodes follow /clock"
 	if len(a.clockWriters) > 0 {
 		why = "/clock is published by " + a.clockSources(a.clockWriters)
-		if t := a.clockTopics(); len(t) > 1 || t[0] != ClockTopic {
+		if t := a.clockTopics(); len(t) > 1 || t[0] != ClockDDSTopic {
 			why = "clocks are published (" + a.describeClocks() + ")"
 		}
 	}
@@ -259,7 +260,7 @@ func stampFindings(a *analysis) []Finding {
 				out = append(out, finding(CodeZeroStamps, who, t.Topic,
 					fmt.Sprintf("%s publishes %s with stamp 0: %d of %d stamps", who, t.Topic, c, n)))
 			}
-			if w.QoS.Durability != graph.Volatile || !sim {
+			if w.QoS.Durability != transport.Volatile || !sim {
 				continue
 			}
 			if c := ws.Counts[Stale]; c > 0 {

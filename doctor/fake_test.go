@@ -207,7 +207,7 @@ func hasFinding(r doctor.Report, code string) bool {
 	return false
 }
 
-const clockType = doctor.ClockType
+const clockType = doctor.ClockDDSType
 
 func clockWriter(id graph.GUID, ddsTopic string) graph.Endpoint {
 	return graph.Endpoint{GUID: id, Kind: graph.Writer, DDSTopic: ddsTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}

@@ -10,8 +10,15 @@ import (
 	"github.com/simclock/simclock/rules"
 )
 
-// ClockTopic is the DDS topic of /clock.
-const ClockTopic = "rt/clock"
+// The DDS names of /clock (timemsg.ClockTopic, timemsg.ClockTypeName) as
+// rmw writes them on the wire: doctor watches a graph at the DDS level.
+// A node's time source is its reader of any topic of type ClockDDSType,
+// whatever the topic: /clock, or /robot1/clock after
+// --ros-args -r /clock:=/robot1/clock.
+const (
+	ClockDDSTopic = "rt/clock"
+	ClockDDSType  = "rosgraph_msgs::msg::dds_::Clock_"
+)
 
 // A Report is what doctor found. Every slice is sorted, so two reports of
 // the same graph print the same.
@@ -249,7 +256,7 @@ func newAnalysis(obs Observation) *analysis {
 // type is rosgraph_msgs/msg/Clock, whatever its topic, or its topic is
 // /clock, whatever its type.
 func isClockEndpoint(e graph.Endpoint) bool {
-	return e.DDSType == ClockType || e.DDSTopic == ClockTopic
+	return e.DDSType == ClockDDSType || e.DDSTopic == ClockDDSTopic
 }
 
 // empty reports whether nothing but the observer was discovered.
@@ -362,7 +369,7 @@ func (a *analysis) nodes() []NodeReport {
 func clockReaderFirst(rs []graph.Endpoint) []graph.Endpoint {
 	out := slices.Clone(rs)
 	slices.SortStableFunc(out, func(x, y graph.Endpoint) int {
-		return cmp.Compare(b2i(x.DDSTopic != ClockTopic), b2i(y.DDSTopic != ClockTopic))
+		return cmp.Compare(b2i(x.DDSTopic != ClockDDSTopic), b2i(y.DDSTopic != ClockDDSTopic))
 	})
 	return out
 }

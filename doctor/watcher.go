@@ -150,7 +150,7 @@ func Start(ctx context.Context, src Source, opts Options) (*Watcher, error) {
 	// its first messages date the first stamps. Remapped clock topics are
 	// read as discovery finds them.
 	w.mu.Lock()
-	err := w.readClockLocked(ClockTopic)
+	err := w.readClockLocked(ClockDDSTopic)
 	w.mu.Unlock()
 	if err != nil {
 		cancel()
@@ -183,7 +183,7 @@ func (w *Watcher) readClockLocked(ddsTopic string) error {
 	if _, ok := w.clocks[ddsTopic]; ok {
 		return nil
 	}
-	sub, err := w.src.SubscribeRaw(ddsTopic, ClockType, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+	sub, err := w.src.SubscribeRaw(ddsTopic, ClockDDSType, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
 	if err != nil {
 		return err
 	}
@@ -308,11 +308,11 @@ func (w *Watcher) follow(s graph.Snapshot) {
 	byNode := map[string]string{} // node → the clock topic its time source reads
 	var published []string        // clock topics with a writer
 	for _, e := range s.Endpoints {
-		if e.DDSType != ClockType || e.Participant == self {
+		if e.DDSType != ClockDDSType || e.Participant == self {
 			continue
 		}
 		if e.Kind == graph.Reader && e.Node != "" {
-			if _, ok := byNode[e.Node]; !ok || e.DDSTopic == ClockTopic {
+			if _, ok := byNode[e.Node]; !ok || e.DDSTopic == ClockDDSTopic {
 				byNode[e.Node] = e.DDSTopic
 			}
 		}
@@ -324,8 +324,8 @@ func (w *Watcher) follow(s graph.Snapshot) {
 	for _, p := range s.Participants {
 		ros[p.GUID] = p.IsROS()
 	}
-	fallback := ClockTopic
-	if len(published) > 0 && !contains(published, ClockTopic) {
+	fallback := ClockDDSTopic
+	if len(published) > 0 && !contains(published, ClockDDSTopic) {
 		fallback = published[0]
 	}
 	w.mu.Lock()
@@ -334,7 +334,7 @@ func (w *Watcher) follow(s graph.Snapshot) {
 		if e.Participant == self {
 			continue
 		}
-		if e.DDSType == ClockType {
+		if e.DDSType == ClockDDSType {
 			if err := w.readClockLocked(e.DDSTopic); err != nil {
 				w.fail(err)
 			}
@@ -434,11 +434,11 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 // isClockTopic reports whether t carries rosgraph_msgs/msg/Clock (or is
 // /clock): its messages are clock values, not stamps.
 func isClockTopic(t graph.Topic) bool {
-	if t.DDSTopic == ClockTopic {
+	if t.DDSTopic == ClockDDSTopic {
 		return true
 	}
 	for _, e := range append(t.Writers, t.Readers...) {
-		if e.DDSType == ClockType {
+		if e.DDSType == ClockDDSType {
 			return true
 		}
 	}

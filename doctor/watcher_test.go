@@ -18,10 +18,10 @@ import (
 func TestClockStopsMidAudit(t *testing.T) {
 	h := newHarness(t, doctor.Options{})
 	sim := ep(1, 2)
-	h.node(1, "/sim", "gazebo", clockWriter(sim, doctor.ClockTopic))
-	h.node(2, "/", "planner", clockReader(ep(2, 4), doctor.ClockTopic))
+	h.node(1, "/sim", "gazebo", clockWriter(sim, doctor.ClockDDSTopic))
+	h.node(2, "/", "planner", clockReader(ep(2, 4), doctor.ClockDDSTopic))
 	// 100 Hz from 0.010 s to 3.000 s: 300 messages, 1000 s of sim time on.
-	h.clock(doctor.ClockTopic, sim, 10*time.Millisecond, 300, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
+	h.clock(doctor.ClockDDSTopic, sim, 10*time.Millisecond, 300, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
 
 	r := h.at(2 * time.Second)
 	if hasFinding(r, doctor.CodeClockStopped) || !r.Summary.OK {
@@ -70,27 +70,27 @@ func TestClockStreamEvents(t *testing.T) {
 		wants []string
 	}{
 		{"gap", func(h *harness, w graph.GUID) {
-			h.clock(doctor.ClockTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)       // 0 to 0.99 s
-			h.clock(doctor.ClockTopic, w, 2490*ms, 100, 10*ms, 10*ms, 1001e9) // silent 1.5 s, then 1 s more
+			h.clock(doctor.ClockDDSTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)       // 0 to 0.99 s
+			h.clock(doctor.ClockDDSTopic, w, 2490*ms, 100, 10*ms, 10*ms, 1001e9) // silent 1.5 s, then 1 s more
 		}, 3480 * ms, doctor.CodeClockGap, rules.Warning, []string{"went silent for 1.500 s from 0.990 s into the audit, then resumed"}},
 		{"stall", func(h *harness, w graph.GUID) {
-			h.clock(doctor.ClockTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)   // running to 1000.99
-			h.clock(doctor.ClockTopic, w, 1000*ms, 300, 10*ms, 0, 1001e9) // then 3 s at 1001
+			h.clock(doctor.ClockDDSTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)   // running to 1000.99
+			h.clock(doctor.ClockDDSTopic, w, 1000*ms, 300, 10*ms, 0, 1001e9) // then 3 s at 1001
 		}, 3990 * ms, doctor.CodeClockStall, rules.Warning, []string{"stood still at 1001.000000000 from 1.000 s into the audit", "while messages kept coming"}},
 		{"backward", func(h *harness, w graph.GUID) {
-			h.clock(doctor.ClockTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)
-			h.clock(doctor.ClockTopic, w, 1000*ms, 100, 10*ms, 10*ms, 900e9) // a looped recording
+			h.clock(doctor.ClockDDSTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)
+			h.clock(doctor.ClockDDSTopic, w, 1000*ms, 100, 10*ms, 10*ms, 900e9) // a looped recording
 		}, 1990 * ms, doctor.CodeClockBackward, rules.Error, []string{"went back from 1000.990000000 to 900.000000000 (by 100.990 s) 1.000 s into the audit"}},
 		{"forward", func(h *harness, w graph.GUID) {
-			h.clock(doctor.ClockTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)
-			h.clock(doctor.ClockTopic, w, 1000*ms, 100, 10*ms, 10*ms, 1060e9)
+			h.clock(doctor.ClockDDSTopic, w, 0, 100, 10*ms, 10*ms, 1000e9)
+			h.clock(doctor.ClockDDSTopic, w, 1000*ms, 100, 10*ms, 10*ms, 1060e9)
 		}, 1990 * ms, doctor.CodeClockJumpForward, rules.Warning, []string{"jumped forward from 1000.990000000 to 1060.000000000 (by 59.010 s) 1.000 s into the audit"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, doctor.Options{})
 			w := ep(1, 2)
-			h.node(1, "/sim", "gazebo", clockWriter(w, doctor.ClockTopic))
+			h.node(1, "/sim", "gazebo", clockWriter(w, doctor.ClockDDSTopic))
 			tt.feed(h, w)
 			r := h.at(tt.end + 50*ms) // still publishing: not stopped
 			f := finding(t, r, tt.code, "/sim/gazebo")
@@ -114,8 +114,8 @@ func TestClockStreamEvents(t *testing.T) {
 func TestMalformedClock(t *testing.T) {
 	h := newHarness(t, doctor.Options{})
 	w := ep(1, 2)
-	h.node(1, "/", "broken_sim", clockWriter(w, doctor.ClockTopic))
-	q := h.src.reader(t, doctor.ClockTopic, true)
+	h.node(1, "/", "broken_sim", clockWriter(w, doctor.ClockDDSTopic))
+	q := h.src.reader(t, doctor.ClockDDSTopic, true)
 	for i := range 50 {
 		q.push(transport.Sample{Data: []byte{0, 1, 0, 0, 1, 2, 3, 4}, Publisher: pub(w),
 			SourceTimestamp: h.t0 + int64(i)*int64(20*time.Millisecond)})
@@ -141,16 +141,16 @@ func TestMalformedClock(t *testing.T) {
 func TestClockTopics(t *testing.T) {
 	h := newHarness(t, doctor.Options{})
 	sim, relay := ep(1, 2), ep(2, 2)
-	h.node(1, "/", "gazebo", clockWriter(sim, doctor.ClockTopic))
+	h.node(1, "/", "gazebo", clockWriter(sim, doctor.ClockDDSTopic))
 	// The relay reads /clock and republishes it, 4000 s ahead, as
 	// /robot2/clock: robot2's simulation runs on its own time.
-	h.node(2, "/robot2", "clock_relay", clockReader(ep(2, 4), doctor.ClockTopic), clockWriter(relay, "rt/robot2/clock"))
+	h.node(2, "/robot2", "clock_relay", clockReader(ep(2, 4), doctor.ClockDDSTopic), clockWriter(relay, "rt/robot2/clock"))
 	// robot1's controller was remapped to /robot1/clock: nobody publishes it.
 	h.node(3, "/robot1", "controller", clockReader(ep(3, 4), "rt/robot1/clock"))
 	imu := graph.Endpoint{GUID: ep(4, 6), Kind: graph.Writer, DDSTopic: "rt/robot2/imu", DDSType: "sensor_msgs::msg::dds_::Imu_", QoS: graph.DefaultWriterQoS}
 	h.node(4, "/robot2", "imu_driver", clockReader(ep(4, 4), "rt/robot2/clock"), imu)
 	h.at(100 * time.Millisecond) // Report follows the graph: the clock topics are read
-	h.clock(doctor.ClockTopic, sim, 100*time.Millisecond, 100, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
+	h.clock(doctor.ClockDDSTopic, sim, 100*time.Millisecond, 100, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
 	h.clock("rt/robot2/clock", relay, 100*time.Millisecond, 100, 10*time.Millisecond, 10*time.Millisecond, 5000e9)
 	h.at(1200 * time.Millisecond)
 	// robot2's IMU stamps robot2's sim time: "sim", not 4000 s in the future.
@@ -247,8 +247,8 @@ func TestPendingParticipant(t *testing.T) {
 // QoS, and hears nothing: not matched, and a finding of its own.
 func TestClockPartition(t *testing.T) {
 	h := newHarness(t, doctor.Options{})
-	h.node(1, "/", "gazebo", clockWriter(ep(1, 2), doctor.ClockTopic))
-	r := clockReader(ep(2, 4), doctor.ClockTopic)
+	h.node(1, "/", "gazebo", clockWriter(ep(1, 2), doctor.ClockDDSTopic))
+	r := clockReader(ep(2, 4), doctor.ClockDDSTopic)
 	r.Partitions = []string{"robot1"}
 	h.node(2, "/robot1", "planner", r)
 	rep := h.at(time.Second)

@@ -16,6 +16,30 @@
 // round's callbacks run concurrently, and a sample published during the
 // round may be handled in the next one.)
 //
+// # Spinning
+//
+// The spin methods follow rclcpp's Executor (rclcpp/src/rclcpp/executor.cpp
+// and executors/single_threaded_executor.cpp, Jazzy) and rclpy's
+// (rclpy/executors.py):
+//
+//	rclcpp                        rclpy                         simclock
+//	spin()                        spin()                        Spin(ctx)
+//	spin_until_future_complete()  spin_until_future_complete()  SpinUntil(ctx, done)
+//	spin_once(timeout)            spin_once(timeout_sec)        SpinOnce(ctx, timeout)
+//	spin_some()                   -                             SpinSome(ctx)
+//	cancel()                      -                             Stop()
+//	is_spinning()                 -                             IsSpinning()
+//
+// One spin at a time: a spin method called while another runs, from
+// another goroutine or from inside a callback, returns ErrAlreadySpinning
+// at once and touches nothing, as rclcpp throws "spin() called while
+// already spinning". Stop ends the current spin only; the executor may
+// spin again afterwards, as after rclcpp's cancel(). Unlike rclcpp, whose
+// cancel() clears the very flag that refuses a second spin (so a spin
+// started between cancel() and the canceled spin's return runs alongside
+// it), the executor counts as spinning until the canceled spin has
+// returned.
+//
 // # Real and virtual time
 //
 // In real time the executor sleeps on the steady clock until the next
@@ -45,6 +69,12 @@ import (
 // no armed timer on a clock that moves by itself and no queued sample.
 var ErrIdle = errors.New("executor: nothing left to run")
 
+// ErrAlreadySpinning is returned, wrapped with the name of the method
+// ("executor: Spin called while already spinning"), by a spin method
+// called while the executor spins: rclcpp's "spin() called while already
+// spinning" (single_threaded_executor.cpp, executor.cpp).
+var ErrAlreadySpinning = errors.New("called while already spinning")
+
 // Config configures an executor. The zero value runs in real time on the
 // OS clocks.
 type Config struct {
@@ -63,9 +93,11 @@ type Config struct {
 	Workers int
 }
 
-// An Executor dispatches callbacks. Add work with Queue, AddQueue and
-// Subscribe, then call Spin. Spin runs callbacks on its own goroutine;
-// the other methods are safe for concurrent use.
+// An Executor dispatches callbacks. Add work with AddQueue and Subscribe,
+// then call a spin method (Spin, SpinUntil, SpinOnce, SpinSome), which
+// runs the callbacks on the calling goroutine (and, with Config.Workers,
+// on helpers it waits for). Every method is safe for concurrent use; a
+// second concurrent spin is refused with ErrAlreadySpinning.
 type Executor struct {
 	fake   *virtualclock.Clock
 	steady simclock.Clock[simclock.Steady]
@@ -76,9 +108,12 @@ type Executor struct {
 	queues []*timer.Queue
 	subs   []*subscription
 
-	ready   []*timer.Timer // scratch, used only by Spin's goroutine
-	stopped atomic.Bool
+	ready   []*timer.Timer // scratch, used only by the spinning goroutine
 	workers int
+
+	spinMu   sync.Mutex  // spinMu guards spinning, so that a Stop never reaches a later spin
+	spinning bool        // a spin method is running
+	canceled atomic.Bool // Stop was called during the current spin
 }
 
 type subscription struct {
@@ -212,26 +247,134 @@ func (e *Executor) poke() {
 	}
 }
 
-// Stop makes the spinning executor return as soon as the callback that is
-// running returns: no further callback of the round runs. A callback may
-// call it. SpinUntil then returns nil.
+// Stop ends the current spin, as rclcpp's Executor::cancel() does: the
+// spin returns (nil) as soon as the callback that is running returns, and
+// no further callback of its round runs. A callback may call it. Stop
+// ends only the spin in progress: the executor may spin again, and a Stop
+// while nothing spins does nothing. To stop a spin that has not started
+// yet, cancel its context instead.
 func (e *Executor) Stop() {
-	e.stopped.Store(true)
+	e.spinMu.Lock()
+	if e.spinning {
+		e.canceled.Store(true)
+	}
+	e.spinMu.Unlock()
 	e.poke()
 }
 
-// Stopped reports whether Stop was called.
-func (e *Executor) Stopped() bool { return e.stopped.Load() }
+// IsSpinning reports whether a spin method is running, as rclcpp's
+// is_spinning(). A spin that Stop ended counts as spinning until it has
+// returned (see the package doc).
+func (e *Executor) IsSpinning() bool {
+	e.spinMu.Lock()
+	defer e.spinMu.Unlock()
+	return e.spinning
+}
 
-// SpinOnce runs one round (see the package doc) and reports whether any
-// callback ran.
-func (e *Executor) SpinOnce() bool {
+// begin marks the executor spinning for the method name, or returns
+// ErrAlreadySpinning. end undoes it.
+func (e *Executor) begin(name string) error {
+	e.spinMu.Lock()
+	defer e.spinMu.Unlock()
+	if e.spinning {
+		return fmt.Errorf("executor: %s %w", name, ErrAlreadySpinning)
+	}
+	e.spinning = true
+	e.canceled.Store(false)
+	return nil
+}
+
+func (e *Executor) end() {
+	e.spinMu.Lock()
+	e.spinning = false
+	e.canceled.Store(false)
+	e.spinMu.Unlock()
+}
+
+// SpinSome runs one round (see the package doc) and reports whether any
+// callback ran. It never waits: it is rclcpp's spin_some(), which collects
+// the ready work once and executes it (executor.cpp, spin_some_impl). It
+// returns ErrAlreadySpinning while another spin runs, and ctx's error
+// (wrapped) when ctx is done before the round starts.
+func (e *Executor) SpinSome(ctx context.Context) (ran bool, err error) {
+	if err := e.begin("SpinSome"); err != nil {
+		return false, err
+	}
+	defer e.end()
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("executor: %w", err)
+	}
+	return e.round(), nil
+}
+
+// SpinOnce runs one callback: the first ready timer in creation order, or
+// else one sample of the first subscription that has one, waiting up to
+// timeout for one to become ready. It is rclcpp's spin_once(timeout) and
+// rclpy's spin_once(timeout_sec) (executor.cpp, get_next_executable;
+// executors.py): a timeout of 0 does not wait, a negative one waits until
+// work is ready. It reports whether a callback ran; a timeout is not an
+// error (ran is false), nor is a Stop from another goroutine. It returns
+// ErrAlreadySpinning while another spin runs, ctx's error (wrapped) when
+// ctx is done first, and, in virtual time with a negative timeout,
+// ErrIdle when nothing can ever become ready. In virtual time the wait
+// moves the fake clock, to the next deadline or by the timeout.
+func (e *Executor) SpinOnce(ctx context.Context, timeout time.Duration) (ran bool, err error) {
+	if err := e.begin("SpinOnce"); err != nil {
+		return false, err
+	}
+	defer e.end()
+	var limit simclock.Time[simclock.Steady]
+	if timeout > 0 {
+		ns := simclock.SaturatingAdd(time.Duration(e.steady.Now().Nanoseconds()), timeout)
+		limit, _ = simclock.TimeFromNanoseconds[simclock.Steady](int64(ns))
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return false, fmt.Errorf("executor: %w", err)
+		}
+		if e.canceled.Load() {
+			return false, nil
+		}
+		if e.runOne() {
+			return true, nil
+		}
+		if timeout == 0 || (timeout > 0 && e.steady.Now().Nanoseconds() >= limit.Nanoseconds()) {
+			return false, nil
+		}
+		if err := e.wait(ctx, limit, timeout > 0); err != nil {
+			return false, err
+		}
+	}
+}
+
+// runOne calls one callback, in rclcpp's order (get_next_ready_executable:
+// timers, then subscriptions), and reports whether one ran.
+func (e *Executor) runOne() bool {
 	e.mu.Lock()
-	// The slices are copy-on-write (add appends past every snapshot's
-	// length, remove builds a new array), so a snapshot needs no copy.
-	queues, subs := e.queues, e.subs
+	queues, subs := e.queues, e.subs // copy-on-write, see round
 	e.mu.Unlock()
+	ready := e.collectReady(queues)
+	defer e.release(ready)
+	for _, t := range ready {
+		if !t.IsReady() {
+			continue
+		}
+		if _, err := t.Call(); err == nil {
+			return true
+		}
+	}
+	for _, s := range subs {
+		if sample, ok := s.sub.Take(); ok {
+			s.handle(sample)
+			return true
+		}
+	}
+	return false
+}
 
+// collectReady returns the timers ready now, across all queues, in
+// creation order, in the executor's scratch slice; release hands it back.
+func (e *Executor) collectReady(queues []*timer.Queue) []*timer.Timer {
 	ready := e.ready[:0]
 	contributed := 0 // each queue's timers come sorted: one queue needs no merge
 	for _, q := range queues {
@@ -243,15 +386,32 @@ func (e *Executor) SpinOnce() bool {
 	if contributed > 1 {
 		timer.SortByCreation(ready)
 	}
+	return ready
+}
+
+func (e *Executor) release(ready []*timer.Timer) {
+	clear(ready)
+	e.ready = ready[:0]
+}
+
+// round runs one round (see the package doc) and reports whether any
+// callback ran. The caller holds the spinning mark.
+func (e *Executor) round() bool {
+	e.mu.Lock()
+	// The slices are copy-on-write (add appends past every snapshot's
+	// length, remove builds a new array), so a snapshot needs no copy.
+	queues, subs := e.queues, e.subs
+	e.mu.Unlock()
+
+	ready := e.collectReady(queues)
 	if e.workers > 1 {
 		worked := e.dispatchParallel(ready, subs)
-		clear(ready)
-		e.ready = ready[:0]
+		e.release(ready)
 		return worked
 	}
 	worked := false
 	for _, t := range ready {
-		if e.stopped.Load() {
+		if e.canceled.Load() {
 			break
 		}
 		// A callback earlier in the round may have canceled or reset it.
@@ -262,11 +422,10 @@ func (e *Executor) SpinOnce() bool {
 			worked = true
 		}
 	}
-	clear(ready)
-	e.ready = ready[:0]
+	e.release(ready)
 
 	for _, s := range subs {
-		if e.stopped.Load() {
+		if e.canceled.Load() {
 			break
 		}
 		if sample, ok := s.sub.Take(); ok {
@@ -296,7 +455,7 @@ func (e *Executor) dispatchParallel(ready []*timer.Timer, subs []*subscription) 
 		})
 	}
 	for _, t := range ready {
-		if e.stopped.Load() {
+		if e.canceled.Load() {
 			break
 		}
 		run(func() bool {
@@ -308,7 +467,7 @@ func (e *Executor) dispatchParallel(ready []*timer.Timer, subs []*subscription) 
 		})
 	}
 	for _, s := range subs {
-		if e.stopped.Load() {
+		if e.canceled.Load() {
 			break
 		}
 		if sample, ok := s.sub.Take(); ok {
@@ -319,38 +478,55 @@ func (e *Executor) dispatchParallel(ready []*timer.Timer, subs []*subscription) 
 	return worked.Load()
 }
 
-// Spin runs rounds until ctx is done. In virtual time it returns ErrIdle
-// when nothing is left to do; use SpinUntil to stop at a condition.
+// Spin runs rounds until ctx is done (its error is returned, wrapped) or
+// Stop is called (nil), as rclcpp's spin(). In virtual time it returns
+// ErrIdle when nothing is left to do; use SpinUntil to stop at a
+// condition. It returns ErrAlreadySpinning while another spin runs.
 func (e *Executor) Spin(ctx context.Context) error {
-	return e.SpinUntil(ctx, func() bool { return false })
+	if err := e.begin("Spin"); err != nil {
+		return err
+	}
+	defer e.end()
+	return e.spinUntil(ctx, func() bool { return false })
 }
 
 // SpinUntil runs rounds until done() reports true (checked after every
-// round), ctx is done (its error is returned, wrapped), or, in virtual
-// time, nothing is left to do (ErrIdle).
+// round), Stop is called (both return nil), ctx is done (its error is
+// returned, wrapped), or, in virtual time, nothing is left to do
+// (ErrIdle). It is rclcpp's spin_until_future_complete with done for the
+// future. It returns ErrAlreadySpinning while another spin runs.
 func (e *Executor) SpinUntil(ctx context.Context, done func() bool) error {
+	if err := e.begin("SpinUntil"); err != nil {
+		return err
+	}
+	defer e.end()
+	return e.spinUntil(ctx, done)
+}
+
+func (e *Executor) spinUntil(ctx context.Context, done func() bool) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("executor: %w", err)
 		}
-		if e.stopped.Load() || done() {
+		if e.canceled.Load() || done() {
 			return nil
 		}
-		if e.SpinOnce() {
+		if e.round() {
 			continue
 		}
-		if e.stopped.Load() || done() {
+		if e.canceled.Load() || done() {
 			return nil
 		}
-		if err := e.wait(ctx); err != nil {
+		if err := e.wait(ctx, simclock.Time[simclock.Steady]{}, false); err != nil {
 			return err
 		}
 	}
 }
 
-// wait blocks until work may be ready: in virtual time by advancing the
-// fake clock to the next deadline.
-func (e *Executor) wait(ctx context.Context) error {
+// wait blocks until work may be ready, or, when hasLimit, until the
+// steady clock reaches limit: in virtual time by advancing the fake clock
+// to the next deadline.
+func (e *Executor) wait(ctx context.Context, limit simclock.Time[simclock.Steady], hasLimit bool) error {
 	if e.fake != nil {
 		// A pending poke means a sample or jump arrived: run another round.
 		select {
@@ -359,6 +535,9 @@ func (e *Executor) wait(ctx context.Context) error {
 		default:
 		}
 		next, ok := e.nextSteadyDeadline()
+		if hasLimit && (!ok || limit.Before(next)) {
+			next, ok = limit, true
+		}
 		if !ok {
 			return ErrIdle
 		}
@@ -366,7 +545,11 @@ func (e *Executor) wait(ctx context.Context) error {
 		return nil
 	}
 	var timeout <-chan time.Time
-	if next, ok := e.nextSteadyDeadline(); ok {
+	next, ok := e.nextSteadyDeadline()
+	if hasLimit && (!ok || limit.Before(next)) {
+		next, ok = limit, true
+	}
+	if ok {
 		d := time.Duration(next.Nanoseconds() - e.steady.Now().Nanoseconds())
 		if d <= 0 {
 			return nil
@@ -385,11 +568,12 @@ func (e *Executor) wait(ctx context.Context) error {
 }
 
 // nextSteadyDeadline converts the earliest timer deadline of every queue
-// to steady time. ROS queues with sim time active have no deadline of
-// their own: they move only when /clock does.
+// to steady time, reading each queue's own clock (a timer may be on any
+// clock, not only the executor's). ROS queues with sim time active have no
+// deadline of their own: they move only when /clock does.
 func (e *Executor) nextSteadyDeadline() (simclock.Time[simclock.Steady], bool) {
 	e.mu.Lock()
-	queues := e.queues // copy-on-write, see SpinOnce
+	queues := e.queues // copy-on-write, see round
 	e.mu.Unlock()
 	steadyNow := e.steady.Now().Nanoseconds()
 	best := int64(math.MaxInt64)
@@ -399,19 +583,10 @@ func (e *Executor) nextSteadyDeadline() (simclock.Time[simclock.Steady], bool) {
 		if !ok {
 			continue
 		}
-		var wait int64
-		switch q.ClockType() {
-		case simclock.SteadyTime:
-			wait = deadline - steadyNow
-		case simclock.SystemTime:
-			wait = deadline - e.system.Now().Nanoseconds()
-		case simclock.ROSTime:
-			ros := q.ROSClock()
-			if ros == nil || ros.ROSTimeActive() {
-				continue
-			}
-			wait = deadline - q.Now()
+		if ros := q.ROSClock(); q.ClockType() == simclock.ROSTime && (ros == nil || ros.ROSTimeActive()) {
+			continue
 		}
+		wait := deadline - q.Now()
 		// Saturate: a far deadline must not wrap into the past (a busy loop).
 		at := int64(simclock.SaturatingAdd(time.Duration(steadyNow), time.Duration(max(wait, 0))))
 		if !found || at < best {

@@ -84,7 +84,7 @@ func TestDispatchOrder(t *testing.T) {
 	})
 	newTimer(t, steady, 10*time.Millisecond, func(timer.Info) { rec("timer B (steady)") })
 	newTimer(t, system, 10*time.Millisecond, func(timer.Info) { rec("timer C (system)") })
-	newTimer(t, rosQ, time.Second, func(i timer.Info) { rec(fmt.Sprintf("timer D (ros) at %d", i.ActualCallTime)) })
+	newTimer(t, rosQ, time.Second, func(i timer.Info) { rec(fmt.Sprintf("timer D (ros) at %d", i.ActualCallTime.Nanoseconds())) })
 	// Subscribed /b first: subscription order, not topic order.
 	e.Subscribe(subB, func(s transport.Sample) { rec("sub /b " + string(s.Data)) })
 	e.Subscribe(subA, func(s transport.Sample) {
@@ -93,11 +93,11 @@ func TestDispatchOrder(t *testing.T) {
 			ros.SetROSTimeOverride(rosTime(t, int64(time.Second)))
 		}
 	})
-	if e.SpinOnce() {
+	if spinSome(t, e) {
 		t.Fatal("work at time 0")
 	}
 	fc.Advance(10 * time.Millisecond)
-	for e.SpinOnce() {
+	for spinSome(t, e) {
 	}
 	want := []string{
 		"10ms timer A (system)",
@@ -111,6 +111,16 @@ func TestDispatchOrder(t *testing.T) {
 	if diff := cmp.Diff(want, log); diff != "" {
 		t.Errorf("dispatch order (-want +got):\n%s", diff)
 	}
+}
+
+// spinSome runs one round, failing the test on an error.
+func spinSome(t testing.TB, e *executor.Executor) bool {
+	t.Helper()
+	ran, err := e.SpinSome(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ran
 }
 
 func rosTime(t testing.TB, ns int64) simclock.Time[simclock.ROS] {
@@ -135,9 +145,30 @@ func TestCancelWithinRound(t *testing.T) {
 	b = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "b") })
 	c = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "c") })
 	fc.Advance(time.Millisecond)
-	e.SpinOnce()
+	spinSome(t, e)
 	if diff := cmp.Diff([]string{"a"}, log); diff != "" {
 		t.Errorf("round (-want +got):\n%s", diff)
+	}
+}
+
+// A callback may destroy its own timer or one later in the round: neither
+// runs again, and with every timer destroyed a virtual-time executor is
+// idle (rclpy's destroy_timer, as its test_executor.py uses it).
+func TestDestroyWithinRound(t *testing.T) {
+	fc := virtualclock.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	q := timer.NewQueue(fc.Steady())
+	e.AddQueue(q)
+	var log []string
+	var a, b *timer.Timer
+	a = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "a"); a.Destroy(); b.Destroy() })
+	b = newTimer(t, q, time.Millisecond, func(timer.Info) { log = append(log, "b") })
+	if err := e.Spin(context.Background()); !errors.Is(err, executor.ErrIdle) {
+		t.Errorf("Spin = %v, want ErrIdle once every timer is destroyed", err)
+	}
+	if diff := cmp.Diff([]string{"a"}, log); diff != "" || q.Len() != 0 {
+		t.Errorf("calls (-want +got):\n%s; Len %d, want 0", diff, q.Len())
 	}
 }
 
@@ -170,7 +201,7 @@ func scenario(t *testing.T, seed uint64) []string {
 		p := time.Duration(1+rng.IntN(50)) * time.Millisecond
 		q := qs[rng.IntN(len(qs))]
 		newTimer(t, q, p, func(info timer.Info) {
-			rec("timer %d exp %d", i, info.ExpectedCallTime)
+			rec("timer %d exp %d", i, info.ExpectedCallTime.Nanoseconds())
 			if rng.IntN(3) == 0 {
 				publish(t, pub, fmt.Sprint(i))
 			}
@@ -270,7 +301,10 @@ func TestErrIdle(t *testing.T) {
 }
 
 // A canceled context ends a spin with its error, wrapped; Stop ends it
-// right after the running callback.
+// right after the running callback (the rest of the round does not run),
+// and the executor spins again afterwards, as after rclcpp's cancel()
+// (test_timer.cpp, test_run_cancel_executor). A Stop while nothing spins
+// does nothing.
 func TestSpinStop(t *testing.T) {
 	fc := virtualclock.New()
 	e := executor.New(executor.Config{Virtual: fc})
@@ -278,7 +312,7 @@ func TestSpinStop(t *testing.T) {
 	e.AddQueue(q)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	newTimer(t, q, time.Millisecond, func(timer.Info) {
+	counter := newTimer(t, q, time.Millisecond, func(timer.Info) {
 		if n++; n == 5 {
 			cancel()
 		}
@@ -286,14 +320,38 @@ func TestSpinStop(t *testing.T) {
 	if err := e.Spin(ctx); !errors.Is(err, context.Canceled) || n != 5 {
 		t.Errorf("Spin = %v after %d calls; want context.Canceled after 5", err, n)
 	}
+	counter.Cancel()
+
 	var order []string
-	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "stop"); e.Stop() })
-	newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "after") })
-	if err := e.Spin(context.Background()); err != nil {
-		t.Errorf("Spin after Stop = %v, want nil", err)
+	stops := 1
+	newTimer(t, q, time.Millisecond, func(timer.Info) {
+		order = append(order, "stop")
+		if stops > 0 {
+			stops--
+			e.Stop()
+		}
+	})
+	b := newTimer(t, q, time.Millisecond, func(timer.Info) { order = append(order, "after") })
+	bg := context.Background()
+	if err := e.Spin(bg); err != nil {
+		t.Errorf("Spin ended by Stop = %v, want nil", err)
 	}
-	if !e.Stopped() || len(order) == 0 || order[len(order)-1] != "stop" {
-		t.Errorf("Stopped %v, calls %v; want the spin to end at stop", e.Stopped(), order)
+	if diff := cmp.Diff([]string{"stop"}, order); diff != "" {
+		t.Errorf("the spin Stop ended (-want +got):\n%s", diff)
+	}
+	if e.IsSpinning() || b.IsCanceled() {
+		t.Errorf("after Stop: IsSpinning %v, the timer canceled %v; want false, false", e.IsSpinning(), b.IsCanceled())
+	}
+	// The same executor spins again; the timer Stop cut off runs first.
+	if err := e.SpinUntil(bg, func() bool { return len(order) >= 4 }); err != nil {
+		t.Fatalf("SpinUntil after Stop = %v", err)
+	}
+	if diff := cmp.Diff([]string{"stop", "after", "stop", "after"}, order); diff != "" {
+		t.Errorf("the spin after Stop (-want +got):\n%s", diff)
+	}
+	e.Stop() // nothing spins: no effect on the next spin
+	if err := e.SpinUntil(bg, func() bool { return len(order) >= 6 }); err != nil || len(order) != 6 {
+		t.Errorf("SpinUntil after an idle Stop = %v with %d calls, want nil with 6", err, len(order))
 	}
 }
 
@@ -320,22 +378,22 @@ func TestSubscribeRemove(t *testing.T) {
 			remove := e.Subscribe(sub, func(transport.Sample) { n++ })
 			e.Subscribe(sub2, func(transport.Sample) {}) // stopped by Close
 			publish(t, pub, "1")
-			if !e.SpinOnce() || n != 1 {
+			if !spinSome(t, e) || n != 1 {
 				t.Fatalf("sample not handled: n = %d", n)
 			}
 			remove()
 			remove() // idempotent
 			publish(t, pub, "2")
-			if e.SpinOnce() || n != 1 {
+			if spinSome(t, e) || n != 1 {
 				t.Errorf("sample handled after remove: n = %d", n)
 			}
 			q := timer.NewQueue(e.Steady())
 			e.AddQueue(q)
 			calls := 0
 			newTimer(t, q, 0, func(timer.Info) { calls++ })
-			e.SpinOnce()
+			spinSome(t, e)
 			e.RemoveQueue(q)
-			e.SpinOnce()
+			spinSome(t, e)
 			if calls != 1 {
 				t.Errorf("%d calls of a period-0 timer over two rounds with RemoveQueue between, want 1", calls)
 			}
@@ -352,7 +410,7 @@ func TestRealTime(t *testing.T) {
 	if e.Virtual() {
 		t.Fatal("Virtual() with no fake")
 	}
-	e1 := executor.New(executor.Config{}) // Stop is for good: one executor for this part
+	e1 := executor.New(executor.Config{}) // its own timers: the second part must not see them
 	defer e1.Close()
 	q := timer.NewQueue(e1.Steady())
 	e1.AddQueue(q)
@@ -363,10 +421,11 @@ func TestRealTime(t *testing.T) {
 		ticks.Add(1)
 		// Missed periods are skipped, never replayed: each call is due
 		// on a later period than the one before, and runs after it is due.
-		if info.ClockType != simclock.SteadyTime || info.ActualCallTime < info.ExpectedCallTime || info.ExpectedCallTime <= lastExpected {
+		late, err := info.ActualCallTime.Sub(info.ExpectedCallTime)
+		if info.ActualCallTime.ClockType() != simclock.SteadyTime || err != nil || late < 0 || info.ExpectedCallTime.Nanoseconds() <= lastExpected {
 			t.Errorf("info %+v after a call due at %d", info, lastExpected)
 		}
-		lastExpected = info.ExpectedCallTime
+		lastExpected = info.ExpectedCallTime.Nanoseconds()
 		if ticks.Load() == 3 {
 			e1.Stop()
 		}
@@ -395,7 +454,7 @@ func TestRealTime(t *testing.T) {
 	defer rosQ.Close()
 	e.AddQueue(rosQ)
 	var rosAt atomic.Int64
-	newTimer(t, rosQ, time.Second, func(i timer.Info) { rosAt.Store(i.ActualCallTime) })
+	newTimer(t, rosQ, time.Second, func(i timer.Info) { rosAt.Store(i.ActualCallTime.Nanoseconds()) })
 	two := rosTime(t, 2*int64(time.Second))
 	go func() {
 		for i := range 5 {

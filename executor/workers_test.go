@@ -75,7 +75,7 @@ func TestWorkersNoCallbackRunsTwiceAtOnce(t *testing.T) {
 	exec.Subscribe(sub, func(transport.Sample) { received.Add(1) })
 
 	var running, overlaps, calls atomic.Int32
-	q.New(time.Millisecond, func(timer.Info) {
+	tm, _ := q.New(time.Millisecond, func(timer.Info) {
 		if running.Add(1) > 1 {
 			overlaps.Add(1)
 		}
@@ -95,7 +95,8 @@ func TestWorkersNoCallbackRunsTwiceAtOnce(t *testing.T) {
 		t.Fatalf("the timer callback overlapped itself %d times", overlaps.Load())
 	}
 	// Drain what the last rounds left queued.
-	for exec.SpinOnce() {
+	tm.Cancel()
+	for spinSome(t, exec) {
 	}
 	if received.Load() < 19 {
 		t.Fatalf("received %d samples of 20 published", received.Load())

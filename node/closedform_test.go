@@ -62,7 +62,7 @@ func runSim(t *testing.T, f int, startMs int64) simRun {
 	}
 	pre("constructor")
 	period := time.Duration(int64(time.Second) / int64(f))
-	if _, err := subject.CreateTimer(period, func(i timer.Info) { run.ticks = append(run.ticks, i.ActualCallTime) }); err != nil {
+	if _, err := subject.CreateTimer(period, func(i timer.Info) { run.ticks = append(run.ticks, i.ActualCallTime.Nanoseconds()) }); err != nil {
 		t.Fatal(err)
 	}
 	var wall *timer.Timer

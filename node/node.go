@@ -1,12 +1,15 @@
 // Package node provides a ROS 2 node for Go: a name, a ROS clock driven
 // by a /clock time source when use_sim_time is on, timers on the ROS,
-// steady or system clock, and publishers and subscriptions on a transport,
-// all dispatched by one executor.
+// steady or system clock (or any clock the program holds, CreateTimerOn),
+// and publishers and subscriptions on a transport, all dispatched by one
+// executor; and rclcpp's and rclpy's wait_for_message (WaitForMessage),
+// which needs no executor.
 package node
 
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +30,13 @@ var ErrParameterType = errors.New("wrong parameter type")
 
 // ErrUnknownParameter rejects a parameter the node does not declare.
 var ErrUnknownParameter = errors.New("parameter not declared")
+
+// ErrClosed is returned by CreateTimerOn on a closed node.
+var ErrClosed = errors.New("node closed")
+
+// ErrNilClock rejects a timer on a nil clock, as rclcpp's create_timer
+// rejects a null clock.
+var ErrNilClock = errors.New("clock is nil")
 
 // ErrUnstartedTimer is the warning given (once per node) when a timer is
 // created on the ROS clock while sim time is on and no /clock has come:
@@ -80,6 +90,14 @@ type Node struct {
 	mu           sync.Mutex // mu guards the fields below
 	removes      []func()
 	warnedTimers bool
+	others       []clockQueue // CreateTimerOn's queues, one per clock
+	closed       bool
+}
+
+// clockQueue is the timer queue of a clock the caller gave CreateTimerOn.
+type clockQueue struct {
+	clock any
+	q     *timer.Queue
 }
 
 // New creates a node on exec and tr. Its ROS clock reads exec's system
@@ -223,6 +241,69 @@ func (n *Node) CreateSystemTimer(period time.Duration, callback func(timer.Info)
 	return n.system.New(period, callback, timerConfig(opts).autostart)
 }
 
+// CreateTimerOn creates a timer on clock, any clock the caller holds, as
+// rclcpp's create_timer(node, clock, period, callback, group, autostart)
+// (rclcpp/include/rclcpp/create_timer.hpp) and rclpy's
+// create_timer(period, callback, clock=clock) (rclpy/rclpy/node.py) do: a
+// ROS clock the program drives itself with SetROSTimeOverride, another
+// node's clock, a second virtual clock. Timers on a *simclock.ROSClock
+// follow its jumps (R22). The node's executor dispatches the timer and
+// Close takes it off; the timers of one clock share one queue. On the
+// node's own ROS clock CreateTimerOn is CreateTimer (its R23 warning
+// included), on the executor's steady clock CreateWallTimer, on its system
+// clock CreateSystemTimer. A nil clock is ErrNilClock, a closed node
+// ErrClosed, a negative period timer.ErrNegativePeriod.
+//
+// The executor sleeps until the earliest deadline, read on each timer's
+// own clock, so the clock must run at the pace of the executor's steady
+// clock or say when it jumps: a ROS clock does (its jumps wake the
+// executor). In virtual time that means a clock driven by the executor's
+// fake (exec.Steady(), exec.System(), a ROS clock built on them with
+// simclock.NewROSClockOn) or a ROS clock with sim time on.
+func CreateTimerOn[K simclock.Kind](n *Node, clock simclock.Clock[K], period time.Duration, callback func(timer.Info), opts ...TimerOption) (*timer.Timer, error) {
+	if v := reflect.ValueOf(clock); !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		return nil, fmt.Errorf("node %s: create timer: %w", n.name, ErrNilClock)
+	}
+	switch {
+	case sameClock(clock, n.clock):
+		return n.CreateTimer(period, callback, opts...)
+	case sameClock(clock, n.exec.Steady()):
+		return n.CreateWallTimer(period, callback, opts...)
+	case sameClock(clock, n.exec.System()):
+		return n.CreateSystemTimer(period, callback, opts...)
+	}
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil, fmt.Errorf("node %s: create timer: %w", n.name, ErrClosed)
+	}
+	var q *timer.Queue
+	for _, o := range n.others {
+		if sameClock(o.clock, clock) {
+			q = o.q
+			break
+		}
+	}
+	if q == nil {
+		q = timer.NewQueue(clock)
+		n.others = append(n.others, clockQueue{clock: clock, q: q})
+		n.exec.AddQueue(q)
+	}
+	n.mu.Unlock()
+	return q.New(period, callback, timerConfig(opts).autostart)
+}
+
+// sameClock reports whether a and b are the same clock: equal interface
+// values, and never a panic for a clock type that is not comparable.
+func sameClock(a, b any) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
+}
+
 // CreateRate returns a rate of hz on the node's ROS clock.
 func (n *Node) CreateRate(hz float64) (*timer.Rate[simclock.ROS], error) {
 	return timer.NewRate[simclock.ROS](n.clock, hz)
@@ -263,7 +344,15 @@ func (n *Node) Close() error {
 	} else {
 		n.ts.DetachClock(n.clock)
 	}
-	for _, q := range []*timer.Queue{n.ros, n.steady, n.system} {
+	n.mu.Lock()
+	n.closed = true
+	queues := []*timer.Queue{n.ros, n.steady, n.system}
+	for _, o := range n.others {
+		queues = append(queues, o.q)
+	}
+	n.others = nil
+	n.mu.Unlock()
+	for _, q := range queues {
 		if q != nil {
 			n.exec.RemoveQueue(q)
 			q.Close()

@@ -3,6 +3,7 @@ package node_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,7 +58,7 @@ func (w *world) node(name string, opts node.Options) *node.Node {
 // from a simulator node on the same bus.
 func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	w.t.Helper()
-	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -76,14 +77,25 @@ func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	}
 }
 
+// spinSome runs one round of the executor.
+func (w *world) spinSome() bool {
+	w.t.Helper()
+	ran, err := w.e.SpinSome(context.Background())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return ran
+}
+
 func (w *world) drain() {
-	for w.e.SpinOnce() {
+	for w.spinSome() {
 	}
 }
 
 // R16: use_sim_time defaults to false (the ROS clock reads the executor's
 // system clock), can be set at creation and at run time, and must be a
-// bool (CS-006..CS-008, R123).
+// bool (rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:250-282,
+// rclcpp:rclcpp/src/rclcpp/time_source.cpp:230-274).
 func TestR16UseSimTimeParameter(t *testing.T) {
 	w := newWorld(t)
 	n := w.node("plain", node.Options{})
@@ -109,9 +121,9 @@ func TestR16UseSimTimeParameter(t *testing.T) {
 		err        error
 		want       bool
 	}{
-		{"CS-008", "true", node.UseSimTimeParam, true, nil, true},
-		{"CS-006", "not a bool", node.UseSimTimeParam, "not boolean", node.ErrParameterType, true},
-		{"R123", "an int", node.UseSimTimeParam, 1, node.ErrParameterType, true},
+		{"rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:270-282", "true", node.UseSimTimeParam, true, nil, true},
+		{"rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:250-253", "not a bool", node.UseSimTimeParam, "not boolean", node.ErrParameterType, true},
+		{"rclcpp:rclcpp/src/rclcpp/time_source.cpp:230-274", "an int", node.UseSimTimeParam, 1, node.ErrParameterType, true},
 		{"R16", "false", node.UseSimTimeParam, false, nil, false},
 		{"R16", "undeclared", "use_sim_tim", true, node.ErrUnknownParameter, false},
 	} {
@@ -128,7 +140,8 @@ func TestR16UseSimTimeParameter(t *testing.T) {
 	}
 }
 
-// R19, R170, CM-001: CreateTimer is on the node's ROS clock,
+// R19 (rclcpp:rclcpp/include/rclcpp/timer.hpp:358-377, rclcpp:rclcpp/test/rclcpp/test_timer.cpp:54-88):
+// CreateTimer is on the node's ROS clock,
 // CreateWallTimer on the steady clock, CreateSystemTimer on the system
 // clock; with sim time on, only the ROS timer follows /clock.
 func TestTimerClocks(t *testing.T) {
@@ -157,7 +170,7 @@ func TestTimerClocks(t *testing.T) {
 	// timer waits for /clock (R23).
 	w.fc.Advance(100 * time.Millisecond)
 	w.drain()
-	if len(got) != 2 || got[0].ClockType != simclock.SteadyTime || got[1].ClockType != simclock.SystemTime {
+	if len(got) != 2 || got[0].ActualCallTime.ClockType() != simclock.SteadyTime || got[1].ActualCallTime.ClockType() != simclock.SystemTime {
 		t.Fatalf("after 100 ms: calls %+v, want the steady then the system timer", got)
 	}
 	wall.Cancel()
@@ -165,7 +178,7 @@ func TestTimerClocks(t *testing.T) {
 	got = nil
 	publish(3 * sec) // first /clock S = 3 s >= period: fires once at S (R23)
 	w.drain()
-	if len(got) != 1 || got[0].ClockType != simclock.ROSTime || got[0].ActualCallTime != 3*sec || got[0].ExpectedCallTime != sec {
+	if len(got) != 1 || got[0].ActualCallTime.ClockType() != simclock.ROSTime || got[0].ActualCallTime.Nanoseconds() != 3*sec || got[0].ExpectedCallTime.Nanoseconds() != sec {
 		t.Errorf("after /clock 3 s: calls %+v, want one ROS call at 3 s expected 1 s", got)
 	}
 	if ros.NextCallTime() != 4*sec {
@@ -194,7 +207,7 @@ func TestSimTimeOffRebasesTimers(t *testing.T) {
 	if err := n.SetParameter(node.UseSimTimeParam, false); err != nil {
 		t.Fatal(err)
 	}
-	// DV-120: next = S + 4 s (the elapsed time), not S + 6 s.
+	// derived from rcl:rcl/src/rcl/timer.c:72-89: next = S + 4 s (the elapsed time), not S + 6 s.
 	if got, want := tm.NextCallTime(), w.fc.System().Now().Nanoseconds()+4*sec; got != want {
 		t.Errorf("next = %d, want S + 4 s = %d", got, want)
 	}
@@ -237,11 +250,11 @@ func TestSubscribeAndRate(t *testing.T) {
 	}
 }
 
-// R22, R144 through the time source: a ROS timer made with sim time off
+// R22 through the time source: a ROS timer made with sim time off
 // keeps its system-time deadline when use_sim_time turns on while the
-// value is 0 (DV-121), never fires at 0, and restarts a full period at
-// the first /clock (DV-122).
-func TestR144ActivationAtZero(t *testing.T) {
+// value is 0 (derived from rcl:rcl/src/rcl/timer.c:72-126), never fires at 0, and restarts a full period at
+// the first /clock (derived from rcl:rcl/src/rcl/timer.c:72-126).
+func TestR22ActivationAtZero(t *testing.T) {
 	w := newWorld(t)
 	sim := w.node("sim", node.Options{})
 	publish := w.clockPublisher(sim)
@@ -257,7 +270,7 @@ func TestR144ActivationAtZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := tm.NextCallTime(); got != s+10*sec || tm.IsReady() {
-		t.Errorf("DV-121: next %d, ready %v; want S + 10 s = %d, false", got, tm.IsReady(), s+10*sec)
+		t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next %d, ready %v; want S + 10 s = %d, false", got, tm.IsReady(), s+10*sec)
 	}
 	w.fc.Advance(20 * time.Second) // wall time passes; sim time does not
 	w.drain()
@@ -267,7 +280,7 @@ func TestR144ActivationAtZero(t *testing.T) {
 	publish(100 * sec)
 	w.drain()
 	if got := tm.NextCallTime(); got != 110*sec || calls != 0 {
-		t.Errorf("DV-122: next %d, calls %d; want 110 s, 0", got, calls)
+		t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next %d, calls %d; want 110 s, 0", got, calls)
 	}
 	publish(110 * sec)
 	w.drain()
@@ -302,9 +315,9 @@ func TestWarnsOnceAboutUnstartedTimers(t *testing.T) {
 }
 
 // rcl's autostart option through the node: rclpy's create_timer(...,
-// autostart=False) is canceled (PM-009, PM-013), rclcpp's create_timer
+// autostart=False) is canceled (rclpy:rclpy/test/test_timer.py:185-192, rclpy@rolling:rclpy/test/test_timer.py:210-223), rclcpp's create_timer
 // and create_wall_timer with autostart false are canceled until reset
-// (CM-001, CM-014), rcl_timer_init2 with autostart false (TT-011). A
+// (rclcpp:rclcpp/test/rclcpp/test_timer.cpp:54-88, rclcpp:rclcpp/test/rclcpp/test_timer.cpp:370-382), rcl_timer_init2 with autostart false (rcl:rcl/test/rcl/test_timer.cpp:502-520). A
 // canceled ROS timer is not armed, so it gives no R23 warning.
 func TestTimerAutostart(t *testing.T) {
 	w := newWorld(t)
@@ -312,7 +325,7 @@ func TestTimerAutostart(t *testing.T) {
 	publish := w.clockPublisher(sim)
 	n := w.node("subject", node.Options{UseSimTime: true, OnWarning: func(err error) { t.Errorf("warning: %v", err) }})
 	calls := map[simclock.ClockType]int{}
-	rec := func(i timer.Info) { calls[i.ClockType]++ }
+	rec := func(i timer.Info) { calls[i.ActualCallTime.ClockType()]++ }
 	ros, err := n.CreateTimer(time.Second, rec, node.Autostart(false))
 	if err != nil {
 		t.Fatal(err)
@@ -352,5 +365,53 @@ func TestTimerAutostart(t *testing.T) {
 	w.drain()
 	if calls[simclock.SteadyTime] != 1 || calls[simclock.SystemTime] != 1 || calls[simclock.ROSTime] != 1 {
 		t.Fatalf("after Reset: calls %v, want one of each", calls)
+	}
+}
+
+// rclcpp's test_timer.cpp, callback_with_timer, callback_with_timer_info
+// and callback_with_period_zero, for a wall timer and a node-clock timer
+// (WALL_TIMER, GENERIC_TIMER): spin_once(10 ms) until the 1 ms (or 0 ms)
+// timer has run, for at most 100 ms, in virtual time. The call's Info
+// carries typed times on the timer's clock, actual >= expected; after the
+// call a 1 ms timer is not ready (time until the next call >= 0), a 0 ms
+// timer still is (<= 0).
+func TestTimerCallbacksWithSpinOnce(t *testing.T) {
+	for _, kind := range []string{"wall", "node clock"} {
+		for _, period := range []time.Duration{time.Millisecond, 0} {
+			t.Run(fmt.Sprintf("%s/%v", kind, period), func(t *testing.T) {
+				w := newWorld(t)
+				n := w.node("test_timer_node", node.Options{})
+				var info *timer.Info
+				create, ct := n.CreateWallTimer, simclock.SteadyTime
+				if kind == "node clock" {
+					create, ct = n.CreateTimer, simclock.ROSTime
+				}
+				tm, err := create(period, func(i timer.Info) { info = &i })
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				start := w.fc.SteadyNow()
+				for info == nil && w.fc.SteadyNow()-start < int64(100*time.Millisecond) {
+					if _, err := w.e.SpinOnce(ctx, 10*time.Millisecond); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if info == nil {
+					t.Fatal("the timer never ran")
+				}
+				late, err := info.ActualCallTime.Sub(info.ExpectedCallTime)
+				if err != nil || late < 0 || info.ActualCallTime.ClockType() != ct {
+					t.Errorf("info %+v: actual - expected = %v, %v; want >= 0 on %v", *info, late, err, ct)
+				}
+				until, ok := tm.TimeUntilNextCall()
+				if period > 0 && (!ok || until < 0 || tm.IsReady()) {
+					t.Errorf("after the call: time until next %v, ready %v; want >= 0, not ready", until, tm.IsReady())
+				}
+				if period == 0 && (!ok || until > 0 || !tm.IsReady()) {
+					t.Errorf("period 0 after the call: time until next %v, ready %v; want <= 0, ready", until, tm.IsReady())
+				}
+			})
+		}
 	}
 }

@@ -140,10 +140,16 @@ func (q *Queue) New(period time.Duration, callback func(Info), autostart bool) (
 	return t, nil
 }
 
-// Remove takes t out of the queue for good.
+// Remove destroys t, a timer of q (see Timer.Destroy).
 func (q *Queue) Remove(t *Timer) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	if t.q == q {
+		t.Destroy()
+	}
+}
+
+// removeLocked takes t out of the heap, if it is there. The caller must
+// hold q.mu.
+func (q *Queue) removeLocked(t *Timer) {
 	if t.index >= 0 && t.index < len(q.heap) && q.heap[t.index].t == t {
 		q.heap.remove(t.index)
 		t.index = -1

@@ -20,7 +20,8 @@
 //     disabling sim time carries rcl's "credit" across the change (see
 //     Queue's jump handling).
 //   - Reset sets next_call = now + period and un-cancels; it does not
-//     change last_call. Cancel stops calls until Reset.
+//     change last_call. Cancel stops calls until Reset. Destroy takes
+//     the timer out of its queue for good (rclpy's destroy_timer).
 //
 // # Infinite periods
 //
@@ -56,31 +57,52 @@ var (
 	ErrNegativePeriod = errors.New("timer period must be non-negative")
 	// ErrNegativeNow reports a clock that reads below 0 at call time.
 	ErrNegativeNow = errors.New("clock now returned negative time point value")
+	// ErrDestroyed is returned by Call on a destroyed timer (rclpy raises
+	// InvalidHandle, rcl returns TIMER_INVALID).
+	ErrDestroyed = errors.New("timer is destroyed")
 )
 
-// Info describes one call: when it was due and when it ran, in
-// nanoseconds on the timer's clock.
+// Info describes one call: when it was due and when it ran, as times on
+// the timer's clock, each carrying the clock's type. It is rclcpp's
+// TimerInfo (rclcpp/include/rclcpp/timer.hpp: two rclcpp::Time on the
+// timer's clock) and rclpy Rolling's TimerInfo (rclpy/timer.py), filled
+// from rcl_timer_call_with_info (rcl/src/rcl/timer.c). For a Time of the
+// clock's kind, use simclock.As:
+//
+//	due, err := simclock.As[simclock.ROS](info.ExpectedCallTime)
 type Info struct {
-	// ExpectedCallTime is the deadline the call was scheduled for.
-	ExpectedCallTime int64
+	// ExpectedCallTime is the deadline the call was scheduled for (rcl's
+	// next_call_time before the call), which a late call has passed.
+	// rcl's arithmetic can put a deadline before the clock's epoch (a
+	// period shortened with ExchangePeriod, then sim time switched on
+	// while the ROS value is below the difference: R22's credit); a Time
+	// is never negative, so Info reports such a deadline as 0. The timer
+	// itself keeps rcl's value, and its phase.
+	ExpectedCallTime simclock.AnyTime
 	// ActualCallTime is the clock's reading when the call ran.
-	ActualCallTime int64
-	// ClockType is the clock the times are on.
-	ClockType simclock.ClockType
+	ActualCallTime simclock.AnyTime
+}
+
+// anyTime returns ns on a clock of type ct, a negative ns as 0 (see
+// Info). ct is the queue's, always valid.
+func anyTime(ns int64, ct simclock.ClockType) simclock.AnyTime {
+	t, _ := simclock.AnyTimeFromNanoseconds(max(ns, 0), ct)
+	return t
 }
 
 // A Timer calls a function periodically on one clock. Methods are safe
 // for concurrent use.
 type Timer struct {
-	q        *Queue
-	seq      uint64 // creation order, for deterministic dispatch
-	index    int    // position in q.heap; guarded by q.mu
-	period   int64
-	lastCall int64
-	nextCall int64
-	credit   int64
-	canceled bool
-	callback func(Info)
+	q         *Queue
+	seq       uint64 // creation order, for deterministic dispatch
+	index     int    // position in q.heap; guarded by q.mu
+	period    int64
+	lastCall  int64
+	nextCall  int64
+	credit    int64
+	canceled  bool
+	destroyed bool
+	callback  func(Info)
 }
 
 // Period returns the timer's period.
@@ -120,11 +142,16 @@ func (t *Timer) IsCanceled() bool {
 }
 
 // Reset schedules the next call one period from now and un-cancels the
-// timer (R24). The last call time is kept, as rcl does.
+// timer (R24). The last call time is kept, as rcl does. It does nothing
+// to a destroyed timer.
 func (t *Timer) Reset() {
 	q := t.q
 	now := q.now()
 	q.mu.Lock()
+	if t.destroyed {
+		q.mu.Unlock()
+		return
+	}
 	t.nextCall = deadline(now, t.period)
 	t.canceled = false
 	q.fixLocked(t)
@@ -204,13 +231,16 @@ func (t *Timer) advance(now int64) (Info, error) {
 	q := t.q
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if t.destroyed {
+		return Info{}, ErrDestroyed
+	}
 	if t.canceled {
 		return Info{}, ErrCanceled
 	}
 	if now < 0 {
 		return Info{}, ErrNegativeNow
 	}
-	info := Info{ExpectedCallTime: t.nextCall, ActualCallTime: now, ClockType: q.clockType}
+	info := Info{ExpectedCallTime: anyTime(t.nextCall, q.clockType), ActualCallTime: anyTime(now, q.clockType)}
 	t.lastCall = now
 	t.nextCall = deadline(t.nextCall, t.period)
 	if t.nextCall <= now {
@@ -228,6 +258,23 @@ func (t *Timer) advance(now int64) (Info, error) {
 	}
 	q.fixLocked(t)
 	return info, nil
+}
+
+// Destroy takes the timer out of its queue for good, as rclpy's
+// Timer.destroy() and Node.destroy_timer() do (rclpy/rclpy/timer.py,
+// node.py) and as releasing the last reference to an rclcpp timer does:
+// the queue holds it no longer, so a timer replaced by a new one leaves
+// nothing behind, and an executor with only destroyed timers is idle. A
+// destroyed timer is canceled and never runs again: Reset does nothing,
+// Call returns ErrDestroyed. Destroy is idempotent, and a callback may
+// destroy its own timer or another; a timer destroyed during a round is
+// not called in it.
+func (t *Timer) Destroy() {
+	q := t.q
+	q.mu.Lock()
+	t.destroyed, t.canceled = true, true
+	q.removeLocked(t)
+	q.mu.Unlock()
 }
 
 // String describes the timer for debugging.

@@ -61,7 +61,7 @@ func BenchmarkIngest(b *testing.B) {
 		if err := ts.SetUseSimTime(true); err != nil {
 			b.Fatal(err)
 		}
-		pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+		pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,7 +75,9 @@ func BenchmarkIngest(b *testing.B) {
 			if err := pub.Publish(ctx, buf); err != nil {
 				b.Fatal(err)
 			}
-			e.SpinOnce()
+			if _, err := e.SpinSome(ctx); err != nil {
+				b.Fatal(err)
+			}
 		}
 		if got := c.Now().Nanoseconds(); got != ns {
 			b.Fatalf("clock at %d, want %d", got, ns)

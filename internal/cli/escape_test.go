@@ -76,14 +76,14 @@ func FuzzDoctorText(f *testing.F) {
 	f.Add(info("/", "talker"), "rt/chatter", "std_msgs::msg::dds_::String_", "talker")
 	f.Add(info("/evil", "\x1b[31mred\x1b[0m"), "rt/\x1b]0;pwned\x07", "x::msg::dds_::\nY_", "\u202eevil")
 	f.Add(info("/"+strings.Repeat("n", 299), strings.Repeat("\x9b", 300)), "rt/"+strings.Repeat("t", 300), "", "\xff")
-	f.Add([]byte{0, 1, 0, 0}, "rt/clock", doctor.ClockType, "")
+	f.Add([]byte{0, 1, 0, 0}, "rt/clock", doctor.ClockDDSType, "")
 	f.Fuzz(func(t *testing.T, payload []byte, topic, typ, process string) {
 		g := graph.New()
 		p := graph.GUID{1, 14: 1, 15: 0xc1}
 		g.SetParticipant(graph.Participant{GUID: p, Enclave: "/", Process: process, PID: process}, true)
 		g.SetEndpoint(graph.Endpoint{GUID: graph.GUID{1, 15: 2}, Kind: graph.Writer, DDSTopic: topic, DDSType: typ,
 			QoS: graph.DefaultWriterQoS, Partitions: []string{process}}, true)
-		g.SetEndpoint(graph.Endpoint{GUID: graph.GUID{1, 15: 4}, Kind: graph.Reader, DDSTopic: "rt/clock", DDSType: doctor.ClockType,
+		g.SetEndpoint(graph.Endpoint{GUID: graph.GUID{1, 15: 4}, Kind: graph.Reader, DDSTopic: "rt/clock", DDSType: doctor.ClockDDSType,
 			QoS: graph.DefaultReaderQoS, Partitions: []string{topic}}, true)
 		if pi, err := graph.UnmarshalParticipantEntitiesInfo(payload); err == nil {
 			g.SetDiscoveryInfo(pi)

@@ -55,7 +55,7 @@ func TestMonitorMalformedClockFails(t *testing.T) {
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
 		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
 			tr := bus.Connect("broken_sim")
-			pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+			pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -61,14 +61,14 @@ func benchPeer(mode string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
 	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
-	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, q)
+	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	switch mode {
 	case "pong":
-		pub, err := tr.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+		pub, err := tr.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -197,7 +197,7 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
 	requireDDS(b)
 	startPeer(b, "pong", domainBenchRTT)
 	tr := open(b, domainBenchRTT)
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
 		}
 		matched = func() bool { return len(ts.Publishers()) > 0 }
 	} else {
-		sub, err = tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+		sub, err = tr.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func BenchmarkClockRate(b *testing.B) {
 	requireDDS(b)
 	lines := startPeer(b, "sink", domainBenchRate)
 	tr := open(b, domainBenchRate)
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -434,19 +434,19 @@ func ddsperfThroughput(t testing.TB) (float64, error) {
 func BenchmarkClockRoundTripInProcess(b *testing.B) {
 	requireDDS(b)
 	a, c := open(b, domainBenchInProc), open(b, domainBenchInProc)
-	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := a.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	sub, err := a.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	psub, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	psub, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ppub, err := c.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	ppub, err := c.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
