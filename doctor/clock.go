@@ -46,7 +46,13 @@ type clockWriter struct {
 type clockEvent struct{ clockstream.Event }
 
 const (
-	maxClockPoints = 256
+	// clockMemory is how far back the (wall, sim) points of a clock topic
+	// reach: far enough to date the stamps of a node whose
+	// ros_discovery_info came late (its samples wait for it, a Fast DDS
+	// heartbeat period of 3 s and the 5 s doctor waits). maxClockPoints
+	// bounds them all the same (a 1 kHz clock fills 10 s).
+	clockMemory    = 10 * time.Second
+	maxClockPoints = 1 << 14
 	// maxEvents bounds the events kept per kind and writer: a report
 	// names the first ones and counts all (the analyser's totals).
 	maxEvents = 8
@@ -82,12 +88,35 @@ func (c *clockWatch) observe(topic string, at time.Time, data []byte, pub transp
 	s := clockstream.Decode(now, pub, data)
 	w.a.Observe(s)
 	if s.Err == nil {
-		ps := append(c.points[topic], clockPoint{wall: at.UnixNano(), sim: s.Value})
-		if len(ps) > maxClockPoints {
-			ps = slices.Delete(ps, 0, len(ps)-maxClockPoints)
-		}
-		c.points[topic] = ps
+		c.points[topic] = remember(c.points[topic], clockPoint{wall: at.UnixNano(), sim: s.Value})
 	}
+}
+
+// remember appends p to the points ps and forgets those older than
+// clockMemory (or beyond maxClockPoints), a batch at a time so that
+// appending stays cheap.
+func remember(ps []clockPoint, p clockPoint) []clockPoint {
+	ps = append(ps, p)
+	cut := 0
+	if len(ps) > maxClockPoints {
+		cut = len(ps) - maxClockPoints
+	}
+	if old := p.wall - int64(clockMemory); ps[0].wall < old {
+		i, _ := slices.BinarySearchFunc(ps, old, func(q clockPoint, w int64) int {
+			switch {
+			case q.wall < w:
+				return -1
+			case q.wall > w:
+				return 1
+			}
+			return 0
+		})
+		cut = max(cut, i)
+	}
+	if cut > 0 && (cut >= len(ps)/4 || len(ps) > maxClockPoints) {
+		ps = slices.Delete(ps, 0, cut)
+	}
+	return ps
 }
 
 // event keeps an analyser event; gaps are measured by observe itself

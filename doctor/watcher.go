@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -125,8 +126,20 @@ type Watcher struct {
 	stamps  map[string]map[string]*WriterStamps
 	schemas map[string]string
 	readers map[string]*topicReader // by DDS topic
+	held    map[string][]heldSample // samples of writers whose clock is not known yet, by writer GUID
 	times   []ros2msg.TimeField     // scratch for decoding
 }
+
+// A heldSample waits until its writer's node, so its clock, is known.
+type heldSample struct {
+	topic string
+	r     *topicReader
+	s     transport.Sample
+	now   time.Time
+}
+
+// maxHeld bounds the samples held per writer (the latest are kept).
+const maxHeld = 64
 
 type topicReader struct {
 	sub    transport.Sampler
@@ -144,7 +157,7 @@ func Start(ctx context.Context, src Source, opts Options) (*Watcher, error) {
 		startSteady: opts.Steady.Now(), ctx: ctx, cancel: cancel,
 		clocks: map[string]transport.Subscription{}, timeOf: map[string]string{}, owners: map[string]string{},
 		stamps: map[string]map[string]*WriterStamps{}, schemas: map[string]string{},
-		readers: map[string]*topicReader{}}
+		readers: map[string]*topicReader{}, held: map[string][]heldSample{}}
 	w.clock = newClockWatch(w.start)
 	// /clock is read from the start, before discovery shows its writers:
 	// its first messages date the first stamps. Remapped clock topics are
@@ -359,6 +372,16 @@ func (w *Watcher) follow(s graph.Snapshot) {
 			topic = fallback
 		}
 		w.timeOf[e.GUID.String()] = topic
+		for _, h := range w.held[e.GUID.String()] {
+			w.classify(h.topic, h.r, h.s, h.now)
+		}
+		delete(w.held, e.GUID.String())
+	}
+	// Writers gone before their node was known take their samples along.
+	for id := range w.held {
+		if !slices.ContainsFunc(s.Endpoints, func(e graph.Endpoint) bool { return e.GUID.String() == id }) {
+			delete(w.held, id)
+		}
 	}
 }
 
@@ -468,8 +491,13 @@ func (w *Watcher) takeSamples() {
 // its writer's node reads (/clock unless remapped). The caller holds w.mu.
 func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now time.Time) {
 	clockTopic, ok := w.timeOf[string(s.Publisher)]
-	if !ok {
-		return // its node, so its clock, is not known yet
+	if !ok { // its node, so its clock, is not known yet: classified when it is
+		h := append(w.held[string(s.Publisher)], heldSample{topic, r, s, now})
+		if len(h) > maxHeld {
+			h = slices.Delete(h, 0, len(h)-maxHeld)
+		}
+		w.held[string(s.Publisher)] = h
+		return
 	}
 	byWriter := w.stamps[topic]
 	if byWriter == nil {

@@ -265,3 +265,36 @@ func TestClockPartition(t *testing.T) {
 		}
 	}
 }
+
+// A node's ros_discovery_info may come seconds after its endpoints (a
+// Fast DDS heartbeat period): its stamps wait until its node, so its
+// clock, is known, and are then classified, none lost.
+func TestStampsWaitForTheirNode(t *testing.T) {
+	h := newHarness(t, doctor.Options{})
+	sim := ep(1, 2)
+	h.node(1, "/", "gazebo", clockWriter(sim, doctor.ClockDDSTopic))
+	g := h.w.Graph()
+	g.SetParticipant(graph.Participant{GUID: pp(2), Enclave: "/"}, true)
+	imu := graph.Endpoint{GUID: ep(2, 6), Participant: pp(2), Kind: graph.Writer, DDSTopic: "rt/imu",
+		DDSType: "sensor_msgs::msg::dds_::Imu_", QoS: graph.DefaultWriterQoS}
+	g.SetEndpoint(imu, true)
+	h.at(0) // the watcher reads rt/imu
+	h.clock(doctor.ClockDDSTopic, sim, 0, 400, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
+	q := h.src.reader(t, "rt/imu", false)
+	for i := range 5 {
+		q.push(transport.Sample{Data: imuMsg(1000e9 + int64(i)*500e6), Publisher: pub(imu.GUID),
+			SourceTimestamp: h.t0 + int64(i)*int64(500*time.Millisecond)})
+	}
+	r := h.at(3 * time.Second)
+	if r.Summary.Pending != 1 || r.Topics[0].Samples != 0 {
+		t.Fatalf("before its node is known: %+v, %+v", r.Summary, r.Topics)
+	}
+	g.SetDiscoveryInfo(graph.ParticipantEntitiesInfo{GID: pp(2), Nodes: []graph.NodeEntitiesInfo{
+		{Namespace: "/", Name: "imu_driver", Writers: []graph.GUID{imu.GUID}, Readers: []graph.GUID{ep(2, 4)}}}})
+	g.SetEndpoint(graph.Endpoint{GUID: ep(2, 4), Participant: pp(2), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic,
+		DDSType: doctor.ClockDDSType, QoS: graph.DefaultReaderQoS}, true)
+	r = h.at(3100 * time.Millisecond)
+	if tp := r.Topics[0]; tp.Samples != 5 || tp.StampBase != "sim" || len(r.Findings) != 0 {
+		t.Errorf("after: %+v, findings %+v", tp, r.Findings)
+	}
+}
