@@ -37,6 +37,7 @@ const (
 	domainDoctorMalformed   = 119
 	domainDoctorHostile     = 120
 	domainDoctorHidden      = 121
+	domainDoctorStallJump   = 122
 )
 
 // hang bounds a wait for something that happens unless the code is broken;
@@ -249,6 +250,58 @@ func TestDoctorSimulatorDies(t *testing.T) {
 			t.Errorf("want a partial summary, not ok:\n%s", r.raw)
 		}
 	})
+}
+
+// Clock streams that go wrong while doctor watches, from Fast DDS
+// writers: one jumps back 100 s every 300 messages (a looped recording),
+// one jumps 60 s ahead every 300, one stands still from its 50th message
+// on (a paused simulator, on its own namespace's clock). Each is a
+// finding naming its writer and when; the faults repeat, so doctor sees
+// them whenever it has matched the writers.
+func TestDoctorClockStallsAndJumps(t *testing.T) {
+	requireDDSCLI(t)
+	bin := buildSimclock(t, t.TempDir())
+	const d = domainDoctorStallJump
+	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
+	defer cancel()
+	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
+		fastpeer.Node{Name: "/sim/looped_bag", Clock: &fastpeer.ClockPublisher{Start: 100000 * time.Second, Step: 10 * time.Millisecond,
+			Rate: 100, JumpEvery: 300, Jump: -100 * time.Second}},
+		fastpeer.Node{Name: "/sim/skipper", Clock: &fastpeer.ClockPublisher{Start: 5000 * time.Second, Step: 10 * time.Millisecond,
+			Rate: 100, JumpEvery: 300, Jump: 60 * time.Second}},
+		fastpeer.Node{Name: "/robot2/sim", Clock: &fastpeer.ClockPublisher{Topic: "/robot2/clock", Start: 7000 * time.Second,
+			Step: 10 * time.Millisecond, Rate: 100, StallAt: 50}},
+	))
+	w := startDoctorWatch(t, bin, ddsEnv(t, d), "--interval", "500ms")
+	want := []struct{ code, node, text string }{
+		{doctor.CodeClockBackward, "/sim/looped_bag", "/clock from /sim/looped_bag went back from "},
+		{doctor.CodeClockJumpForward, "/sim/skipper", "/clock from /sim/skipper jumped forward from "},
+		{doctor.CodeClockStall, "/robot2/sim", "/robot2/clock from /robot2/sim stood still at 7000.490000000 from "},
+	}
+	r := w.await("the stall and the jumps", func(r doctorRun) bool {
+		for _, x := range want {
+			if _, ok := r.finding(x.code, x.node); !ok {
+				return false
+			}
+		}
+		return true
+	})
+	for _, x := range want {
+		f, _ := r.finding(x.code, x.node)
+		if !strings.Contains(f.Message, x.text) || !strings.Contains(f.Message, "s into the audit") {
+			t.Errorf("%s: %s", x.code, f.Message)
+		}
+	}
+	if _, ok := r.finding(doctor.CodeMultipleClockPubs, ""); !ok {
+		t.Errorf("two /clock writers and no %s:\n%s", doctor.CodeMultipleClockPubs, r.raw)
+	}
+	if c, _ := r.clockOf("/robot2/sim"); c.Topic != "/robot2/clock" || c.Pauses == 0 {
+		t.Errorf("/robot2/sim %+v", c)
+	}
+	w.interrupt()
+	if err := peer.CheckLoopback(); err != nil {
+		t.Error(err)
+	}
 }
 
 // A /clock reader in DDS partition robot1 (a Fast DDS XML profile can put

@@ -183,10 +183,11 @@ type ClockPublisher struct {
 	// Malformed sends 8-byte payloads (the CDR header and the seconds)
 	// that do not decode as a Clock.
 	Malformed bool
-	// After JumpAt messages (when JumpAt > 0) the value jumps by Jump
-	// once: backward when Jump < 0.
-	JumpAt int
-	Jump   time.Duration
+	// Every JumpEvery messages (when JumpEvery > 0) the value jumps by
+	// Jump: backward when Jump < 0, as a looped recording does at each
+	// loop.
+	JumpEvery int
+	Jump      time.Duration
 	// From StallAt messages on (when StallAt > 0) the value stands still
 	// while messages keep coming: a paused simulator.
 	StallAt int
@@ -335,8 +336,8 @@ func Args(domain int, opts ...Option) []string {
 			if p.Malformed {
 				args = append(args, "--clock-malformed")
 			}
-			if p.JumpAt > 0 {
-				args = append(args, "--clock-jump-at", strconv.Itoa(p.JumpAt), "--clock-jump", seconds(p.Jump))
+			if p.JumpEvery > 0 {
+				args = append(args, "--clock-jump-every", strconv.Itoa(p.JumpEvery), "--clock-jump", seconds(p.Jump))
 			}
 			if p.StallAt > 0 {
 				args = append(args, "--clock-stall-at", strconv.Itoa(p.StallAt))

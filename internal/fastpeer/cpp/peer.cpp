@@ -523,7 +523,7 @@ struct NodeOpts {
   bool pub_clock = false;
   std::string clock_topic = "/clock";  // a bridge or relay publishes /robot1/clock
   bool clock_malformed = false;        // 8-byte payloads that do not decode as a Clock
-  int64_t clock_jump_at = -1, clock_jump = 0;  // after that many messages, add clock_jump once
+  int64_t clock_jump_every = 0, clock_jump = 0;  // every that many messages, add clock_jump
   int64_t clock_stall_at = -1;                 // from that many messages on, the value stands still
   Qos clock_writer{Rel::reliable, Dur::volatile_, Hist::keep_last, 10};  // ros_gz_bridge
   int64_t clock_start = 0, clock_step = 10000000;
@@ -563,7 +563,7 @@ void usage() {
                "  --clock-start SEC --clock-step SEC --clock-rate HZ --clock-count N\n"
                "  --clock-reliability R --clock-durability D --clock-depth N\n"
                "  --clock-malformed             publish payloads that do not decode as a Clock\n"
-               "  --clock-jump-at N --clock-jump SEC   after N messages, jump by SEC once\n"
+               "  --clock-jump-every N --clock-jump SEC  every N messages, jump by SEC\n"
                "  --clock-stall-at N            from N messages on, the value stands still\n"
                "  --pub-imu TOPIC               publish sensor_msgs/msg/Imu\n"
                "  --stamp sim|wall|zero --stamp-offset SEC --imu-rate HZ --frame-id ID\n"
@@ -677,8 +677,8 @@ Opts parse(int argc, char** argv) {
       node().clock_topic = val();
     } else if (a == "--clock-malformed") {
       node().clock_malformed = true;
-    } else if (a == "--clock-jump-at") {
-      node().clock_jump_at = parse_int(val());
+    } else if (a == "--clock-jump-every") {
+      node().clock_jump_every = parse_int(val());
     } else if (a == "--clock-jump") {
       std::string v = val();
       node().clock_jump = parse_seconds(v);
@@ -1240,12 +1240,13 @@ class Peer {
 
   // publish_clock publishes node i's next /clock message: its value, or
   // with --clock-malformed 8 bytes that do not decode as a Clock (the
-  // encapsulation header and seconds only). --clock-jump-at and
-  // --clock-stall-at change the values from then on.
+  // encapsulation header and seconds only). --clock-jump-every jumps the
+  // value every that many messages (a looped recording jumps back at each
+  // loop); --clock-stall-at stops it from then on.
   void publish_clock(size_t i) {
     auto& st = state_[i];
     const NodeOpts& n = o_.nodes[i];
-    if (st.clock_sent == n.clock_jump_at) st.clock_next_ns += n.clock_jump;
+    if (n.clock_jump_every > 0 && st.clock_sent > 0 && st.clock_sent % n.clock_jump_every == 0) st.clock_next_ns += n.clock_jump;
     RawData d{encode_clock(st.clock_next_ns)};
     if (n.clock_malformed) d.bytes.resize(8);
     st.clock_w->write(&d);
