@@ -39,8 +39,9 @@ const depsRules = `
 	STD < github.com/spf13/pflag < github.com/spf13/cobra;
 
 	# Core values: times, durations and clocks (the root package), the CDR
-	# encoding, rule IDs, units; the standard library only.
-	STD < simclock, simclock/cdr, simclock/rules, simclock/internal/units;
+	# encoding, rule IDs, units, terminal escaping; the standard library
+	# only.
+	STD < simclock, simclock/cdr, simclock/rules, simclock/internal/units, simclock/internal/term;
 
 	# Wire values and clocks: ROS messages, the transport contract, the
 	# discovered graph, message definitions, a virtual clock, guards.
@@ -81,7 +82,7 @@ const depsRules = `
 	simclock/bag, simclock/doctor, simclock/experiment, simclock/lint < TOOLS;
 
 	# The CLI, the one place a real transport is wired in, and main.
-	TOOLS, TRANSPORTS, github.com/spf13/cobra, os/exec < simclock/internal/cli < simclock/cmd/simclock;
+	TOOLS, TRANSPORTS, simclock/internal/term, github.com/spf13/cobra, os/exec < simclock/internal/cli < simclock/cmd/simclock;
 
 	# Development tools and test support.
 	simclock/lint < simclock/lint/corpus;

@@ -12,27 +12,6 @@ import (
 	"github.com/simclock/simclock/graph"
 )
 
-func TestPrintable(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"/robot/imu_driver", "/robot/imu_driver"},
-		{"/ロボット/センサ", "/ロボット/センサ"}, // any script stays
-		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
-		{"\x1b]0;title\x07", `\x1b]0;title\a`},
-		{"a\nb\tc\rd", `a\nb\tc\rd`},
-		{"del\x7f", `del\x7f`},
-		{"c1\u009bx", `c1\u009bx`},
-		{"bidi\u202eevil", `bidi\u202eevil`},
-		{"line\u2028sep", `line\u2028sep`},
-		{"bad\xffutf8", `bad\xffutf8`},
-		{`back\slash`, `back\\slash`},
-		{"", ""},
-	} {
-		if got := printable(tc.in); got != tc.want {
-			t.Errorf("printable(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // terminalSafe reports what in text a terminal would act on: a control
 // character other than newline, a format character, invalid UTF-8.
 func terminalSafe(text string) (bad rune, ok bool) {
@@ -45,23 +24,6 @@ func terminalSafe(text string) (bad rune, ok bool) {
 		}
 	}
 	return 0, true
-}
-
-// FuzzPrintable: the escaped text is terminal-safe, and printable text
-// passes unchanged.
-func FuzzPrintable(f *testing.F) {
-	for _, s := range []string{"\x1b[2J", "\x1b]0;x\x07", "a\\b", "\xff\xfe", "\u202e", "/ok/name"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := printable(s)
-		if r, ok := terminalSafe(strings.ReplaceAll(got, "\n", "")); !ok || strings.Contains(got, "\n") {
-			t.Fatalf("printable(%q) = %q still carries %U", s, got, r)
-		}
-		if _, ok := terminalSafe(s); ok && !strings.ContainsAny(s, "\n\\") && got != s {
-			t.Fatalf("printable(%q) = %q changed printable text", s, got)
-		}
-	})
 }
 
 // FuzzDoctorText: whatever the network announces (a ros_discovery_info
