@@ -53,9 +53,10 @@ func (a *analysis) close() {
 	}
 }
 
-// damage adds the damaged_chunk finding; it reports whether any chunk
-// was damaged.
+// damage adds the damaged_chunk and damaged_summary findings; it reports
+// whether anything was damaged.
 func (a *analysis) damage(rep *Report) bool {
+	summary := a.damagedSummary(rep)
 	var ex []Example
 	var chunks int64
 	for _, f := range rep.Files {
@@ -73,7 +74,7 @@ func (a *analysis) damage(rep *Report) bool {
 		}
 	}
 	if chunks == 0 {
-		return false
+		return summary
 	}
 	rep.Findings = append(rep.Findings, newFinding(Finding{Code: CodeDamagedChunk, Count: chunks,
 		Message:  fmt.Sprintf("%d damaged chunks skipped (checksum or framing): %d messages not analysed; nothing from them is reported", chunks, rep.Skipped),
@@ -155,4 +156,26 @@ func (a *analysis) checkMetadata(rep *Report, set *bagSet, complete bool) {
 			Message:  fmt.Sprintf("metadata.yaml disagrees with the bag's files (%s): the recording may be incomplete or its files mixed up", filepath.Join(set.dir, "metadata.yaml")),
 			Examples: ex}))
 	}
+}
+
+// damagedSummary adds the damaged_summary finding: files whose MCAP
+// summary was not trusted, and were read from their data section.
+func (a *analysis) damagedSummary(rep *Report) bool {
+	var ex []Example
+	var n int64
+	for _, f := range rep.Files {
+		if f.SummaryDamage != "" {
+			n++
+			if len(ex) < a.opts.Examples {
+				ex = append(ex, Example{File: filepath.Base(f.Path), Detail: f.SummaryDamage})
+			}
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	rep.Findings = append(rep.Findings, newFinding(Finding{Code: CodeDamagedSummary, Count: n,
+		Message:  fmt.Sprintf("%d files have a damaged MCAP summary section: read from their data section instead, which the report covers", n),
+		Examples: ex}))
+	return true
 }

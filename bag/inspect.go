@@ -96,6 +96,7 @@ const (
 	CodeReadError        = "read_error"
 	CodeClockPublishers  = "clock_publishers"
 	CodeDamagedChunk     = "damaged_chunk"
+	CodeDamagedSummary   = "damaged_summary"
 	CodeMetadata         = "metadata_mismatch"
 	CodeNoMetadata       = "no_metadata"
 )
@@ -255,12 +256,13 @@ func (r *Report) Count(s Severity) int {
 // Inspect reads one rosbag2 bag and reports its time hazards. paths is
 // a bag directory (or its metadata.yaml), or the storage files of one bag
 // given one by one (.mcap, .db3, either with .zstd file compression; a
-// split bag is all of its files, ordered by their first message when
-// their summaries say). A directory is read as "ros2 bag info" reads it:
-// the files metadata.yaml lists, in order, checked against its counts.
+// split bag is all of its files NAME_0, NAME_1, ..., read in index
+// order). A directory is read as "ros2 bag info" reads it: the files
+// metadata.yaml lists, in order, checked against its counts.
 //
-// Inputs that are not one bag (the same file twice, two directories)
-// give an error wrapping ErrUsage and no report. Otherwise the report is
+// Inputs that are not one bag (the same file twice, two directories,
+// several recordings: see InspectAll) give an error wrapping ErrUsage
+// and no report; paths that are no bag (missing, a pipe) ErrInput. Otherwise the report is
 // never nil: a read error (truncated or corrupt file) stops reading and
 // Inspect returns the report of everything read so far with a
 // *ReadError naming the file and byte offset; damaged chunks are skipped
@@ -293,7 +295,7 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		if st, err := os.Stat(f.path); err == nil {
 			fi.Bytes = st.Size()
 		}
-		tmp, err := decompressFile(f.path)
+		tmp, err := decompressFile(ctx, f.path, f.storage)
 		if tmp == "" {
 			return err
 		}
@@ -301,7 +303,8 @@ func readBagFile(ctx context.Context, st storage, f bagFile, fi *FileInfo, s *si
 		path, unzipErr = tmp, err
 	}
 	err := st.read(ctx, path, fi, s)
-	if err == nil {
+	if unzipErr != nil && !errors.Is(err, context.Canceled) {
+		// Why the inflation stopped says more than where the file it left ends.
 		err = unzipErr
 	}
 	return err
@@ -370,6 +373,8 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 		return rep, readErr
 	case missingErr != nil:
 		return rep, missingErr
+	case damaged && rep.DamagedChunks() == 0:
+		return rep, fmt.Errorf("%w: a damaged summary section was not trusted; the files were read from their data sections", ErrDamaged)
 	case damaged:
 		return rep, fmt.Errorf("%w: %d chunks skipped, %d messages not analysed", ErrDamaged, rep.DamagedChunks(), rep.Skipped)
 	}

@@ -86,8 +86,10 @@ func writeDB3(t testing.TB, path string, o db3Options, topics []genTopic, msgs [
 	}
 }
 
-// metadataYAML writes the metadata.yaml rosbag2 (version 9) writes for
-// files holding msgs (split by file), with counts that can be altered.
+// metadataYAML writes the metadata.yaml rosbag2 writes (in the layout of
+// testdata/rosbag2, which comes from rosbag2's writer) for files holding
+// msgs (split by file): offered_qos_profiles as YAML text before version
+// 9, as a sequence from version 9 on.
 func metadataYAML(version int, storage, compression string, files []string, perFile [][]genMsg, topics []genTopic) string {
 	var b strings.Builder
 	total := 0
@@ -108,7 +110,16 @@ func metadataYAML(version int, storage, compression string, files []string, perF
 		if tp.qos == "" {
 			qos = "- history: 1\\n  depth: 1\\n  reliability: 2\\n  durability: 2\\n  deadline:\\n    sec: 0\\n    nsec: 0\\n  lifespan:\\n    sec: 0\\n    nsec: 0\\n  liveliness: 1\\n  liveliness_lease_duration:\\n    sec: 0\\n    nsec: 0\\n  avoid_ros_namespace_conventions: false"
 		}
-		fmt.Fprintf(&b, "    - topic_metadata:\n        name: %s\n        type: %s\n        serialization_format: cdr\n        offered_qos_profiles: \"%s\"\n        type_description_hash: \"\"\n      message_count: %d\n", tp.topic, tp.typ, qos, counts[tp.topic])
+		if version >= 9 {
+			seq := tp.qos
+			if seq == "" {
+				seq = qosV9
+			}
+			qos = "\n          " + strings.ReplaceAll(seq, "\n", "\n          ")
+		} else {
+			qos = ` "` + qos + `"`
+		}
+		fmt.Fprintf(&b, "    - topic_metadata:\n        name: %s\n        type: %s\n        serialization_format: cdr\n        offered_qos_profiles:%s\n        type_description_hash: \"\"\n      message_count: %d\n", tp.topic, tp.typ, qos, counts[tp.topic])
 	}
 	mode := ""
 	format := ""
@@ -132,7 +143,7 @@ func metadataYAML(version int, storage, compression string, files []string, perF
 	if version >= 6 {
 		b.WriteString("  custom_data: ~\n")
 	}
-	if version >= 7 {
+	if version >= 8 {
 		b.WriteString("  ros_distro: jazzy\n")
 	}
 	return b.String()

@@ -25,12 +25,13 @@ func newBagCmd(env *Env) *cobra.Command {
 		Short: "Find time hazards in rosbag2 recordings, and play their /clock",
 		Long: `simclock bag inspect BAG   report the time hazards of a rosbag2 bag
 simclock bag clock BAG     publish /clock along the bag's timeline
+simclock bag info BAG      describe the bag as ros2 bag info does
 
 BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
 .mcap or .db3 files), or the storage files of one bag given one by one
 (bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
-	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
+	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil), newBagInfoCmd(env))
 	return cmd
 }
 
@@ -50,6 +51,7 @@ type bagInspectOptions struct {
 	failOn     string
 	examples   int
 	wide       bool
+	topics     []string
 	files      []string
 }
 
@@ -62,7 +64,11 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
-split bag together); MCAP or sqlite3, with or without zstd compression. Reports
+split bag together); MCAP or sqlite3, with or without zstd compression. A
+folder without metadata.yaml, or files given together, that hold several
+recordings (named NAME_0, NAME_1... by rosbag2) are reported one recording
+after the other, each on its own; one recording of two storages is a usage
+error. Reports
 /clock (first and last value, rate, gaps, pauses, backward and forward jumps,
 real-time factor against log time: the analysis and the words of simclock
 monitor), messages recorded before the first /clock, and for every
@@ -71,6 +77,10 @@ and nested Times): zero stamps (R10, R29), stamps on another time base than
 the bag's clock (R3, R30), stamps in the future, stamps going backwards, and
 with --window W the stamps for which stamp − W is negative or zero (R25, R27).
 Bags without /clock are compared with the recorder's log time.
+
+--topics narrows the report to some topics (their lines, findings and
+plots; findings about no topic, such as damage, stay); /clock is read all
+the same, and stderr says how many findings on other topics are not shown.
 
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
@@ -82,7 +92,9 @@ A truncated or corrupt file is reported with the byte offset of the problem,
 after the report of everything read before it. Chunk CRCs and lz4 checksums
 are checked (--no-crc skips them): a damaged chunk is reported with its byte
 offset, and its messages are skipped and counted, never analysed. The same
-file given twice is a usage error.
+file given twice, a path that does not exist, and what is not a file or a
+directory (a named pipe, a shell pipe such as <(...), a device, "-") are
+usage errors: a bag is read from a file it can seek in.
 
 Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
 does or a file cannot be read completely, 2 on usage errors.
@@ -122,6 +134,7 @@ Examples:
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
+	f.StringSliceVar(&o.topics, "topics", nil, "report only these topics (`TOPIC`,...; /clock is read all the same, as the stamps' reference)")
 	return cmd
 }
 
@@ -167,46 +180,107 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		bar = &progressBar{w: env.Stderr}
 		opts.Progress = bar.update
 	}
-	rep, readErr := bag.Inspect(ctx, o.files, opts)
+	recs, err := bag.InspectAll(ctx, o.files, opts)
 	if bar != nil {
 		bar.clear()
 	}
-	if errors.Is(readErr, bag.ErrUsage) {
-		return flagErrorf("%v", readErr)
-	}
-	if rep == nil {
-		return readErr
-	}
-	if errors.Is(readErr, context.Canceled) {
-		return readErr
-	}
-	var err error
-	if o.format == formatJSON {
-		err = writeBagJSON(env.Stdout, rep, o)
-	} else {
-		err = writeBagText(env.Stdout, rep, o.wide)
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return flagErrorf("%v", err)
 	}
 	if err != nil {
 		return err
 	}
-	for _, out := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{o.svg, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
-		if out.path == "" {
+	// Several recordings (a folder of bags, files of several bags) are
+	// reported one after the other, each on its own.
+	var jl *jsonLines
+	if o.format == formatJSON {
+		jl = newJSONLines(env.Stdout)
+		if err := writeBagEnv(jl, o); err != nil {
+			return err
+		}
+	}
+	var readErr error
+	fail := false
+	for i, r := range recs {
+		if errors.Is(r.Err, context.Canceled) {
+			return r.Err
+		}
+		if r.Report == nil {
+			readErr = r.Err
 			continue
 		}
-		if err := writeFileWith(out.path, out.write); err != nil {
+		if len(o.topics) > 0 {
+			rep, hidden, missing := r.Report.OnlyTopics(o.topics)
+			for _, m := range missing {
+				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", escapeTerminal(m))
+			}
+			if hidden > 0 {
+				fmt.Fprintf(env.Stderr, "simclock: %d findings on other topics not shown (--topics)\n", hidden)
+			}
+			r.Report = rep
+		}
+		if o.format == formatJSON {
+			if len(recs) > 1 {
+				if err := jl.Write(recordingLine{Kind: "recording", Name: r.Name, Index: i, Recordings: len(recs), Files: r.Files}); err != nil {
+					return err
+				}
+			}
+			err = writeBagJSONLines(jl, r.Report)
+		} else {
+			if len(recs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", r.Name, i+1, len(recs), len(r.Files))
+			}
+			err = writeBagText(env.Stdout, r.Report, o.wide)
+		}
+		if err != nil {
+			return err
+		}
+		if r.Err != nil {
+			if len(recs) > 1 {
+				fmt.Fprintf(env.Stderr, "simclock: %v\n", r.Err)
+			}
+			readErr = r.Err
+		}
+		fail = fail || failing(r.Report, o.failOn)
+	}
+	for _, out := range []struct {
+		path  string
+		write func(*bag.Report, io.Writer) error
+	}{{o.svg, (*bag.Report).WriteSVG}, {o.html, (*bag.Report).WriteHTML}} {
+		if out.path == "" || len(recs) == 0 {
+			continue
+		}
+		if len(recs) > 1 {
+			return flagErrorf("--svg and --html draw one recording; %d were given: give one", len(recs))
+		}
+		rep := recs[0].Report
+		if err := writeFileWith(out.path, func(w io.Writer) error { return out.write(rep, w) }); err != nil {
 			return err
 		}
 	}
 	if readErr != nil {
+		if len(recs) > 1 {
+			return errFindings // each error is printed after its report
+		}
 		return readErr
 	}
-	if failing(rep, o.failOn) {
+	if fail {
 		return errFindings
 	}
 	return nil
+}
+
+// recordingLine starts the lines of one recording when several are
+// reported.
+type recordingLine struct {
+	Kind       string   `json:"kind"`
+	Name       string   `json:"name"`
+	Index      int      `json:"index"`
+	Recordings int      `json:"recordings"`
+	Files      []string `json:"files"`
 }
 
 func writeFileWith(path string, write func(io.Writer) error) error {
@@ -236,9 +310,8 @@ func failing(rep *bag.Report, failOn string) bool {
 	return false
 }
 
-func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
-	jl := newJSONLines(w)
-	if err := jl.Write(struct {
+func writeBagEnv(jl *jsonLines, o *bagInspectOptions) error {
+	return jl.Write(struct {
 		envHeader
 		Files           []string      `json:"files"`
 		Window          time.Duration `json:"window_ns"`
@@ -246,9 +319,10 @@ func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 		GapPeriods      int           `json:"gap_periods"` // periods under its old name
 		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
 		FutureTolerance time.Duration `json:"future_tolerance_ns"`
-	}{newEnvHeader("bag inspect"), o.files, o.window, o.periods, o.periods, o.baseTol, o.futureTol}); err != nil {
-		return err
-	}
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.periods, o.periods, o.baseTol, o.futureTol})
+}
+
+func writeBagJSONLines(jl *jsonLines, rep *bag.Report) error {
 	for _, l := range rep.JSONLines() {
 		if err := jl.Write(l); err != nil {
 			return err
@@ -301,6 +375,9 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		}
 		if len(f.Damaged) > 0 {
 			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
+		}
+		if f.SummaryDamage != "" {
+			p("    summary section not trusted (%s): read from the data section\n", f.SummaryDamage)
 		}
 	}
 	if rep.Messages > 0 {
@@ -356,6 +433,8 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	case rep.Complete:
 	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
 		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
+	case hasCode(rep, bag.CodeDamagedSummary) && !hasCode(rep, bag.CodeReadError) && !hasCode(rep, bag.CodeMetadata):
+		p("\na damaged summary section was not trusted: the report comes from the data section\n")
 	default:
 		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
 	}
@@ -497,8 +576,8 @@ func bagTimeline(start, end int64, rate, hz float64, loop bool, delay time.Durat
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	start, end, err := bag.Span(ctx, o.files)
-	if errors.Is(err, bag.ErrUsage) {
-		return &usageError{err} // the same file twice, a directory beside its files
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return &usageError{err} // the same file twice, a directory beside its files, no such file, a pipe
 	}
 	if err != nil {
 		return err
