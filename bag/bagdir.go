@@ -67,7 +67,7 @@ func checkInput(p string) error {
 // A bagFile is one storage file of a bag, in reading order.
 type bagFile struct {
 	path    string // as found: relative to the working directory
-	storage string // "mcap" or "sqlite3"
+	storage string // its format's name, "mcap" or "sqlite3" (storageFormats)
 	zstd    bool   // compressed whole (compression_mode: file)
 	meta    *FileMetadata
 	missing bool // listed in metadata.yaml, absent
@@ -85,18 +85,6 @@ type bagSet struct {
 	// noMetadata is set for a directory without metadata.yaml, whose
 	// storage files were found by name.
 	noMetadata bool
-}
-
-// storageOf says which storage a file name is: .db3 is sqlite3, anything
-// else MCAP (whose reader says clearly when a file is not MCAP).
-func storageOf(name string) (storage string, compressed bool) {
-	base := strings.ToLower(name)
-	compressed = strings.HasSuffix(base, ".zstd")
-	base = strings.TrimSuffix(base, ".zstd")
-	if strings.HasSuffix(base, ".db3") {
-		return "sqlite3", compressed
-	}
-	return "mcap", compressed
 }
 
 // resolve turns the paths given into the files of one bag: one bag
@@ -160,8 +148,8 @@ func resolveAll(paths []string) ([]*bagSet, error) {
 	for _, g := range groups {
 		set := &bagSet{name: displayName(g.name)}
 		for _, p := range g.paths {
-			st, z := storageOf(p)
-			set.files = append(set.files, bagFile{path: p, storage: st, zstd: z})
+			format, z := formatOf(p)
+			set.files = append(set.files, bagFile{path: p, storage: format.name, zstd: z})
 		}
 		sets = append(sets, set)
 	}
@@ -176,8 +164,15 @@ type recordingGroup struct {
 
 // splitName is how rosbag2's SequentialWriter names the files of a
 // recording: NAME_N.db3 or NAME_N.mcap (N from 0, NAME the bag
-// directory's name), with .zstd when compressed whole.
-var splitName = regexp.MustCompile(`(?i)^(.+)_(\d+)\.(mcap|db3)(\.zstd)?$`)
+// directory's name; the extension is a storage format's), with .zstd when
+// compressed whole.
+var splitName = func() *regexp.Regexp {
+	var exts []string
+	for _, f := range storageFormats {
+		exts = append(exts, regexp.QuoteMeta(f.ext))
+	}
+	return regexp.MustCompile(`(?i)^(.+)_(\d+)(` + strings.Join(exts, "|") + `)(\.zstd)?$`)
+}()
 
 // recordingOf returns the recording a storage file belongs to and its
 // split index; a file not named NAME_N is a recording of its own (index
@@ -196,7 +191,11 @@ func recordingOf(path string) (name string, index int) {
 // its storage extensions.
 func displayName(name string) string {
 	lower := strings.ToLower(name)
-	for _, ext := range []string{".zstd", ".mcap", ".db3"} {
+	exts := []string{".zstd"}
+	for _, f := range storageFormats {
+		exts = append(exts, f.ext)
+	}
+	for _, ext := range exts {
 		if strings.HasSuffix(lower, ext) {
 			name, lower = name[:len(name)-len(ext)], lower[:len(lower)-len(ext)]
 		}
@@ -229,11 +228,11 @@ func groupRecordings(paths []string) ([]recordingGroup, error) {
 			_, b := recordingOf(g.paths[j])
 			return a < b
 		})
-		first, _ := storageOf(g.paths[0])
+		first, _ := formatOf(g.paths[0])
 		for _, p := range g.paths[1:] {
-			if st, _ := storageOf(p); st != first {
+			if st, _ := formatOf(p); st.name != first.name {
 				return nil, fmt.Errorf("%w: recording %s mixes %s and %s files (%s and %s): rosbag2 writes one storage per recording",
-					ErrUsage, n, first, st, filepath.Base(g.paths[0]), filepath.Base(p))
+					ErrUsage, n, first.name, st.name, filepath.Base(g.paths[0]), filepath.Base(p))
 			}
 		}
 		out = append(out, *g)
@@ -303,10 +302,11 @@ func resolveDir(dir string) ([]*bagSet, error) {
 				return nil, err
 			}
 		}
-		bf.storage, bf.zstd = storageOf(bf.path)
-		if m.StorageIdentifier == "sqlite3" || m.StorageIdentifier == "mcap" {
-			bf.storage = m.StorageIdentifier
+		format, z := formatOf(bf.path)
+		if named, ok := formatNamed(m.StorageIdentifier); ok {
+			format = named
 		}
+		bf.storage, bf.zstd = format.name, z
 		set.files = append(set.files, bf)
 	}
 	return []*bagSet{set}, nil
@@ -338,9 +338,7 @@ func storageFiles(dir string, meta *Metadata) ([]*bagSet, error) {
 	}
 	var paths []string
 	for _, e := range ents {
-		n := strings.ToLower(e.Name())
-		if !e.IsDir() && (strings.HasSuffix(n, ".mcap") || strings.HasSuffix(n, ".db3") ||
-			strings.HasSuffix(n, ".mcap.zstd") || strings.HasSuffix(n, ".db3.zstd")) {
+		if !e.IsDir() && isStorageFile(e.Name()) {
 			p := filepath.Join(dir, e.Name())
 			if err := checkInput(p); err != nil {
 				return nil, err
@@ -352,7 +350,11 @@ func storageFiles(dir string, meta *Metadata) ([]*bagSet, error) {
 		if meta != nil {
 			return []*bagSet{{dir: dir, meta: meta, name: filepath.Base(filepath.Clean(dir))}}, nil
 		}
-		return nil, fmt.Errorf("%w: %s has no metadata.yaml and no .mcap or .db3 file", ErrUsage, dir)
+		var exts []string
+		for _, f := range storageFormats {
+			exts = append(exts, f.ext)
+		}
+		return nil, fmt.Errorf("%w: %s has no metadata.yaml and no %s file", ErrUsage, dir, strings.Join(exts, " or "))
 	}
 	groups, err := groupRecordings(paths)
 	if err != nil {
@@ -365,8 +367,8 @@ func storageFiles(dir string, meta *Metadata) ([]*bagSet, error) {
 	for _, g := range groups {
 		set := &bagSet{dir: dir, meta: meta, noMetadata: meta == nil, name: displayName(g.name)}
 		for _, p := range g.paths {
-			st, z := storageOf(p)
-			set.files = append(set.files, bagFile{path: p, storage: st, zstd: z})
+			format, z := formatOf(p)
+			set.files = append(set.files, bagFile{path: p, storage: format.name, zstd: z})
 		}
 		sets = append(sets, set)
 	}

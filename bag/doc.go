@@ -29,7 +29,11 @@
 // every few thousand rows, and is returned as it is: never as damage.
 //
 // The analysis never sees the storage: each storage reads a file into one
-// sink of channels and messages (storage.go). MCAP files with a chunk
+// sink of channels and messages (storage.go). The storages are one table,
+// storageFormats ({name, extension, reader, summary, inflation check,
+// distribution}), through which paths are resolved, recordings grouped,
+// directories listed, files inflated and bags described: a new format is a
+// file implementing storage and its entry there. MCAP files with a chunk
 // index are read chunk by chunk in log-time order, others linearly;
 // chunks may be uncompressed, zstd or lz4. sqlite3 (.db3) files are read
 // with modernc.org/sqlite, SQLite itself translated to Go: no cgo, so the
@@ -65,7 +69,11 @@
 // are in FileInfo.Damaged, the damaged_chunk finding says how many
 // messages were skipped, and Inspect reads on and returns ErrDamaged.
 // Steps across a skipped chunk are not judged, so no /clock gap or jump
-// comes from the hole. Options.NoCRC (--no-crc) skips these checks.
+// comes from the hole, and every reference that depends on /clock is
+// reset there: until the next /clock, stamps are not compared with one
+// from before the hole (which gave future_stamp and time_base_mismatch)
+// and no message is before_first_clock (the hole may have held the first
+// /clock). Options.NoCRC (--no-crc) skips these checks.
 //
 // The MCAP summary section is checked before it is used to read a file
 // by: its CRC (rosbag2's writer stores one), its records' opcodes and
@@ -102,11 +110,23 @@
 // value recorded before the message (stamps recorded before the first
 // /clock are before_first_clock, not on another time base); without it
 // (the report says so, no_clock), with the recorder's log time. The
-// finding codes, with their severity, rules, message and fix, are the
-// table Checks, and are listed in docs/rules.md. zero_stamp,
-// time_base_mismatch, window_negative and window_zero are errors for
-// stamps (std_msgs/Header stamps and fields named *stamp) and warnings
-// for other Time fields, which may hold 0 or distant times on purpose.
+// finding codes, with their severity, rules, message and fix, are listed
+// by Checks and in docs/rules.md. zero_stamp, time_base_mismatch,
+// window_negative and window_zero are errors for stamps (std_msgs/Header
+// stamps and fields named *stamp) and warnings for other Time fields,
+// which may hold 0 or distant times on purpose.
+//
+// # Checks
+//
+// Inspect reads a bag once, in a streaming pass that judges nothing: it
+// counts, per topic, per Time field and for /clock, each kind of
+// occurrence (zero stamps, stamps off the reference, /clock events...)
+// and keeps the first examples of each (tally.go). Each kind of finding
+// is then one file, check_<code>.go: its code, its entry (rules.Check:
+// severity, rules, title, fix), its detector over the tally
+// (rules.Detector), and how its examples read. Findings come out most
+// severe first, then by code and subject (rules.Sort), the order of
+// every simclock tool but lint's file order.
 //
 // The nominal /clock period and value step are clockstream's: the medians
 // over the last 64 intervals that were not gaps, and over the last 64
@@ -116,14 +136,18 @@
 //
 // # JSON lines
 //
-// "simclock bag inspect --format json" writes one JSON object per line,
-// each with a "kind" field; Report.JSONLines gives every line after the
-// first. Fields are only ever added, never renamed ("gap_periods" is
-// "periods" under its old name). Times are integer nanoseconds (fields
-// ending _ns), since the Unix epoch for log times.
+// "simclock bag inspect --format json" writes the parts of a Report as
+// JSON lines, one object per line with its "kind" first. Within a schema,
+// fields are only ever added, never renamed ("gap_periods" is "periods"
+// under its old name). Times are integer nanoseconds (fields ending _ns),
+// since the Unix epoch for log times. Schema 2 writes a finding as every
+// simclock tool does (rules.Finding): "code" first, and "rules", an array
+// (schema 1 had "rule":"R10,R29", omitted when empty); "fix" is new.
 //
-//	{"kind":"env","schema":1,"version":VERSION,"command":"bag inspect","files":[...],
+//	{"kind":"env","schema":2,"version":VERSION,"command":"bag inspect","files":[...],
 //	 "window_ns":W,"periods":N,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
+//	{"kind":"recording","name":N,"index":I,"recordings":N,"files":[...]}  before each
+//	                                     recording's lines, when the paths hold several
 //	{"kind":"bag","dir":D,"metadata":{"version":N,"storage_identifier":S,
 //	 "relative_file_paths":[...],"duration_ns":N,"starting_time_ns":T,"message_count":N,
 //	 "topics":[{"name":T,"type":TYPE,"serialization_format":"cdr","qos":[{"history":H,
@@ -144,9 +168,9 @@
 //	 "definition":"bag"|"shipped"?,"decode_errors":N,"time_fields":[{"field":"header.stamp","header":B,"count":N,"zero":N,
 //	 "min_ns":V,"max_ns":V,"non_monotonic":N,"other_base":N,"future":N,"max_lead_ns":N,
 //	 "reference":"clock"|"log","window_negative":N,"window_zero":N}]}        one per topic
-//	{"kind":"finding","severity":"error"|"warning"|"info","code":C,"rule":"R10,R29"?,
-//	 "topic":T?,"field":F?,"count":N,"message":M,"examples":[{"log_ns":T,"value_ns":V,
-//	 "ref_ns":V?,"detail":D?,"index":N,"file":F?,"element":N?,"before_ns":V?}]}  most severe first
+//	{"kind":"finding","code":C,"severity":"error"|"warning"|"info","rules":["R10","R29"],
+//	 "topic":T?,"field":F?,"count":N,"message":M,"fix":F,"examples":[{"log_ns":T,"value_ns":V,
+//	 "ref_ns":V?,"detail":D?,"index":N,"file":F?,"element":N?,"before_ns":V?}]?}  most severe first
 //	{"kind":"summary","files":N,"messages":N,"bytes":N,"topics":N,"start_log_ns":T,
 //	 "end_log_ns":T,"errors":N,"warnings":N,"infos":N,"complete":B,"skipped_messages":N}
 //

@@ -84,27 +84,20 @@ func setInfo(ctx context.Context, set *bagSet) (*BagInfo, error) {
 			return nil
 		},
 	}
-	storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
-	defer func() {
-		for _, st := range storages {
-			st.close()
-		}
-	}()
+	storages := readers{}
+	defer storages.close()
 	for _, f := range set.files {
 		bi.Files = append(bi.Files, filepath.Base(f.path))
 		bi.StorageID = f.storage
 		fi := FileInfo{Path: f.path}
-		if err := readBagFile(ctx, storages[f.storage], f, &fi, s); err != nil {
+		if err := readBagFile(ctx, storages.of(f), f, &fi, s); err != nil {
 			return bi, err
 		}
 		if st, err := os.Stat(f.path); err == nil {
 			bi.Bytes += st.Size()
 		}
-		if f.storage == "sqlite3" && bi.ROSDistro == "" {
-			bi.ROSDistro = fi.Library // the schema table's ros_distro
-		}
-		if f.storage == "mcap" && !f.zstd && bi.ROSDistro == "" {
-			bi.ROSDistro = mcapROSDistro(f.path)
+		if format, _ := formatNamed(f.storage); bi.ROSDistro == "" && format.distro != nil {
+			bi.ROSDistro = format.distro(f, &fi)
 		}
 	}
 	if bi.Messages > 0 {
@@ -127,6 +120,18 @@ func dirSize(dir string) int64 {
 		}
 	}
 	return n
+}
+
+// sqliteDistro is the ros_distro of a sqlite3 file's schema table
+// (Iron on), which its reader gives as the library.
+func sqliteDistro(_ bagFile, fi *FileInfo) string { return fi.Library }
+
+// mcapDistro is mcapROSDistro of a file not compressed whole.
+func mcapDistro(f bagFile, _ *FileInfo) string {
+	if f.zstd {
+		return ""
+	}
+	return mcapROSDistro(f.path)
 }
 
 // mcapROSDistro returns the ros_distro of the "rosbag2" metadata record

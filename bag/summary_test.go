@@ -12,10 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // damageCodes are the findings that say the input is damaged.
-var damageCodes = []string{CodeDamagedSummary, CodeDamagedChunk, CodeReadError, CodeMetadata}
+var damageCodes = []rules.Code{CodeDamagedSummary, CodeDamagedChunk, CodeReadError, CodeMetadata}
 
 // realFindings returns the findings that are about the recording, not
 // its damage, as comparable text.
@@ -107,7 +109,7 @@ func TestSummaryBitFlips(t *testing.T) {
 				if o == flipBad && counts[flipBad] <= 5 {
 					var codes []string
 					for _, f := range got.Findings {
-						codes = append(codes, f.Code)
+						codes = append(codes, string(f.Code))
 					}
 					t.Errorf("bit %d of byte %d (summary byte %d): complete %v, findings %s; clean %s", off%8, off, off-start,
 						got.Complete, strings.Join(codes, ","), strings.Join(realFindings(clean), ","))

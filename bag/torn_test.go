@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/simclock/simclock/rules"
 )
 
 // madeUp returns the findings of got that are not damage and that clean
@@ -14,11 +16,11 @@ import (
 func madeUp(clean, got *Report) []string {
 	have := map[string]int64{}
 	for _, f := range clean.Findings {
-		have[f.Code+" "+f.Topic+" "+f.Field] = f.Count
+		have[string(f.Code)+" "+f.Topic+" "+f.Field] = f.Count
 	}
 	var out []string
 	for _, f := range got.Findings {
-		k := f.Code + " " + f.Topic + " " + f.Field
+		k := string(f.Code) + " " + f.Topic + " " + f.Field
 		if f.Code == CodeNoClock || isDamageCode(f.Code) {
 			continue
 		}
@@ -29,14 +31,7 @@ func madeUp(clean, got *Report) []string {
 	return out
 }
 
-func isDamageCode(code string) bool {
-	for _, c := range damageCodes {
-		if c == code {
-			return true
-		}
-	}
-	return false
-}
+func isDamageCode(code rules.Code) bool { return slices.Contains(damageCodes, code) }
 
 // TestSQLiteCutAnywhere cuts a sqlite3 bag (clean: no hazard) every 197
 // bytes after its first page, inside pages and on their bounds: every

@@ -37,7 +37,7 @@ const tempReserve = 256 << 20
 // file that goes wrong later returns the temporary file holding what
 // inflated up to there, with a *ReadError saying where (in the inflated
 // data) and why: the report covers what came before.
-func decompressFile(ctx context.Context, path, storage string) (string, error) {
+func decompressFile(ctx context.Context, path string, format storageFormat) (string, error) {
 	in, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("bag: %w", err)
@@ -53,7 +53,7 @@ func decompressFile(ctx context.Context, path, storage string) (string, error) {
 			Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
 	}
 	// The start says what the file is before anything is written.
-	check := newInflateCheck(storage)
+	check := format.inflate()
 	head := make([]byte, check.headLen())
 	n, err := io.ReadFull(z, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
@@ -62,11 +62,7 @@ func decompressFile(ctx context.Context, path, storage string) (string, error) {
 	if err := check.start(head[:n]); err != nil {
 		return "", fail(0, err, "the file compressed whole starts with % x", head[:min(n, 16)])
 	}
-	ext := ".mcap"
-	if storage == "sqlite3" {
-		ext = ".db3"
-	}
-	out, err := os.CreateTemp("", "simclock-bag-*"+ext)
+	out, err := os.CreateTemp("", "simclock-bag-*"+format.ext)
 	if err != nil {
 		return "", fmt.Errorf("bag: %w", err)
 	}
@@ -171,11 +167,13 @@ type inflateCheck interface {
 	end() error
 }
 
+// newInflateCheck returns the inflation check of the storage named.
 func newInflateCheck(storage string) inflateCheck {
-	if storage == "sqlite3" {
-		return &sqliteInflate{}
+	f, ok := formatNamed(storage)
+	if !ok {
+		f = storageFormats[0]
 	}
-	return &mcapInflate{}
+	return f.inflate()
 }
 
 // mcapInflate follows MCAP's framing: the magic, then records (an opcode

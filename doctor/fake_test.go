@@ -9,6 +9,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/virtualclock"
 )
@@ -187,7 +188,7 @@ func (h *harness) at(offset time.Duration) doctor.Report {
 }
 
 // finding returns the finding of code for node, failing without one.
-func finding(t *testing.T, r doctor.Report, code, node string) doctor.Finding {
+func finding(t *testing.T, r doctor.Report, code rules.Code, node string) rules.Finding {
 	t.Helper()
 	for _, f := range r.Findings {
 		if f.Code == code && (node == "" || f.Node == node) {
@@ -195,10 +196,10 @@ func finding(t *testing.T, r doctor.Report, code, node string) doctor.Finding {
 		}
 	}
 	t.Fatalf("no %s finding for %q in %+v", code, node, r.Findings)
-	return doctor.Finding{}
+	return rules.Finding{}
 }
 
-func hasFinding(r doctor.Report, code string) bool {
+func hasFinding(r doctor.Report, code rules.Code) bool {
 	for _, f := range r.Findings {
 		if f.Code == code {
 			return true

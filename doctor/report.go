@@ -28,7 +28,7 @@ type Report struct {
 	Participants []ParticipantReport `json:"participants"`
 	Clock        []ClockWriter       `json:"clock"`
 	Topics       []TopicReport       `json:"topics"`
-	Findings     []Finding           `json:"findings"`
+	Findings     []rules.Finding     `json:"findings"`
 	Summary      Summary             `json:"summary"`
 }
 
@@ -101,17 +101,6 @@ type PublisherStamps struct {
 	Malformed int `json:"malformed,omitempty"`
 }
 
-// A Finding is one problem, naming the node and topic and what to change.
-type Finding struct {
-	Code     string         `json:"code"`
-	Severity rules.Severity `json:"severity"`
-	Rules    []rules.ID     `json:"rules,omitempty"`
-	Node     string         `json:"node,omitempty"`
-	Topic    string         `json:"topic,omitempty"`
-	Message  string         `json:"message"`
-	Fix      string         `json:"fix"`
-}
-
 // Summary counts what the report holds.
 type Summary struct {
 	Elapsed      time.Duration `json:"elapsed_ns"`
@@ -131,8 +120,9 @@ type Summary struct {
 	// Partial is true when the audit was cut short (interrupted): what it
 	// covers is incomplete, and not OK.
 	Partial bool `json:"partial"`
-	// OK is false when a finding fails the run (warning or error), and
-	// while the report is incomplete (Discovering or Partial).
+	// OK is false when a finding fails the run (Observation.FailOn: by
+	// default a warning or an error), and while the report is incomplete
+	// (Discovering or Partial).
 	OK bool `json:"ok"`
 }
 
@@ -162,6 +152,8 @@ type Observation struct {
 	Clock map[string]ClockWriter
 	// Stamps has the classified stamps by DDS topic, then writer GUID.
 	Stamps map[string]map[string]*WriterStamps
+	// FailOn says which findings make Summary.OK false.
+	FailOn rules.FailOn
 	// Schemas says, by DDS topic, whether its type carries a stamp:
 	// BaseNone, BaseUnknown (no definition), "ignored", or "" (stamped).
 	Schemas map[string]string
@@ -185,7 +177,7 @@ func (w *WriterStamps) add(c StampClass, stamp, ref int64) {
 }
 
 // Analyze builds the report of obs: the tables, and the findings of every
-// detector in detectors.go.
+// check (the check_*.go files), most severe first, then by code and node.
 func Analyze(obs Observation) Report {
 	a := newAnalysis(obs)
 	var r Report
@@ -193,30 +185,14 @@ func Analyze(obs Observation) Report {
 	r.Participants = a.participants()
 	r.Clock = a.clockRows
 	r.Topics = a.topics()
-	for _, d := range detectors {
-		r.Findings = append(r.Findings, d(a)...)
-	}
-	slices.SortStableFunc(r.Findings, func(x, y Finding) int {
-		return cmp.Or(-cmp.Compare(x.Severity, y.Severity), cmp.Compare(x.Code, y.Code),
-			cmp.Compare(x.Node, y.Node), cmp.Compare(x.Topic, y.Topic))
-	})
+	r.Findings = detectors.Run(a)
+	rules.Sort(r.Findings)
 	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
-		Topics: len(r.Topics), ClockWriters: len(r.Clock), Pending: pending(a.snap, obs.Self)}
+		Topics: len(r.Topics), ClockWriters: len(r.Clock), Pending: pending(a.snap, obs.Self),
+		Errors: rules.Count(r.Findings, rules.Error), Warnings: rules.Count(r.Findings, rules.Warning),
+		Infos: rules.Count(r.Findings, rules.Info)}
 	r.Summary.Discovering = r.Summary.Pending > 0 || a.empty() && obs.Elapsed < obs.DiscoveryGrace
-	r.Summary.OK = !r.Summary.Discovering
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case rules.Error:
-			r.Summary.Errors++
-		case rules.Warning:
-			r.Summary.Warnings++
-		default:
-			r.Summary.Infos++
-		}
-		if f.Severity.Fails() {
-			r.Summary.OK = false
-		}
-	}
+	r.Summary.OK = !rules.Fails(r.Findings, obs.FailOn) && !r.Summary.Discovering
 	return r
 }
 
@@ -480,10 +456,4 @@ func (a *analysis) topics() []TopicReport {
 		out = append(out, tr)
 	}
 	return out
-}
-
-// finding fills a Finding from its check.
-func finding(code, node, topic, message string) Finding {
-	c := check(code)
-	return Finding{Code: code, Severity: c.Severity, Rules: c.Rules, Node: node, Topic: topic, Message: message, Fix: c.Fix}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/ros2msg"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// most this many samples per topic are classified per Poll; defaults
 	// to 8.
 	SampleDepth int
+	// FailOn says which findings make a report's Summary.OK false; the
+	// zero value fails on warnings and errors.
+	FailOn rules.FailOn
 	// DiscoveryGrace is how long a graph may stay empty before it is a
 	// finding (nothing_discovered): until then a report says discovery is
 	// in progress. Defaults to 3 s.
@@ -571,7 +575,7 @@ func (w *Watcher) Report() Report {
 	w.mu.Lock()
 	now := w.now()
 	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: w.elapsed(), Now: now,
-		DiscoveryGrace: w.opts.DiscoveryGrace, Network: w.opts.Network,
+		DiscoveryGrace: w.opts.DiscoveryGrace, Network: w.opts.Network, FailOn: w.opts.FailOn,
 		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}}
 	for pub, cw := range w.clock.writers {
 		st := w.clock.stats(now, pub)

@@ -65,7 +65,7 @@ func TestClockStreamEvents(t *testing.T) {
 		name  string
 		feed  func(h *harness, w graph.GUID)
 		end   time.Duration // the last message
-		code  string
+		code  rules.Code
 		sev   rules.Severity
 		wants []string
 	}{
@@ -163,7 +163,7 @@ func TestClockTopics(t *testing.T) {
 		!strings.Contains(f.Message, "/clock is published by /gazebo") {
 		t.Errorf("%+v", f)
 	}
-	for _, code := range []string{doctor.CodeNodeNotOnSimTime, doctor.CodeMultipleClockPubs, doctor.CodeFutureStamps, doctor.CodeNoClockPublisher} {
+	for _, code := range []rules.Code{doctor.CodeNodeNotOnSimTime, doctor.CodeMultipleClockPubs, doctor.CodeFutureStamps, doctor.CodeNoClockPublisher} {
 		if hasFinding(r, code) {
 			t.Errorf("unexpected %s: %+v", code, r.Findings)
 		}

@@ -11,6 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/internal/report/reporttest"
+	"github.com/simclock/simclock/rules"
 )
 
 const (
@@ -50,7 +54,7 @@ func TestBagInspectGolden(t *testing.T) {
 		{"damaged_text", []string{"bag", "inspect", "testdata/bag/damaged.mcap"}, 1, false},
 		{"damaged_nocrc_text", []string{"bag", "inspect", "--no-crc", "--fail-on", "never", "testdata/bag/damaged.mcap"}, 0, false},
 		// A real rosbag2 sqlite3 directory, checked against its metadata.yaml.
-		{"real_sqlite3_dir_json", []string{"bag", "inspect", "--format", "json", realBags + "-dirs/sqlite3-rewriter_b"}, 0, true},
+		{"real_sqlite3_dir_json", []string{"bag", "inspect", "--format", "json", realBags + "-dirs/sqlite3-rewriter_b"}, 1, true}, // unknown_schema warnings
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,6 +73,40 @@ func TestBagInspectGolden(t *testing.T) {
 			}
 			bagGolden(t, tc.name, out)
 		})
+	}
+}
+
+// TestBagInspectSARIF: the findings of a bag as SARIF 2.1.0, each result
+// in the bag and at its topic and Time field; a truncated bag is an
+// unsuccessful run that says why.
+func TestBagInspectSARIF(t *testing.T) {
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", "--format", "sarif", "--root", "testdata", hazardsBag)
+	if code != ExitFailure || errOut != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	// Artifact URIs are relative to --root; it is an absolute path, and
+	// the golden holds a stand-in.
+	root, _ := filepath.Abs("testdata")
+	out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
+	bagGolden(t, "hazards_sarif", sarifGolden(t, out, bag.Checks(), func(c rules.Check) string { return string(c.Code) }))
+
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut_0.mcap")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runBagCLI(t, false, "bag", "inspect", "--format", "sarif", cut)
+	if code != ExitFailure {
+		t.Errorf("truncated bag: exit %d, want 1", code)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	if !strings.Contains(out, `"executionSuccessful": false`) || !strings.Contains(out, "could not be read to its end") ||
+		!strings.Contains(out, `"ruleId": "read_error"`) {
+		t.Errorf("truncated bag: the run does not say it is partial:\n%s", out)
 	}
 }
 
@@ -197,7 +235,7 @@ func TestBagInspectFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.window != 2*time.Second || got.periods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
+	if got.window != 2*time.Second || got.periods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != rules.FailOnWarning || got.svg != "t.svg" {
 		t.Errorf("options %+v", got)
 	}
 }

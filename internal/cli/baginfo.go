@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/internal/report"
 )
 
 // bagInfoOptions holds the flag values of simclock bag info.
@@ -46,9 +47,6 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag info: no bag given")
 			}
-			if err := checkFormat(o.format); err != nil {
-				return err
-			}
 			return runBagInfo(cmd.Context(), env, o)
 		},
 	}
@@ -68,15 +66,15 @@ func runBagInfo(ctx context.Context, env *Env, o *bagInfoOptions) error {
 		}
 	}
 	if o.format == formatJSON {
-		jl := newJSONLines(env.Stdout)
-		if werr := jl.Write(struct {
+		jl := report.NewJSONLines(env.Stdout)
+		if werr := jl.Write("env", struct {
 			envHeader
 			Files []string `json:"files"`
 		}{newEnvHeader("bag info"), o.files}); werr != nil {
 			return werr
 		}
 		for _, bi := range infos {
-			if werr := jl.Write(bagInfoLine(bi)); werr != nil {
+			if werr := jl.Write("bag_info", bagInfoLine(bi)); werr != nil {
 				return werr
 			}
 		}
@@ -101,7 +99,6 @@ type infoTopic struct {
 
 func bagInfoLine(bi *bag.BagInfo) any {
 	line := struct {
-		Kind       string      `json:"kind"`
 		Name       string      `json:"name"`
 		Files      []string    `json:"files"`
 		Bytes      int64       `json:"bytes"`
@@ -114,7 +111,7 @@ func bagInfoLine(bi *bag.BagInfo) any {
 		Topics     []infoTopic `json:"topics"`
 		Services   []infoTopic `json:"services"`
 		Metadata   bool        `json:"from_metadata"`
-	}{Kind: "bag_info", Name: bi.Name, Files: bi.Files, Bytes: bi.Bytes, StorageID: bi.StorageID, ROSDistro: bi.ROSDistro,
+	}{Name: bi.Name, Files: bi.Files, Bytes: bi.Bytes, StorageID: bi.StorageID, ROSDistro: bi.ROSDistro,
 		DurationNS: bi.DurationNS, StartNS: bi.StartNS, EndNS: bi.StartNS + bi.DurationNS, Messages: bi.Messages,
 		Topics: []infoTopic{}, Services: []infoTopic{}, Metadata: bi.FromMetadata}
 	for _, t := range bi.Topics {

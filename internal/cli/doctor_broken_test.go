@@ -22,6 +22,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of these tests.
@@ -119,13 +120,13 @@ func (w *doctorWatch) interrupt() (int, []doctorRun) {
 	return w.p.exitCode(w.t, hang), after
 }
 
-func (r doctorRun) finding(code, node string) (doctor.Finding, bool) {
+func (r doctorRun) finding(code rules.Code, node string) (rules.Finding, bool) {
 	for _, f := range r.findings {
 		if f.Code == code && (node == "" || f.Node == node) {
 			return f, true
 		}
 	}
-	return doctor.Finding{}, false
+	return rules.Finding{}, false
 }
 
 func (r doctorRun) clockOf(node string) (doctor.ClockWriter, bool) {
@@ -273,7 +274,10 @@ func TestDoctorClockStallsAndJumps(t *testing.T) {
 			Step: 10 * time.Millisecond, Rate: 100, StallAt: 50}},
 	))
 	w := startDoctorWatch(t, bin, ddsEnv(t, d), "--interval", "500ms")
-	want := []struct{ code, node, text string }{
+	want := []struct {
+		code       rules.Code
+		node, text string
+	}{
 		{doctor.CodeClockBackward, "/sim/looped_bag", "/clock from /sim/looped_bag went back from "},
 		{doctor.CodeClockJumpForward, "/sim/skipper", "/clock from /sim/skipper jumped forward from "},
 		{doctor.CodeClockStall, "/robot2/sim", "/robot2/clock from /robot2/sim stood still at 7000.490000000 from "},

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/doctor"
-	"github.com/simclock/simclock/rules/rulestest"
+	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of the doctor tests (this helper's range is 100-129).
@@ -30,10 +30,6 @@ const (
 	domainDoctorNoClock = 105
 	domainDoctorWatch   = 106
 )
-
-func TestDoctorChecksDocumented(t *testing.T) {
-	rulestest.CheckDocumented(t, doctor.Checks)
-}
 
 // startTestNode starts this test binary as a Go ROS node (testnode_test.go)
 // with the given SIMCLOCK_TEST_* settings, and waits until it is set up.
@@ -88,7 +84,7 @@ type doctorRun struct {
 	nodes    map[string]doctor.NodeReport
 	topics   map[string]doctor.TopicReport
 	clock    []doctor.ClockWriter
-	findings []doctor.Finding
+	findings []rules.Finding
 	summary  *doctor.Summary
 	raw      string
 }
@@ -159,7 +155,7 @@ func parseDoctorLines(t *testing.T, lines []string) doctorRun {
 			dec(&c)
 			r.clock = append(r.clock, c)
 		case "finding":
-			var f doctor.Finding
+			var f rules.Finding
 			dec(&f)
 			r.findings = append(r.findings, f)
 		case "summary":
@@ -173,8 +169,8 @@ func parseDoctorLines(t *testing.T, lines []string) doctorRun {
 	return r
 }
 
-func (r doctorRun) has(code, node, topic string) bool {
-	return slices.ContainsFunc(r.findings, func(f doctor.Finding) bool {
+func (r doctorRun) has(code rules.Code, node, topic string) bool {
+	return slices.ContainsFunc(r.findings, func(f rules.Finding) bool {
 		return f.Code == code && (node == "" || f.Node == node) && (topic == "" || f.Topic == topic)
 	})
 }
@@ -245,7 +241,10 @@ func TestDoctorLiveGraphs(t *testing.T) {
 		startTestNode(t, d, "prophet", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/early/temperature", "SIMCLOCK_TEST_STAMP=30s")
 		startTestNode(t, d, "strict", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_NS=/robot",
 			"SIMCLOCK_TEST_CLOCK_QOS=reliable_transient_local")
-		want := []struct{ code, node, topic string }{
+		want := []struct {
+			code        rules.Code
+			node, topic string
+		}{
 			{doctor.CodeNodeNotOnSimTime, "/forgetful", "/clock"},
 			{doctor.CodeWallStamps, "/forgetful", "/forgetful/temperature"},
 			{doctor.CodeWallStamps, "/wall_stamper", "/wall/temperature"},
@@ -267,7 +266,10 @@ func TestDoctorLiveGraphs(t *testing.T) {
 		}
 		// Nothing else: each node shows exactly its own hazard.
 		for _, f := range r.findings {
-			if !slices.ContainsFunc(want, func(w struct{ code, node, topic string }) bool {
+			if !slices.ContainsFunc(want, func(w struct {
+				code        rules.Code
+				node, topic string
+			}) bool {
 				return w.code == f.Code && w.node == f.Node && w.topic == f.Topic
 			}) {
 				t.Errorf("unexpected finding %+v", f)
