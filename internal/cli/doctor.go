@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -351,7 +350,9 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 	case s.Discovering:
 		line += fmt.Sprintf("; DISCOVERING: nothing found yet after %s s", span(s.Elapsed))
 	}
-	writeWrapped(w, line, width, "  ")
+	for _, l := range report.Wrap(line, width, "  ") {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // clockState says in a word or two how a clock writer's stream stands.
@@ -371,44 +372,6 @@ func clockState(c doctor.ClockWriter) string {
 		return "stood still"
 	}
 	return "ok"
-}
-
-// writeWrapped writes text wrapped at spaces to width columns, the
-// continuation lines indented; a word wider than a line (a long name) starts
-// a line of its own and is broken where the line ends, rather than
-// overflowing it.
-func writeWrapped(w io.Writer, text string, width int, indent string) {
-	if width == math.MaxInt {
-		fmt.Fprintln(w, text)
-		return
-	}
-	ind := []rune(indent)
-	var line []rune
-	empty := true // line holds nothing but the indent
-	flush := func() {
-		fmt.Fprintln(w, strings.TrimRight(string(line), " "))
-		line, empty = slices.Clone(ind), true
-	}
-	for _, word := range strings.Split(text, " ") {
-		r := []rune(word)
-		switch {
-		case empty:
-		case len(line)+1+len(r) <= width:
-			line = append(line, ' ')
-		default:
-			flush()
-		}
-		line = append(line, r...)
-		empty = false
-		for len(line) > width {
-			rest := slices.Clone(line[width:])
-			line = line[:width]
-			flush()
-			line = append(line, rest...)
-			empty = false
-		}
-	}
-	flush()
 }
 
 func dash(s string) string {
