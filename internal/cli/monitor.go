@@ -327,9 +327,15 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 func (o *monitorOptions) checks(t clockstream.Totals) []monitorCheck {
 	checks := []monitorCheck{}
 	if !o.allowNoClock {
-		c := monitorCheck{Name: "clock_present", OK: t.Messages > 0, Detail: fmt.Sprintf("%d message(s)", t.Messages)}
-		if !c.OK {
+		// Present means a valid Clock: messages that all fail to decode
+		// give no node a time.
+		c := monitorCheck{Name: "clock_present", OK: t.HaveClock, Detail: fmt.Sprintf("%d message(s)", t.Messages)}
+		switch {
+		case t.Messages == 0:
 			c.Detail = fmt.Sprintf("no message on %s in %s s (--allow-no-clock accepts that)", o.topic, span(t.Elapsed))
+		case !t.HaveClock:
+			c.Detail = fmt.Sprintf("%d message(s) on %s, none a valid Clock (%d malformed, %d not normalized): no node gets a time from it",
+				t.Messages, o.topic, t.Malformed, t.NotNormalized)
 		}
 		checks = append(checks, c)
 	}
