@@ -1,16 +1,19 @@
 package bag
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // Options tune Inspect. The zero value gives the defaults.
@@ -185,7 +188,18 @@ func (t *tally) finish() *Report {
 	if t.messages > 0 {
 		rep.StartLogNS, rep.EndLogNS = t.start, t.end
 	}
-	if t.clock.seen {
+	switch {
+	case len(rep.Clock.Timelines) > 0:
+		// Each timeline its own series, the busiest first (it sets the
+		// plot's scale): one line through interleaved values is a comb.
+		lines := slices.Clone(rep.Clock.Timelines)
+		slices.SortStableFunc(lines, func(a, b clockstream.PublisherStats) int { return cmp.Compare(b.Messages, a.Messages) })
+		for _, tl := range lines {
+			if d := t.clock.lines[transport.PublisherID(tl.ID)]; d != nil {
+				rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock (" + tl.ID + ")", Points: d.points()})
+			}
+		}
+	case t.clock.seen:
 		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: t.clock.series.points()})
 	}
 	for _, tt := range t.sortedTopics() {

@@ -16,6 +16,7 @@ import (
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // A tally is what the streaming pass counted in a bag: per topic, per Time
@@ -121,7 +122,15 @@ type clockTally struct {
 	// messages far from it, the first /clock among them.
 	stale bool
 
-	rtfSeen bool // an RTF interval has completed
+	rtfSeen          bool // an RTF interval has completed
+	rtfMinv, rtfMaxv float64
+
+	// split follows the timelines of the /clock values, which tell
+	// several publishers interleaved apart though the bag does not record
+	// who sent each message; lines holds each timeline's plot series (the
+	// first maxLineSeries timelines).
+	split *clockstream.Splitter
+	lines map[transport.PublisherID]*decimator
 
 	// Examples of the analyser's events (their counts are its totals).
 	backward, forward, gaps, pauses []rules.Example
@@ -145,6 +154,8 @@ func newTally(opts Options, set *bagSet) *tally {
 		start: math.MaxInt64, end: math.MinInt64,
 	}
 	t.clock.stand.example = -1
+	t.clock.split = clockstream.NewSplitter(t.clockConfig())
+	t.clock.lines = map[transport.PublisherID]*decimator{}
 	if set.meta != nil && set.meta.CompressionMode == "message" {
 		t.msgZstd = true
 	}
@@ -451,13 +462,14 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 	s := clockstream.Decode(at, "", data)
 	c.idx = idx
 	c.stream.Observe(s)
+	line := c.split.Observe(s)
 	c.at = at
 	if at-c.winAt >= time.Second { // close an RTF interval
 		if r := c.stream.Report(at, nil); r.RTF != nil {
 			if !c.rtfSeen {
-				c.report.RTFMin, c.report.RTFMax, c.rtfSeen = *r.RTF, *r.RTF, true
+				c.rtfMinv, c.rtfMaxv, c.rtfSeen = *r.RTF, *r.RTF, true
 			}
-			c.report.RTFMin, c.report.RTFMax = min(c.report.RTFMin, *r.RTF), max(c.report.RTFMax, *r.RTF)
+			c.rtfMinv, c.rtfMaxv = min(c.rtfMinv, *r.RTF), max(c.rtfMaxv, *r.RTF)
 		}
 		c.winAt = at
 	}
@@ -473,6 +485,13 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 	}
 	v := s.Value
 	c.series.add(Point{logNS, v})
+	if d := c.lines[line]; d != nil {
+		d.add(Point{logNS, v})
+	} else if len(c.lines) < maxLineSeries {
+		d = &decimator{}
+		d.add(Point{logNS, v})
+		c.lines[line] = d
+	}
 	if w := t.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
 		ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}
 		if v == w {
@@ -561,6 +580,7 @@ func (t *tally) skip() {
 	if t.clock.stream != nil {
 		t.clock.stream.Break()
 	}
+	t.clock.split.Break()
 	t.endStand()                        // a pause ends at the hole
 	t.clock.stand.value = math.MinInt64 // the next value starts a new run
 	for _, tt := range t.topics {
@@ -575,12 +595,20 @@ func (t *tally) finishClock() {
 	t.endStand()
 	c := &t.clock
 	r := &c.report
+	r.Timelines = []clockstream.PublisherStats{}
 	if c.stream != nil {
 		tot := c.stream.Totals(c.at)
 		r.Present, r.Messages, r.FirstNS, r.LastNS = tot.HaveClock, int64(tot.Messages), tot.First, tot.Last
 		r.PeriodNS, r.StepNS = int64(tot.Period), int64(tot.Step)
-		if tot.RTF != nil {
-			r.RTF = *tot.RTF
+		r.RTF = tot.RTF
+		if c.rtfSeen {
+			r.RTFMin, r.RTFMax = &c.rtfMinv, &c.rtfMaxv
+		}
+		if c.split.Interleaved() {
+			// The values alternate between timelines: one RTF of the
+			// whole is meaningless; each timeline has its own.
+			r.RTF, r.RTFMin, r.RTFMax = nil, nil, nil
+			r.Timelines = c.split.Timelines(c.at)
 		}
 		r.BackwardJumps, r.ForwardJumps, r.Gaps = int64(tot.BackwardJumps), int64(tot.ForwardJumps), int64(tot.Gaps)
 		r.Pauses, r.Stalls = int64(tot.Pauses), int64(tot.Pauses)
@@ -662,6 +690,10 @@ type decimator struct {
 }
 
 const maxPoints = 2048
+
+// maxLineSeries bounds the /clock timelines drawn apart (a recording
+// looped many times starts a timeline at each loop).
+const maxLineSeries = 8
 
 func (d *decimator) add(p Point) {
 	if d.skip > 0 {
