@@ -116,6 +116,17 @@
 // stamps and fields named *stamp) and warnings for other Time fields,
 // which may hold 0 or distant times on purpose.
 //
+// Some Time fields carry another clock than the graph's by design
+// (otherClocks, listed in docs/rules.md): rcl_interfaces/Log.stamp, the
+// system time rcutils stamps every /rosout message with;
+// sensor_msgs/TimeReference.time_ref, an external source's. They are
+// counted and shown (reference "none") but judged only for
+// not_normalized. Stamps going backwards are judged per publisher where
+// the storage keeps publishers apart (several MCAP channels on one
+// topic); rosbag2 records no publisher with a message, so on a topic
+// several publishers shared (its offered QoS profiles) stamps going back
+// are interleaved_stamps, information, not a hazard.
+//
 // # Checks
 //
 // Inspect reads a bag once, in a streaming pass that judges nothing: it

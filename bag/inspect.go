@@ -138,7 +138,7 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 	var base int64
 	for _, f := range set.files {
 		fi := FileInfo{Path: f.path}
-		t.file = fileName(f.path)
+		t.newFile(fileName(f.path))
 		if opts.Progress != nil {
 			b := base
 			s.progress = func(done int64) { opts.Progress(b+done, total) }
@@ -179,6 +179,7 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 // finish writes the report of what was counted: the files, /clock, the
 // topics and their Time fields, and the findings of every check.
 func (t *tally) finish() *Report {
+	t.mergeMetadata()
 	t.finishClock()
 	rep := &Report{Window: t.opts.Window, Files: t.files, Messages: t.messages, Bytes: t.bytes,
 		Clock: t.clock.report, Skipped: t.skippedMessages()}
@@ -217,7 +218,6 @@ func (t *tally) finish() *Report {
 		}
 		rep.Topics = append(rep.Topics, tr)
 	}
-	mergeMetadata(rep, t.set.meta)
 	rep.Findings = detectors.Run(t)
 	rules.Sort(rep.Findings)
 	return rep
@@ -229,6 +229,9 @@ func (f *fieldTally) report(t *tally) TimeFieldReport {
 		NonMonotonic: f.backwards.n, WindowNegative: f.windowNegative.n, WindowZero: f.windowZero.n, Reference: "log"}
 	if t.clock.seen {
 		r.Reference = "clock"
+	}
+	if f.other != nil {
+		r.Reference, r.OtherClock = "none", f.other.Clock
 	}
 	ref := f.ref(t)
 	r.OtherBase, r.Future, r.MaxLeadNS = ref.offBase.n, ref.future.n, ref.maxLead
@@ -244,19 +247,16 @@ func (f *fieldTally) report(t *tally) TimeFieldReport {
 // mergeMetadata takes from a bag directory's metadata.yaml what the
 // storage files may not say: the publishers of each topic, for storages
 // without QoS per channel (MCAP written without it).
-func mergeMetadata(rep *Report, m *Metadata) {
+func (t *tally) mergeMetadata() {
+	m := t.set.meta
 	if m == nil {
 		return
 	}
-	for i := range rep.Topics {
-		t := &rep.Topics[i]
+	for _, tt := range t.topics {
 		for _, tm := range m.Topics {
-			if tm.Name == t.Topic && t.Publishers == 0 {
-				t.Publishers = len(tm.QoS)
+			if tm.Name == tt.rep.Topic && tt.rep.Publishers == 0 {
+				tt.rep.Publishers = len(tm.QoS)
 			}
-		}
-		if t.Topic == rep.Clock.topic() && t.Publishers > rep.Clock.Publishers {
-			rep.Clock.Publishers = t.Publishers
 		}
 	}
 }

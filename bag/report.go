@@ -191,10 +191,15 @@ type TimeFieldReport struct {
 	// tolerance; MaxLeadNS is the largest lead (negative: always behind).
 	Future    int64 `json:"future"`
 	MaxLeadNS int64 `json:"max_lead_ns"`
-	// Reference is what stamps were compared with: "clock" or "log".
+	// Reference is what stamps were compared with: "clock" or "log", or
+	// "none" for a field that carries another clock (OtherClock).
 	Reference      string `json:"reference"`
 	WindowNegative int64  `json:"window_negative"`
 	WindowZero     int64  `json:"window_zero"`
+	// OtherClock, for a field that by design carries another clock than
+	// the graph's ("system", "external": docs/rules.md lists them), says
+	// which; its values are not judged against any clock.
+	OtherClock string `json:"other_clock,omitempty"`
 }
 
 // TopicReport summarises one topic.
