@@ -2,6 +2,7 @@ package clockstream
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -81,14 +82,14 @@ func (sp *Splitter) Observe(s Sample) transport.PublisherID {
 		sp.returns++
 	}
 	if tl.touched && s.Value > tl.last {
-		per := time.Duration(1)
+		per := int64(1)
 		if tl.period > 0 {
-			per = max(1, (s.At-tl.lastAt+tl.period/2)/tl.period)
+			per = periodsIn(since(tl.lastAt, s.At), int64(tl.period))
 		}
-		tl.step = (s.Value - tl.last) / int64(per)
+		tl.step = (s.Value - tl.last) / per
 	}
-	if tl.touched && s.At > tl.lastAt {
-		tl.period = s.At - tl.lastAt
+	if e := since(tl.lastAt, s.At); tl.touched && e > 0 {
+		tl.period = time.Duration(e)
 	}
 	tl.pub.all.counts.Messages++
 	tl.pub.observe(s)
@@ -121,11 +122,42 @@ func (sp *Splitter) continues(tl *timeline, s Sample) bool {
 	if s.Value < tl.last {
 		return false
 	}
+	d := s.Value - tl.last // values are not negative: no overflow
+	elapsed := since(tl.lastAt, s.At)
 	if tl.step == 0 || tl.period == 0 { // one value so far: no step to judge by
-		return s.Value-tl.last <= max(int64(sp.cfg.MinJump), firstRTF*int64(s.At-tl.lastAt))
+		return d <= max(int64(sp.cfg.MinJump), mulSat(firstRTF, elapsed))
 	}
-	per := max(1, int64((s.At-tl.lastAt+tl.period/2)/tl.period))
-	return s.Value-tl.last <= max(int64(sp.cfg.MinJump), int64(sp.cfg.JumpSteps)*tl.step)*per
+	per := periodsIn(elapsed, int64(tl.period))
+	return d <= mulSat(max(int64(sp.cfg.MinJump), mulSat(int64(sp.cfg.JumpSteps), tl.step)), per)
+}
+
+// since is to − from in ns, 0 when to is not after from, math.MaxInt64
+// where the difference overflows (log times of a hostile file).
+func since(from, to time.Duration) int64 {
+	if to <= from {
+		return 0
+	}
+	if d := int64(to - from); d > 0 {
+		return d
+	}
+	return math.MaxInt64
+}
+
+// periodsIn is how many periods elapsed spans, rounded, at least 1.
+func periodsIn(elapsed, period int64) int64 {
+	n := elapsed / period
+	if elapsed%period >= period-period/2 {
+		n++
+	}
+	return max(1, n)
+}
+
+// mulSat is a × b for a, b ≥ 0, math.MaxInt64 where that overflows.
+func mulSat(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // firstRTF bounds how fast a timeline with one value so far may advance

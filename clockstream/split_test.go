@@ -179,3 +179,56 @@ func TestSplitterBounded(t *testing.T) {
 		t.Errorf("a looped recording: last timeline %s, interleaved %v", ids[len(ids)-1], sp.Interleaved())
 	}
 }
+
+// FuzzSplitter feeds arbitrary (log time, value) pairs, as a hostile
+// recording may hold them, to the Splitter: it never panics, never
+// follows more than maxTimelines timelines, every message lands on one
+// (the timelines' messages never exceed those given), and a timeline never
+// goes back.
+func FuzzSplitter(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Add([]byte{255, 255, 255, 255, 255, 255, 255, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 128, 255, 255, 255, 255, 255, 255, 255, 127})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sp := NewSplitter(Config{})
+		last := map[transport.PublisherID]int64{}
+		n := 0
+		for ; len(data) >= 16; data = data[16:] {
+			at := time.Duration(int64(leU64(data)))
+			v := int64(leU64(data[8:]) >> 1) // a value is not negative
+			s := Sample{At: at, Value: v}
+			if data[0]&1 == 1 {
+				s.Err = ErrMalformed
+			}
+			id := sp.Observe(s)
+			n++
+			if s.Err == nil {
+				if p, ok := last[id]; ok && v < p {
+					t.Fatalf("%s went back from %d to %d", id, p, v)
+				}
+				last[id] = v
+			}
+			if len(sp.lines) > maxTimelines {
+				t.Fatalf("%d timelines", len(sp.lines))
+			}
+			if data[1]&7 == 0 {
+				sp.Break()
+			}
+		}
+		total := 0
+		for _, tl := range sp.Timelines(0) {
+			total += tl.Messages
+		}
+		if total > n {
+			t.Fatalf("%d messages on the timelines, %d given", total, n)
+		}
+		sp.Interleaved()
+	})
+}
+
+func leU64(b []byte) uint64 {
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v
+}
