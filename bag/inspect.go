@@ -189,6 +189,7 @@ func (t *tally) finish() *Report {
 	if t.messages > 0 {
 		rep.StartLogNS, rep.EndLogNS = t.start, t.end
 	}
+	rep.Holes = t.holes
 	switch {
 	case len(rep.Clock.Timelines) > 0:
 		// Each timeline its own series, the busiest first (it sets the
