@@ -13,6 +13,9 @@
 #                      eProsima Fast DDS, for the Fast DDS peer of
 #                      internal/fastpeer (mixed-graph tests, doctor-demo);
 #                      fastddsgen pulls a Java runtime (~190 MB)
+#   python3-flake8 python3-flake8-import-order
+#                      flake8 as ament_flake8 runs it, for the test that
+#                      lint --fix output passes it
 #
 # simclock_need PKG... installs the missing ones when run as root and
 # returns 0; without root it prints the apt-get line that would, and
@@ -21,7 +24,8 @@
 export PATH="$PATH:/usr/local/go/bin"
 
 # The packages the tests and benchmarks use: all of them.
-simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen)
+simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen
+  python3-flake8 python3-flake8-import-order)
 
 simclock_missing() {
   command -v dpkg >/dev/null 2>&1 || return 0
