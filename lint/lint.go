@@ -203,6 +203,7 @@ const MaxFileSize = 8 << 20
 type run struct {
 	enabled map[rules.ID]bool
 	distro  string
+	simTime bool // a launch or parameter file of the run mentions use_sim_time (simtime.go)
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
@@ -213,7 +214,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{enabled: map[rules.ID]bool{}, distro: distro}
+	r := &run{enabled: map[rules.ID]bool{}, distro: distro, simTime: launchesSimTime(srcs)}
 	ids := cfg.Rules
 	if len(ids) == 0 {
 		for _, rule := range Rules {
@@ -453,7 +454,8 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: r.enabled, distro: r.distro, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
+	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: r.simTime || mentionsSimTime(units),
+		ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
 		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()
