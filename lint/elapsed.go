@@ -41,6 +41,9 @@ func (c *checker) elapsedUse(site *expr, prev string, f *fn) elapsedKind {
 				onlyCompared(s.value, func(e *expr) bool { return uses(e) || c.mentions(e, derived, f, false) }) {
 				return // a flag (fresh = elapsed < T) is a comparison, judged where it is stored
 			}
+			if onlyPhase(s.value, func(e *expr) bool { return uses(e) || c.mentions(e, derived, f, false) }) {
+				return // a phase (fmod(t, period), sin(w * t)): a late start only shifts it
+			}
 			if p := c.d.rootPath(s.target, f); p != "" && !strings.HasPrefix(p, "self.") && !derived[p] && !dts[p] {
 				derived[p] = true
 				changed = true
@@ -91,6 +94,8 @@ func (c *checker) elapsedUse(site *expr, prev string, f *fn) elapsedKind {
 				}
 				p := c.d.rootPath(s.target, f)
 				switch {
+				case onlyPhase(s.value, usesAny):
+					// a phase: a late start shifts a periodic signal, nothing grows
 				case derived[p] && !strings.HasPrefix(p, "self."):
 					// followed where it goes
 				case onlyCompared(s.value, usesAny) && !strings.HasPrefix(p, "self."):
@@ -272,6 +277,39 @@ func (c *checker) onlyLogged(e *expr, uses func(*expr) bool) bool {
 		}
 	})
 	return ok && e.kind != eCall
+}
+
+// onlyPhase reports whether every use of the elapsed time in e is inside a
+// periodic function (sin, cos, fmod, remainder, Python's %): the time since
+// start is then the phase of a test signal or an animation, which a
+// baseline of 0 under sim time shifts without inflating anything
+// (driverless' sinusoidal steering sender).
+func onlyPhase(e *expr, uses func(*expr) bool) bool {
+	if e == nil || !uses(e) {
+		return true
+	}
+	if e.kind == eCall && e.recv != nil {
+		n := e.recv.name
+		n = n[strings.LastIndexByte(n, '.')+1:]
+		switch n {
+		case "sin", "cos", "sinf", "cosf", "fmod", "fmodf", "remainder":
+			return true
+		}
+	}
+	if e.kind == eBinary && e.op == "%" {
+		return true
+	}
+	if e.kind == eCall {
+		return false
+	}
+	ok, inner := true, false
+	eachChild(e, func(ch *expr) {
+		if ch != nil && uses(ch) {
+			inner = true
+			ok = ok && onlyPhase(ch, uses)
+		}
+	})
+	return ok && inner // e itself is the elapsed time otherwise
 }
 
 // isLogCall reports whether call logs: RCLCPP_*, ROS_*, LOG_* and
