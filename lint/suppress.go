@@ -15,7 +15,7 @@ import (
 // (by number or name) on its line, or on the next line when it stands alone
 // on its own; "simclock: ignore" silences every rule there. As
 // golangci-lint's nolintlint does, a comment that does nothing is itself
-// reported: one naming no rule the linter checks (ignore[R99], a misspelt
+// reported: one naming no rule the linter checks (ignore[R1], a misspelt
 // name), and one that silences no finding (the code was fixed, or the
 // comment is on the wrong line). Both are info, warnings under
 // Config.Strict: a stale comment is not a hazard, but it hides the next one.

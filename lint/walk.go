@@ -53,7 +53,7 @@ func Files(paths []string) ([]string, error) {
 }
 
 // walk lists the files to lint under paths (see Files), leaving out what
-// exclude matches below each path, hidden directories, colcon's build,
+// exclude matches below each path, hidden files and directories, colcon's build,
 // install and log, and directories holding AMENT_IGNORE or COLCON_IGNORE.
 // What cannot be read, and named paths that are neither a directory nor a
 // regular file, are returned as skips; only a path that does not exist
@@ -101,7 +101,9 @@ func walk(paths []string, exclude []Pattern) ([]string, []Skip, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && langOf(path) != langNone && !excluded(exclude, path) {
+			// Hidden files are tools' settings (.pre-commit-config.yaml,
+			// .simclock.yaml), as hidden directories are tools' data.
+			if d.Type().IsRegular() && langOf(path) != langNone && !strings.HasPrefix(d.Name(), ".") && !excluded(exclude, path) {
 				out = append(out, path)
 			}
 			return nil

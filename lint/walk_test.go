@@ -43,19 +43,20 @@ func rel(dir string, paths []string) []string {
 func TestWalkSkips(t *testing.T) {
 	dir := t.TempDir()
 	tree(t, dir, map[string]string{
-		"pkg/a.py":                  "",
-		"pkg/gen/b_pb2.py":          "",
-		"pkg/test/fixtures/c.py":    "",
-		"pkg/test/d.py":             "",
-		"ignored/AMENT_IGNORE":      "",
-		"ignored/e.py":              "",
-		"colcon/COLCON_IGNORE":      "",
-		"colcon/f.py":               "",
-		".hidden/g.py":              "",
-		"build/h.py":                "",
-		"pkg/launch/x.launch.xml":   "",
-		"pkg/README.md":             "",
-		"pkg/deep/build_tools/i.py": "",
+		"pkg/a.py":                    "",
+		"pkg/gen/b_pb2.py":            "",
+		"pkg/test/fixtures/c.py":      "",
+		"pkg/test/d.py":               "",
+		"ignored/AMENT_IGNORE":        "",
+		"ignored/e.py":                "",
+		"colcon/COLCON_IGNORE":        "",
+		"colcon/f.py":                 "",
+		".hidden/g.py":                "",
+		"pkg/.pre-commit-config.yaml": "",
+		"build/h.py":                  "",
+		"pkg/launch/x.launch.xml":     "",
+		"pkg/README.md":               "",
+		"pkg/deep/build_tools/i.py":   "",
 	})
 	name, err := NewPattern(dir, "*_pb2.py")
 	if err != nil {
