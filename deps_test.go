@@ -42,8 +42,9 @@ const depsRules = `
 	STD < github.com/pelletier/go-toml/v2, github.com/bmatcuk/doublestar/v4;
 
 	# Core values: times, durations and clocks (the root package), the CDR
-	# encoding, rule IDs, units; the standard library only.
-	STD < simclock, simclock/cdr, simclock/rules, simclock/internal/units;
+	# encoding, rule IDs, units, terminal escaping; the standard library
+	# only.
+	STD < simclock, simclock/cdr, simclock/rules, simclock/internal/units, simclock/internal/term;
 
 	# Wire values and clocks: ROS messages, the transport contract, the
 	# discovered graph, message definitions, a virtual clock, guards.
@@ -87,7 +88,7 @@ const depsRules = `
 	# The one writer of output (JSON lines, findings as text and SARIF), the
 	# CLI, the one place a real transport is wired in, and main, which
 	# reads the terminal's keys (bag clock's space to pause).
-	simclock/rules < simclock/internal/report;
+	simclock/rules, simclock/internal/term < simclock/internal/report;
 	TOOLS, TRANSPORTS, simclock/internal/report, github.com/spf13/cobra, os/exec
 	< simclock/internal/cli;
 	simclock/internal/cli, golang.org/x/sys/unix < simclock/cmd/simclock;

@@ -55,9 +55,9 @@ func Files(paths []string) ([]string, error) {
 // walk lists the files to lint under paths (see Files), leaving out what
 // exclude matches below each path, hidden files and directories, colcon's build,
 // install and log, and directories holding AMENT_IGNORE or COLCON_IGNORE.
-// What cannot be read, and named paths that are neither a directory nor a
-// regular file, are returned as skips; only a path that does not exist
-// ends the walk with an error.
+// What cannot be read, and named devices (/dev/null), are returned as
+// skips; a path that does not exist, or a named pipe or socket
+// (ErrNotRegular), ends the walk with an error.
 func walk(paths []string, exclude []Pattern) ([]string, []Skip, error) {
 	var out []string
 	var skipped []Skip
@@ -74,10 +74,16 @@ func walk(paths []string, exclude []Pattern) ([]string, []Skip, error) {
 			continue
 		}
 		if !info.IsDir() {
-			if info.Mode().IsRegular() {
+			switch m := info.Mode(); {
+			case m.IsRegular():
 				out = append(out, p)
-			} else {
-				skipped = append(skipped, Skip{File: p, Reason: "not a regular file (" + fileKind(info.Mode()) + "): nothing to lint"})
+			case m&fs.ModeDevice != 0:
+				// /dev/null: the usual stand-in for no input, read as none.
+				skipped = append(skipped, Skip{File: p, Reason: "not a regular file (" + fileKind(m) + "): nothing to lint"})
+			default:
+				// A named pipe or a socket would be read forever, or
+				// block: refused at once.
+				return nil, nil, fmt.Errorf("%w: %s (%s)", ErrNotRegular, p, fileKind(m))
 			}
 			continue
 		}

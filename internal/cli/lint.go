@@ -78,18 +78,19 @@ ros_distro. A path named on the command line is linted even if excluded.
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
---ros-distro (default jazzy) words what now() - W below 0 does: rclpy
-raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
-negative Time on Humble and Jazzy, where a window that is only compared is
-therefore harmless and not reported. Test code (gtest, pytest,
+--ros-distro (default $ROS_DISTRO, as every ROS shell sets it, else jazzy)
+says what now() - W below 0 does: rclpy raises; rclcpp throws from 28.2
+(Kilted, Rolling) and silently gives a negative Time on Humble and Jazzy,
+where a C++ window is info, and nothing when it is only compared. Test code (gtest, pytest,
 launch_testing) runs on wall time unless it mentions use_sim_time, so the
 sim-time startup rules (R26, R27, R29) skip it.
 
-Files that could not be parsed (YAML or XML that is not well formed) are
-named on stderr as file:line: could not parse, and counted; C++ with syntax
-errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed around them and counted.
---strict fails the run when a file could not be parsed. A directory or file
-that cannot be read is named and the rest is linted; the run then fails. SARIF artifact URIs
+Files that could not be parsed (YAML or XML that is not well formed) and
+Python files with syntax errors are named on stderr (file:line: ...) and
+analysed as far as they go; --strict fails the run on them. C++ the parser
+cannot fully follow (macros it cannot expand) is valid code: it is analysed
+around them and only counted. A directory or file that cannot be read is
+named and the rest is linted; the run then fails. SARIF artifact URIs
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
@@ -125,8 +126,9 @@ Examples:
 	flags.StringVar(&opts.stdinName, "stdin-filename", "", "the name standard input (PATH -) is linted as: its extension picks the language")
 	addFailOnFlag(flags, &opts.failOn)
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
-	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
-		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
+	flags.StringVar(&opts.distro, "ros-distro", "",
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"; default $ROS_DISTRO, else "+lint.DefaultDistro+
+			"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -149,8 +151,15 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	}
 	if !opts.stdin {
 		for _, p := range opts.paths {
-			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			info, err := os.Stat(p)
+			if errors.Is(err, fs.ErrNotExist) {
 				return flagErrorf("lint: %v", err)
+			}
+			// A named pipe or socket would be read forever: refused.
+			if err == nil && !info.IsDir() {
+				if _, err := lint.Files([]string{p}); errors.Is(err, lint.ErrNotRegular) {
+					return flagErrorf("lint: %v", err)
+				}
 			}
 		}
 	}
@@ -165,7 +174,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return flagErrorf("--root: %v", err)
 		}
 	}
-	cfg, cfgFile, err := lintConfig(cmd.Flags(), opts)
+	cfg, cfgFile, err := lintConfig(cmd.Flags(), env, opts)
 	if err != nil {
 		return err
 	}
@@ -242,9 +251,9 @@ type lintRun struct {
 
 // failed is the exit status's view of a run: a finding left that reaches
 // --fail-on, a path that could not be read, no file linted at all, or
-// under --strict a file that could not be parsed.
+// under --strict a file that could not be parsed or has a syntax error.
 func (r lintRun) failed() bool {
-	return r.res.Failed(r.opts.failOn) || r.opts.strict && len(r.res.Failures()) > 0 ||
+	return r.res.Failed(r.opts.failOn) || r.opts.strict && (len(r.res.Failures()) > 0 || len(r.res.SyntaxErrors()) > 0) ||
 		len(r.res.Unreadable()) > 0 || r.noFiles()
 }
 
@@ -319,7 +328,8 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		}
 	}
 	failures := res.Failures()
-	for _, p := range failures {
+	syntax := res.SyntaxErrors()
+	for _, p := range append(failures, syntax...) {
 		where := p.File
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
@@ -339,8 +349,15 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		}
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
 	}
-	if n := len(res.ParseErrors) - len(failures); n > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors, analysed around them (--format json lists them)\n", n)
+	if n := len(syntax); n > 0 {
+		what := "analysed around them"
+		if r.opts.strict {
+			what = "--strict: the run fails"
+		}
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) with syntax errors; %s\n", n, what)
+	}
+	if n := len(res.ParseErrors) - len(failures) - len(syntax); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d C++ file(s) analysed around code the parser does not know (usually macros); --format json lists them\n", n)
 	}
 	if n := len(res.Unreadable()); n > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d path(s) could not be read: the rest was linted, and the run fails\n", n)
@@ -368,7 +385,7 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 //	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false,"config":".simclock.yaml"}
 //	{"kind":"finding","code":"unguarded-window","severity":"warning","rules":["R27"],"file":"...",
 //	 "line":1,"col":1,"end_line":1,"end_col":9,"message":"...","why":"...","fix":"...","level":"warning","fixable":false}
-//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
+//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true,"syntax_error":false}
 //	{"kind":"skipped","file":"...","reason":"could not read: permission denied","unreadable":true}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0,"skipped":1,"unreadable":1}
 //
@@ -378,14 +395,16 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 // status's view (info alone does not fail; a path that could not be read,
 // or no file to lint, does). A parse_error line names each file that did
 // not parse cleanly: "recovered" when it was analysed around the error,
-// else the file could not be parsed past "line" ("unparsed" counts those;
-// --strict fails the run on them). A skipped line names each path not
-// linted: "unreadable" when it could not be read, else a path named that
-// holds no source code (a binary file, a device). "config" is the config
-// file read, omitted when none. A finding about a suppression comment has
-// "rules":[]. Fields may be added, never renamed. Schema 2 writes a
-// finding as every tool does (rules.Finding): "code" (the rule's name) and
-// "rules" (["R27"]) replace schema 1's "rule" ("R27").
+// else the file could not be parsed past "line" ("unparsed" counts those);
+// "syntax_error" when it is not valid code (Python the parser rejects),
+// not code the parser cannot expand (a C++ macro). --strict fails the run
+// on the unparsed and the syntax errors. A skipped line names each path
+// not linted: "unreadable" when it could not be read, else a path named
+// that holds no source code (a binary file, a device). "config" is the
+// config file read, omitted when none. A finding about a suppression
+// comment has "rules":[]. Fields may be added, never renamed. Schema 2
+// writes a finding as every tool does (rules.Finding): "code" (the rule's
+// name) and "rules" (["R27"]) replace schema 1's "rule" ("R27").
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
@@ -453,14 +472,15 @@ func (r lintRun) writeJSON(out io.Writer) error {
 }
 
 // notifications are what the run could not do, for SARIF and JUnit: files
-// it could not parse (warnings; errors under --strict), paths it could not
+// it could not parse or with syntax errors (warnings; errors under
+// --strict), C++ it analysed around (notes), paths it could not
 // read (errors), named paths with no source (notes), and no file linted at
 // all (an error).
 func (r lintRun) notifications() []report.Notification {
 	var ns []report.Notification
 	for _, p := range r.res.ParseErrors {
 		level := rules.Info
-		if !p.Recovered {
+		if !p.Recovered || p.SyntaxError {
 			level = rules.Warning
 			if r.opts.strict {
 				level = rules.Error
@@ -535,7 +555,10 @@ func (r lintRun) writeXunitFile() error {
 
 // parseErrorText says what went wrong with a file.
 func parseErrorText(p lint.ParseError) string {
-	if p.Recovered {
+	switch {
+	case p.SyntaxError:
+		return p.Message
+	case p.Recovered:
 		return "could not parse part of the file (" + p.Message + ")"
 	}
 	return "could not parse: " + p.Message

@@ -37,8 +37,10 @@ func amentCMake(t *testing.T) []string {
 
 // The command docs/ament.md gives ament_add_test, run as CTest runs it (in
 // the package's source directory), writes a result file that the JUnit
-// schema, colcon test-result and run_test.py read as the run: one failing
-// test case per finding, in a suite named after the package and the test.
+// schema, colcon test-result and run_test.py read as the run: one test
+// case per finding, failing for the warnings and errors (the two C++
+// windows are info on Jazzy and pass), in a suite named after the package
+// and the test.
 func TestAmentDocCommand(t *testing.T) {
 	m := regexp.MustCompile(`COMMAND "\$\{SIMCLOCK\}" (.*)`).FindStringSubmatch(amentCMake(t)[0])
 	if m == nil {
@@ -59,7 +61,7 @@ func TestAmentDocCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := reporttest.ValidateJUnit(t, data)
-	if c.Tests != 9 || c.Failures != 9 || c.Errors != 0 || !strings.Contains(string(data), `<testsuite name="my_pkg.simclock_lint"`) ||
+	if c.Tests != 9 || c.Failures != 7 || c.Errors != 0 || !strings.Contains(string(data), `<testsuite name="my_pkg.simclock_lint"`) ||
 		!strings.HasPrefix(c.Cases[0], "R16 (my_pkg/tracker.py:10:32)") {
 		t.Errorf("result file: %+v\n%s", c, data)
 	}

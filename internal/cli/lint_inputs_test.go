@@ -47,8 +47,9 @@ func TestLintJUnitGolden(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 1 and nothing", code, errOut)
 	}
 	c := reporttest.ValidateJUnit(t, []byte(out))
-	if c.Tests != 9 || c.Failures != 9 {
-		t.Errorf("%+v, want 9 tests, 9 failures", c)
+	// The two C++ windows are info on Jazzy: passing test cases.
+	if c.Tests != 9 || c.Failures != 7 {
+		t.Errorf("%+v, want 9 tests, 7 failures", c)
 	}
 	golden(t, "junit.golden", junitTime.ReplaceAllString(out, ` time="T"`))
 
@@ -61,8 +62,8 @@ func TestLintJUnitGolden(t *testing.T) {
 	if err != nil || code != ExitFailure || !strings.Contains(out, "error: R16:") {
 		t.Fatalf("--xunit-file: exit %d, %v\n%s", code, err, out)
 	}
-	if c := reporttest.ValidateJUnit(t, data); c.Tests != 9 || c.Failures != 5 || !bytes.Contains(data, []byte(`<testsuite name="my_pkg.simclock_lint"`)) {
-		t.Errorf("--fail-on error: %+v, want 5 failures (the errors) of 9\n%s", c, data)
+	if c := reporttest.ValidateJUnit(t, data); c.Tests != 9 || c.Failures != 4 || !bytes.Contains(data, []byte(`<testsuite name="my_pkg.simclock_lint"`)) {
+		t.Errorf("--fail-on error: %+v, want 4 failures (the errors) of 9\n%s", c, data)
 	}
 	_, _, code = runCLI(t, "lint", "--xunit-file", file, "testdata/lint/clean")
 	data, _ = os.ReadFile(file)
@@ -241,7 +242,7 @@ func TestLintStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := runLintStdin(t, string(tracker), "lint", "-")
-	if code != ExitFailure || !strings.Contains(out, "-:20:17: warning: R27:") || !strings.Contains(errOut, "in 1 file(s)") {
+	if code != ExitFailure || !strings.Contains(out, "-:21:17: warning: R27:") || !strings.Contains(errOut, "in 1 file(s)") {
 		t.Errorf("lint -: exit %d\n%s%s", code, out, errOut)
 	}
 	window, err := os.ReadFile("testdata/lint/pkg/src/window.cpp")
@@ -249,7 +250,7 @@ func TestLintStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code = runLintStdin(t, string(window), "lint", "--stdin-filename", "src/window.cpp", "-")
-	if code != ExitFailure || !strings.Contains(out, "src/window.cpp:8:14: error: R26:") {
+	if code != ExitFailure || !strings.Contains(out, "src/window.cpp:28:12: error: R6:") {
 		t.Errorf("--stdin-filename src/window.cpp: exit %d\n%s", code, out)
 	}
 	out, _, code = runLintStdin(t, "x = 1\n", "lint", "--format", "json", "-")

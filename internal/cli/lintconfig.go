@@ -2,8 +2,10 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -13,11 +15,12 @@ import (
 // lintConfig resolves what a lint run checks, in this order of
 // precedence (docs/cli.md): the flags given, then the config file
 // (--config FILE, else the .simclock.yaml or pyproject.toml [tool.simclock]
-// found from the paths up), then the defaults. --rules replaces the file's
-// rules and ignore, --exclude its exclude, --ros-distro its ros_distro;
-// the file's per_file_ignores stand. It returns the config and the file
-// read ("" for none). Every problem is a usage error.
-func lintConfig(flags *pflag.FlagSet, opts *lintOptions) (lint.Config, string, error) {
+// found from the paths up), then the environment ($ROS_DISTRO), then the
+// defaults. --rules replaces the file's rules and ignore, --exclude its
+// exclude, --ros-distro its ros_distro; the file's per_file_ignores stand.
+// It returns the config and the file read ("" for none). Every problem is
+// a usage error.
+func lintConfig(flags *pflag.FlagSet, env *Env, opts *lintOptions) (lint.Config, string, error) {
 	file := opts.config
 	if file != "" {
 		if info, err := os.Stat(file); err != nil || info.IsDir() {
@@ -64,6 +67,17 @@ func lintConfig(flags *pflag.FlagSet, opts *lintOptions) (lint.Config, string, e
 			return lint.Config{}, "", flagErrorf("--ros-distro: %v", err)
 		}
 		cfg.RosDistro = opts.distro
+	}
+	if cfg.RosDistro == "" {
+		// A ROS shell sets ROS_DISTRO: lint for the distribution in use.
+		if d := env.Getenv("ROS_DISTRO"); d != "" {
+			if _, err := lint.ParseDistro(d); err == nil {
+				cfg.RosDistro = d
+			} else {
+				fmt.Fprintf(env.Stderr, "simclock lint: ROS_DISTRO=%s is not one lint knows (%s): linting for %s\n",
+					escapeTerminal(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
+			}
+		}
 	}
 	cfg.Strict = opts.strict
 	return cfg, file, nil
