@@ -66,7 +66,8 @@ Silence a finding with a comment on its line or alone on the line before:
 A suppression naming no rule, or silencing nothing, is itself reported
 (info; a warning under --strict).
 
-Settings come from the flags, then the config file, then the defaults: the
+Settings come from the flags, then the config file, then $ROS_DISTRO, then
+the defaults: the
 first .simclock.yaml (key "lint") or pyproject.toml with [tool.simclock]
 ([tool.simclock.lint]) in each PATH's directory or above, or --config FILE;
 it sets rules, ignore, exclude, per_file_ignores and ros_distro (docs/cli.md,

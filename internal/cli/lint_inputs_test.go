@@ -264,3 +264,38 @@ func TestLintStdin(t *testing.T) {
 		t.Errorf("config file from --stdin-filename:\n%s", out)
 	}
 }
+
+// The config file's ros_distro wins over $ROS_DISTRO, and --ros-distro
+// over both.
+func TestLintDistroPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	window, err := os.ReadFile("testdata/lint/pkg/src/window.cpp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string]string{".simclock.yaml": "lint:\n  ros_distro: kilted\n", "window.cpp": string(window)})
+	run := func(args ...string) string {
+		var out bytes.Buffer
+		Main(t.Context(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
+			Getenv: func(k string) string {
+				if k == "ROS_DISTRO" {
+					return "humble"
+				}
+				return ""
+			}})
+		return out.String()
+	}
+	if out := run("lint", "--rules", "R27", dir); !strings.Contains(out, "rclcpp on Kilted") {
+		t.Errorf("the config file's ros_distro does not win over $ROS_DISTRO:\n%s", out)
+	}
+	if out := run("lint", "--rules", "R27", "--ros-distro", "jazzy", dir); !strings.Contains(out, "rclcpp on Jazzy") {
+		t.Errorf("--ros-distro does not win:\n%s", out)
+	}
+	if out := run("lint", "--rules", "R27", "--config", filepath.Join(dir, "window.cpp.yaml"), dir); !strings.Contains(out, "--config") {
+		t.Errorf("a missing --config:\n%s", out)
+	}
+	writeTree(t, dir, map[string]string{".simclock.yaml": "lint:\n  rules: [R27]\n"})
+	if out := run("lint", dir); !strings.Contains(out, "rclcpp on Humble") {
+		t.Errorf("$ROS_DISTRO does not win over the default:\n%s", out)
+	}
+}
