@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,9 @@ import (
 // a launch, parameter or shell file of the run mentions use_sim_time (a
 // system's launch tree sets it for every node, as autoware's global
 // parameters do), or a file of the code's own package does (its node
-// declares or reads it). Without it, R27 is reported at info.
+// declares or reads it, its launch or parameter files set it), whether
+// linted or not: a file linted alone (pre-commit passes files one by one)
+// is judged by its package on disk. Without it, R27 is reported at info.
 
 // simTimeMarker is what a file mentions when it sets or reads sim time.
 var simTimeMarker = []byte("use_sim_time")
@@ -149,5 +152,48 @@ func (c *checker) isDiagnosticTask(f *fn) bool {
 			}
 		})
 	}
+	return found
+}
+
+// Bounds of the package scan: a ROS package's launch, parameter and
+// source files are few and small; a vendored tree is cut short.
+const (
+	pkgScanFiles = 4000
+	pkgScanBytes = 1 << 20
+)
+
+// packageMentionsSimTime reports whether any source, launch or parameter
+// file under root, a package root holding package.xml, mentions
+// use_sim_time. Hidden directories are skipped, as the linter skips them.
+func packageMentionsSimTime(root string) bool {
+	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
+		return false
+	}
+	found, files := false, 0
+	_ = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		switch {
+		case found || files >= pkgScanFiles:
+			return filepath.SkipAll
+		case err != nil:
+			return nil // unreadable: no evidence
+		}
+		if e.IsDir() {
+			if path != root && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if l := langOf(path); l == langNone || !e.Type().IsRegular() {
+			return nil
+		}
+		files++
+		if info, err := e.Info(); err != nil || info.Size() > pkgScanBytes {
+			return nil
+		}
+		if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, simTimeMarker) {
+			found = true
+		}
+		return nil
+	})
 	return found
 }
