@@ -12,13 +12,14 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport/dds"
 )
 
 // Domain ids of the doctor benchmarks.
-const (
-	domainBenchReport = 107
-	domainBenchWatch  = 108
+var (
+	domainBenchReport = testdomain.ID(107)
+	domainBenchWatch  = testdomain.ID(108)
 )
 
 // BenchmarkDoctorReport50Nodes measures the time from start to a complete
@@ -32,11 +33,11 @@ const (
 //	flock /tmp/simclock-dds.lock go test -run XXX -bench DoctorReport50 -benchtime 3x ./internal/cli
 func BenchmarkDoctorReport50Nodes(b *testing.B) {
 	requireDDSBench(b)
-	const d, nodes = domainBenchReport, 50
+	d, nodes := domainBenchReport, 50
 	bin := buildSimclock(b, b.TempDir())
 	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000"))
 	startTestNodesB(b, d, "n", nodes, "10")
-	cfg := dds.Config{Domain: d, URI: loopbackConfigURI(b)}
+	cfg := dds.Config{Domain: uint32(d), URI: loopbackConfigURI(b)}
 	var total, base time.Duration
 	for b.Loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -110,7 +111,7 @@ func complete(r doctor.Report, nodes int) bool {
 //	flock /tmp/simclock-dds.lock go test -run XXX -bench DoctorWatch100 -benchtime 1x ./internal/cli
 func BenchmarkDoctorWatch100Topics(b *testing.B) {
 	requireDDSBench(b)
-	const d, topics = domainBenchWatch, 100
+	d, topics := domainBenchWatch, 100
 	bin := buildSimclock(b, b.TempDir())
 	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000"))
 	startTestNodesB(b, d, "hz", topics, "100")
