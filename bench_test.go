@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 )
 
 // Sinks keep results alive so the compiler cannot drop the work.
@@ -24,7 +25,7 @@ var (
 
 // Time arithmetic and comparisons (R4-R7): 0 allocations per op.
 func BenchmarkTimeArithmetic(b *testing.B) {
-	t1, t2 := rosNS(1_700_000_000*sec), rosNS(1_700_000_001*sec)
+	t1, t2 := timetest.ROS(1_700_000_000*sec), timetest.ROS(1_700_000_001*sec)
 	a1, a2 := t1.Any(), t2.Any()
 	benches := []struct {
 		name string
@@ -42,7 +43,7 @@ func BenchmarkTimeArithmetic(b *testing.B) {
 		{"AnyTime.Equal", func() { sinkBool, sinkErr = a1.Equal(a2) }},
 		{"NewTime", func() { sinkTime, sinkErr = simclock.NewTime[simclock.ROS](1.001, 5) }},
 		{"DurationOf", func() { sinkDuration, sinkErr = simclock.DurationOf(-0.5, 0) }},
-		{"Time.Add_overflow_error", func() { sinkTime, sinkErr = rosNS(1<<63 - 1).Add(1) }},
+		{"Time.Add_overflow_error", func() { sinkTime, sinkErr = timetest.ROS(1<<63 - 1).Add(1) }},
 	}
 	for _, bb := range benches {
 		b.Run(bb.name, func(b *testing.B) {
@@ -67,7 +68,7 @@ func startWriter(c *simclock.ROSClock, shadow *atomic.Int64) (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
-				c.SetROSTimeOverride(rosNS(ns * int64(time.Millisecond)))
+				c.SetROSTimeOverride(timetest.ROS(ns * int64(time.Millisecond)))
 				shadow.Store(ns * int64(time.Millisecond))
 			}
 		}
@@ -144,7 +145,7 @@ func BenchmarkSetROSTimeOverride(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ns++
-				c.SetROSTimeOverride(rosNS(ns))
+				c.SetROSTimeOverride(timetest.ROS(ns))
 			}
 			if want := 2 * int64(n) * ns; calls.Load() != want {
 				b.Fatalf("%d callback calls, want %d", calls.Load(), want)

@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/virtualclock"
 )
 
 // Cancellation first: a sleep with a done context fails even when its
 // target has passed. rclcpp's Clock::sleep_until checks the context
 // before anything ("context cannot be slept with because it's invalid",
-// clock.cpp; test_clock.cpp's invalid-context cases, CP-045), and
+// clock.cpp; test_clock.cpp's invalid-context cases, rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710), and
 // rclpy's Clock.sleep_until raises NotInitializedException when
 // context.ok() is false before looking at the time (clock.py;
-// test_clock.py PC-021, PC-022).
+// test_clock.py rclpy:rclpy/test/test_clock.py:253-256, rclpy:rclpy/test/test_clock.py:259-262).
 func TestSleepCancellationFirst(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -25,7 +26,7 @@ func TestSleepCancellationFirst(t *testing.T) {
 
 	active := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	active.EnableROSTimeOverride()
-	active.SetROSTimeOverride(rosNS(10 * sec))
+	active.SetROSTimeOverride(timetest.ROS(10 * sec))
 	inactive := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	notStarted := simclock.NewROSClockOn(fake.System(), fake.Steady())
 	notStarted.EnableROSTimeOverride()
@@ -34,32 +35,32 @@ func TestSleepCancellationFirst(t *testing.T) {
 		name, ref string
 		sleep     func(ctx context.Context) error
 	}{
-		{"system clock, past target", "CP-045", func(ctx context.Context) error {
+		{"system clock, past target", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error {
 			c := simclock.SystemClock{}
 			return c.SleepUntil(ctx, sysNS(past(c.Now().Nanoseconds())))
 		}},
-		{"steady clock, past target", "CP-045", func(ctx context.Context) error {
+		{"steady clock, past target", "rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error {
 			c := simclock.SteadyClock{}
 			return c.SleepUntil(ctx, steadyNS(past(c.Now().Nanoseconds())))
 		}},
-		{"virtual steady, past target", "PC-021", func(ctx context.Context) error {
+		{"virtual steady, past target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
 			return fake.Steady().SleepUntil(ctx, steadyNS(0))
 		}},
-		{"virtual system, past target", "PC-021", func(ctx context.Context) error {
+		{"virtual system, past target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
 			return fake.System().SleepUntil(ctx, sysNS(0))
 		}},
-		{"ROS, sim time, past target", "PC-021, CP-045", func(ctx context.Context) error {
-			return active.SleepUntil(ctx, rosNS(5*sec))
+		{"ROS, sim time, past target", "rclpy:rclpy/test/test_clock.py:253-256, rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error {
+			return active.SleepUntil(ctx, timetest.ROS(5*sec))
 		}},
-		{"ROS, sim time, reached target", "PC-021", func(ctx context.Context) error {
-			return active.SleepUntil(ctx, rosNS(10*sec))
+		{"ROS, sim time, reached target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
+			return active.SleepUntil(ctx, timetest.ROS(10*sec))
 		}},
-		{"ROS, system time, past target", "PC-021", func(ctx context.Context) error {
-			return inactive.SleepUntil(ctx, rosNS(sec))
+		{"ROS, system time, past target", "rclpy:rclpy/test/test_clock.py:253-256", func(ctx context.Context) error {
+			return inactive.SleepUntil(ctx, timetest.ROS(sec))
 		}},
-		{"ROS sleep_for 0", "PC-022, CP-045", func(ctx context.Context) error { return active.SleepFor(ctx, 0) }},
-		{"ROS sleep_for -1 s", "PC-022", func(ctx context.Context) error { return active.SleepFor(ctx, -time.Second) }},
-		{"ROS sleep_for after start, started", "PC-022", func(ctx context.Context) error { return active.SleepForAfterStart(ctx, 0) }},
+		{"ROS sleep_for 0", "rclpy:rclpy/test/test_clock.py:259-262, rclcpp:rclcpp/test/rclcpp/test_time.cpp:691-710", func(ctx context.Context) error { return active.SleepFor(ctx, 0) }},
+		{"ROS sleep_for -1 s", "rclpy:rclpy/test/test_clock.py:259-262", func(ctx context.Context) error { return active.SleepFor(ctx, -time.Second) }},
+		{"ROS sleep_for after start, started", "rclpy:rclpy/test/test_clock.py:259-262", func(ctx context.Context) error { return active.SleepForAfterStart(ctx, 0) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +73,8 @@ func TestSleepCancellationFirst(t *testing.T) {
 			}
 		})
 	}
-	// R99/R100: wait_until_started checks the context first, too.
+	// R11: wait_until_started checks the context first, too
+	// (rclcpp:rclcpp/src/rclcpp/clock.cpp:239-274).
 	if ok, err := active.WaitUntilStarted(canceled, time.Second); !ok || !errors.Is(err, context.Canceled) {
 		t.Errorf("WaitUntilStarted on a started clock, done context: %v, %v; want true, context.Canceled", ok, err)
 	}
@@ -83,8 +85,8 @@ func TestSleepCancellationFirst(t *testing.T) {
 	}
 }
 
-// The two forms of sleep_for before the first /clock, in the scenario of
-// issue 14: the simulator starts at 100 s. rcl's form computed its
+// The two forms of sleep_for before the first /clock (R15), when the
+// simulator starts at 100 s. rcl's form computed its
 // deadline from 0 and wakes at the first /clock; the safe form sleeps 5 s
 // of sim time from it.
 func TestSleepForBeforeFirstClock(t *testing.T) {
@@ -110,7 +112,7 @@ func TestSleepForBeforeFirstClock(t *testing.T) {
 		// waits, so the clock stops moving once it returned.
 		var at int64
 		for s := int64(100); at == 0; s++ {
-			for c.Waiters() == 0 && at == 0 {
+			for simclock.Waiters(c) == 0 && at == 0 {
 				select {
 				case at = <-woke:
 				case <-ctx.Done():
@@ -120,7 +122,7 @@ func TestSleepForBeforeFirstClock(t *testing.T) {
 				}
 			}
 			if at == 0 {
-				c.SetROSTimeOverride(rosNS(s * sec))
+				c.SetROSTimeOverride(timetest.ROS(s * sec))
 			}
 		}
 		switch {

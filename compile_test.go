@@ -71,7 +71,7 @@ func TestMixingClockKindsDoesNotCompile(t *testing.T) {
 		{"R6", "time_vs_duration", "var _ = Time[ROS]{}.Before(time.Second)", "time.Duration"},
 		{"R15", "ros_clock_sleep_until_system_time", "var _ = (&ROSClock{}).SleepUntil(context.TODO(), Time[System]{})", "Time[System]"},
 		{"R10", "system_clock_is_not_a_ROS_clock", "var _ Clock[ROS] = SystemClock{}", "SystemClock"},
-		// ref §14.1 test_time.py test_time_operators / test_time_comparators
+		// rclpy:rclpy/test/test_time.py test_time_operators / test_time_comparators
 		{"R4", "time_plus_time_PT-026", "var _, _ = Time[ROS]{}.Add(Time[ROS]{})", "time.Duration"},
 		{"R4", "duration_minus_time_PT-027", "var _ = time.Second - Time[ROS]{}", "Time[ROS]"},
 		{"R6", "time_equals_int_PT-031", "var _ = Time[ROS]{} == 1", "Time[ROS]"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/virtualclock"
 )
 
@@ -110,13 +111,13 @@ func TestConcurrentNowWhileSettingOverride(t *testing.T) {
 	sleepErrs := make(chan error, 4)
 	for i := range 4 {
 		wg.Go(func() {
-			sleepErrs <- c.SleepUntil(t.Context(), rosNS(int64(i+1)*sets/4*step))
+			sleepErrs <- c.SleepUntil(t.Context(), timetest.ROS(int64(i+1)*sets/4*step))
 		})
 	}
 	registered := churn(t, c, stop, &churnWG)
 
 	for i := int64(1); i <= sets; i++ {
-		c.SetROSTimeOverride(rosNS(i * step))
+		c.SetROSTimeOverride(timetest.ROS(i * step))
 		if i%50 == 0 {
 			runtime.Gosched()
 		}
@@ -222,7 +223,7 @@ func TestConcurrentEnableDisable(t *testing.T) {
 
 	for i := int64(1); i <= toggles; i++ {
 		c.EnableROSTimeOverride()
-		c.SetROSTimeOverride(rosNS(i * sec))
+		c.SetROSTimeOverride(timetest.ROS(i * sec))
 		c.DisableROSTimeOverride()
 		if i%20 == 0 {
 			runtime.Gosched()

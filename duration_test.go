@@ -22,8 +22,8 @@ func TestDurationPlusWraps(t *testing.T) {
 	}
 }
 
-// Constants: rclpy's Duration.Infinite (R45, DV-025) and rclcpp's
-// Duration::max() (R55, CD-011).
+// Constants: rclpy's Duration.Infinite (rclpy:rclpy/rclpy/duration.py:113-114) and
+// rclcpp's Duration::max() (rclcpp:rclcpp/test/rclcpp/test_duration.cpp:174-179).
 func TestDurationConstants(t *testing.T) {
 	if simclock.InfiniteDuration != 9223372036854775807 || simclock.MaxDuration != simclock.InfiniteDuration {
 		t.Errorf("InfiniteDuration = %d", simclock.InfiniteDuration)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/simclock/simclock"
@@ -200,47 +199,6 @@ func ExampleDurationOf() {
 	// Output:
 	// -500ms
 	// {sec: -1, nanosec: 500000000}
-}
-
-// sleep_for before the first /clock, in its two forms. rcl's (SleepFor)
-// computes the deadline from now, which is 0 until the first /clock: a
-// simulator starting at 100 s ends a 5 s sleep at once. The safe form
-// (SleepForAfterStart) waits for the clock to start, then sleeps 5 s of
-// sim time from there.
-func ExampleROSClock_SleepForAfterStart() {
-	for _, form := range []string{"rcl", "safe"} {
-		c := simclock.NewROSClock()
-		c.EnableROSTimeOverride() // use_sim_time: reads 0 until the first /clock
-		woke := make(chan simclock.Time[simclock.ROS])
-		go func() {
-			if form == "rcl" {
-				_ = c.SleepFor(context.Background(), 5*time.Second)
-			} else {
-				_ = c.SleepForAfterStart(context.Background(), 5*time.Second)
-			}
-			woke <- c.Now()
-		}()
-		// A simulator publishing /clock from 100 s, one second at a
-		// time, whenever the sleeper waits, until it wakes.
-		next := 100.0
-		for done := false; !done; {
-			select {
-			case t := <-woke:
-				fmt.Printf("%s form woke at %vs\n", form, t.Seconds())
-				done = true
-			default:
-				if c.Waiters() > 0 {
-					t, _ := simclock.NewTime[simclock.ROS](next, 0)
-					c.SetROSTimeOverride(t)
-					next++
-				}
-				runtime.Gosched()
-			}
-		}
-	}
-	// Output:
-	// rcl form woke at 100s
-	// safe form woke at 105s
 }
 
 // MaxTime is rclcpp's Time::max(): the latest time a message carries,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -118,7 +119,7 @@ func FuzzAddMinus(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, tns, dns int64) {
 		tns = nonNegative(tns)
-		start := rosNS(tns)
+		start := timetest.ROS(tns)
 		d := time.Duration(dns)
 		check := func(op string, got simclock.Time[simclock.ROS], err error, want *big.Int) {
 			t.Helper()
@@ -150,7 +151,7 @@ func FuzzAddMinus(f *testing.F) {
 		check("-", diff, err, new(big.Int).Sub(big.NewInt(tns), big.NewInt(dns)))
 
 		// R5: the difference of two times always fits and is exact.
-		u := rosNS(nonNegative(dns))
+		u := timetest.ROS(nonNegative(dns))
 		if got, want := int64(start.Sub(u)), tns-u.Nanoseconds(); got != want {
 			t.Fatalf("%d - %d = %d, want %d", tns, u.Nanoseconds(), got, want)
 		}

@@ -330,13 +330,13 @@ func (cell *timeCell) jump(j TimeJump, ch change) {
 	}
 }
 
-// Waiters returns how many goroutines wait on the clock right now, in
-// SleepUntil, SleepFor, SleepForAfterStart or WaitUntilStarted. A test or
-// a fake simulator uses it to publish /clock only once a sleeper has read
-// the clock and waits, as virtualclock.Clock.Sleepers does for fake
-// system and steady time. Clocks that share a time source share their
-// waiters, so it counts the sleepers of all of them.
-func (c *ROSClock) Waiters() int {
+// waiters returns how many goroutines wait on the clock right now, in
+// SleepUntil, SleepFor, SleepForAfterStart or WaitUntilStarted. Tests
+// (through export_test.go) use it to publish /clock only once a sleeper
+// has read the clock and waits, as virtualclock.Clock.Sleepers does for
+// fake system and steady time. Clocks that share a time source share
+// their waiters, so it counts the sleepers of all of them.
+func (c *ROSClock) waiters() int {
 	cell := c.cell.Load()
 	cell.mu.Lock()
 	defer cell.mu.Unlock()
@@ -407,7 +407,7 @@ func (c *ROSClock) SleepUntil(ctx context.Context, t Time[ROS]) error {
 	}
 	for {
 		// Checked before registering as a waiter (so a sleeper that is
-		// done never shows in Waiters) and again after (so a change
+		// done never shows in waiters) and again after (so a change
 		// between the two is not missed).
 		if over, err := done(); over {
 			return err
@@ -457,7 +457,10 @@ func (c *ROSClock) SleepFor(ctx context.Context, d time.Duration) error {
 
 // SleepForAfterStart is the safe form of SleepFor before the first
 // /clock: it waits until the clock has started (reads more than 0, R11),
-// then sleeps d from the time it read then. Once the clock has started it
+// then sleeps d from the time it read then. With a simulator whose first
+// /clock is 100 s, SleepFor(ctx, 5*time.Second) called before it returns
+// at 100 s (its deadline was 0 + 5 s); SleepForAfterStart returns at
+// 105 s. Once the clock has started it
 // is SleepFor. It returns ctx's error (wrapped) or ErrTimeSourceChanged as
 // SleepFor does; waiting for the start has no timeout of its own, so
 // bound it with ctx.
@@ -466,7 +469,8 @@ func (c *ROSClock) SleepForAfterStart(ctx context.Context, d time.Duration) erro
 		return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
 	}
 	if !c.Started() {
-		// R99: rclcpp's wait_until_started sleeps until Time(1 ns).
+		// As rclcpp's wait_until_started, which sleeps until Time(1 ns)
+		// (rclcpp:rclcpp/src/rclcpp/clock.cpp:221-237).
 		if err := c.SleepUntil(ctx, Time[ROS]{ns: 1}); err != nil {
 			return fmt.Errorf("simclock: sleep for %v after start: %w", d, err)
 		}
@@ -481,7 +485,7 @@ func (c *ROSClock) SleepForAfterStart(ctx context.Context, d time.Duration) erro
 // and ctx's error.
 func (c *ROSClock) WaitUntilStarted(ctx context.Context, timeout time.Duration) (bool, error) {
 	// rclcpp checks the context first ("context cannot be slept with
-	// because it's invalid", R99, R100).
+	// because it's invalid", rclcpp:rclcpp/src/rclcpp/clock.cpp:221-274).
 	if err := ctx.Err(); err != nil {
 		return c.Started(), fmt.Errorf("simclock: wait until started: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/timetest"
 )
 
 // record registers pre and post callbacks on c that append what they see,
@@ -47,7 +48,7 @@ func TestShareJumpCallbacks(t *testing.T) {
 	var log []string
 	record(t, a, "a", simclock.AnyJump, &log)
 	record(t, b, "b", simclock.JumpThreshold{MinForward: 2 * time.Second}, &log)
-	leader.SetROSTimeOverride(rosNS(5e9)) // stored silently: disabled
+	leader.SetROSTimeOverride(timetest.ROS(5e9)) // stored silently: disabled
 	a.Share(leader)
 	b.Share(leader)
 	// a caught up with the leader as if set on it: the value silently, no activation.
@@ -55,9 +56,9 @@ func TestShareJumpCallbacks(t *testing.T) {
 		t.Fatalf("callbacks on joining a disabled cell: %q", log)
 	}
 	leader.EnableROSTimeOverride()
-	leader.SetROSTimeOverride(rosNS(6e9)) // +1 s: a only
-	leader.SetROSTimeOverride(rosNS(9e9)) // +3 s: a and b
-	a.SetROSTimeOverride(rosNS(8e9))      // -1 s through a member: a only
+	leader.SetROSTimeOverride(timetest.ROS(6e9)) // +1 s: a only
+	leader.SetROSTimeOverride(timetest.ROS(9e9)) // +3 s: a and b
+	a.SetROSTimeOverride(timetest.ROS(8e9))      // -1 s through a member: a only
 	want := []string{
 		"a pre activated at 1.700000000s", "a post activated at 5s",
 		"a pre 1s at 5s", "a post 1s at 6s",
@@ -69,7 +70,7 @@ func TestShareJumpCallbacks(t *testing.T) {
 	if !slices.Equal(log, want) {
 		t.Errorf("callbacks:\n%q\nwant\n%q", log, want)
 	}
-	if b.Now() != rosNS(8e9) || leader.Now() != rosNS(8e9) {
+	if b.Now() != timetest.ROS(8e9) || leader.Now() != timetest.ROS(8e9) {
 		t.Errorf("shared readings %v %v, want 8s", b.Now(), leader.Now())
 	}
 
@@ -84,8 +85,8 @@ func TestShareJumpCallbacks(t *testing.T) {
 
 	// Unshare: the clock keeps the time and stops following.
 	b.Unshare()
-	leader.SetROSTimeOverride(rosNS(20e9))
-	if b.Now() != rosNS(8e9) || c.Now() != rosNS(20e9) {
+	leader.SetROSTimeOverride(timetest.ROS(20e9))
+	if b.Now() != timetest.ROS(8e9) || c.Now() != timetest.ROS(20e9) {
 		t.Errorf("after Unshare: b %v (want 8s), c %v (want 20s)", b.Now(), c.Now())
 	}
 }
@@ -97,7 +98,7 @@ func TestShareWakesSleepers(t *testing.T) {
 	leader.EnableROSTimeOverride()
 	c.EnableROSTimeOverride()
 	done := make(chan error, 1)
-	go func() { done <- c.SleepUntil(context.Background(), rosNS(10e9)) }()
+	go func() { done <- c.SleepUntil(context.Background(), timetest.ROS(10e9)) }()
 	time.Sleep(10 * time.Millisecond) // let it sleep; the result is the same if not
 	c.Share(leader)
 	select {
@@ -119,13 +120,13 @@ func TestAlarm(t *testing.T) {
 	fired := 0
 	a := c.NewAlarm(func() { fired++ })
 	a.Set(5e9)
-	c.SetROSTimeOverride(rosNS(4e9))
-	c.SetROSTimeOverride(rosNS(1e9))
+	c.SetROSTimeOverride(timetest.ROS(4e9))
+	c.SetROSTimeOverride(timetest.ROS(1e9))
 	if fired != 0 {
 		t.Fatalf("fired %d times before 5 s", fired)
 	}
-	c.SetROSTimeOverride(rosNS(6e9))
-	c.SetROSTimeOverride(rosNS(7e9))
+	c.SetROSTimeOverride(timetest.ROS(6e9))
+	c.SetROSTimeOverride(timetest.ROS(7e9))
 	if fired != 1 {
 		t.Fatalf("fired %d times, want once", fired)
 	}
@@ -133,13 +134,13 @@ func TestAlarm(t *testing.T) {
 	leader := simclock.NewROSClock()
 	leader.EnableROSTimeOverride()
 	c.Share(leader) // c goes back to 0: a backward jump, no fire
-	leader.SetROSTimeOverride(rosNS(11e9))
+	leader.SetROSTimeOverride(timetest.ROS(11e9))
 	if fired != 2 {
 		t.Fatalf("alarm did not follow the clock into the shared cell: fired %d", fired)
 	}
 	a.Set(12e9)
 	a.Stop()
-	leader.SetROSTimeOverride(rosNS(13e9))
+	leader.SetROSTimeOverride(timetest.ROS(13e9))
 	a.Close()
 	if fired != 2 {
 		t.Errorf("stopped alarm fired")

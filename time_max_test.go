@@ -9,11 +9,11 @@ import (
 	"github.com/simclock/simclock/timemsg"
 )
 
-// rclcpp's test_time.cpp, max_time (CP-026): Time::max(t) equals
+// rclcpp's test_time.cpp, max_time (rclcpp:rclcpp/test/rclcpp/test_time.cpp:365-374): Time::max(t) equals
 // Time(INT32_MAX, 999999999, t) for ROS and system time, and is the
 // largest time a message carries; one nanosecond more does not convert
 // (rclcpp wraps it to INT32_MIN seconds). Its cross-type comparisons
-// (CP-027) are in TestConformanceR5Sub and TestConformanceR6Compare.
+// (rclcpp:rclcpp/test/rclcpp/test_time.cpp:376-386) are in TestConformanceR5Sub and TestConformanceR6Compare.
 func TestMaxTime(t *testing.T) {
 	want := int64(2147483647)*int64(time.Second) + 999_999_999
 	ros, sys := simclock.MaxTime[simclock.ROS](), simclock.MaxTime[simclock.System]()

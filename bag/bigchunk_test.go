@@ -62,7 +62,7 @@ func bigChunkBag(t testing.TB, path, comp string, n, size int, indexed bool) int
 	schemas := func(w io.Writer) {
 		var s recBuf
 		s.u16(1)
-		s.str(timemsg.ClockType)
+		s.str(timemsg.ClockTypeName)
 		s.str("ros2msg")
 		s.str(clockSchema)
 		record(w, 0x03, s.Bytes())

@@ -72,8 +72,9 @@
 // stamps (std_msgs/Header stamps and fields named *stamp) and warnings
 // for other Time fields, which may hold 0 or distant times on purpose.
 //
-// The nominal /clock period and value step are the medians over the first
-// 200 /clock messages. The real-time factor is the sum of forward /clock
+// The nominal /clock period and value step are clockstream's: the medians
+// over the last 64 intervals that were not gaps, and over the last 64
+// value steps that were not jumps. The real-time factor is the sum of forward /clock
 // steps over the log time they span; rtf_min and rtf_max are its extremes
 // over successive windows of at least one second of log time.
 //
@@ -81,11 +82,12 @@
 //
 // "simclock bag inspect --format json" writes one JSON object per line,
 // each with a "kind" field; Report.JSONLines gives every line after the
-// first. Fields are only ever added, never renamed. Times are integer
-// nanoseconds (fields ending _ns), since the Unix epoch for log times.
+// first. Fields are only ever added, never renamed ("gap_periods" is
+// "periods" under its old name). Times are integer nanoseconds (fields
+// ending _ns), since the Unix epoch for log times.
 //
 //	{"kind":"env","schema":1,"version":VERSION,"command":"bag inspect","files":[...],
-//	 "window_ns":W,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
+//	 "window_ns":W,"periods":N,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
 //	{"kind":"bag","dir":D,"metadata":{"version":N,"storage_identifier":S,
 //	 "relative_file_paths":[...],"duration_ns":N,"starting_time_ns":T,"message_count":N,
 //	 "topics":[{"name":T,"type":TYPE,"serialization_format":"cdr","qos":[{"history":H,

@@ -48,7 +48,7 @@ type genTopic struct {
 }
 
 var (
-	clockTopic = genTopic{timemsg.ClockTopic, timemsg.ClockType, "ros2msg", clockSchema, ""}
+	clockTopic = genTopic{timemsg.ClockTopic, timemsg.ClockTypeName, "ros2msg", clockSchema, ""}
 	rangeTopic = genTopic{"/range", rangeType, "ros2msg", rangeSchema, ""}
 )
 

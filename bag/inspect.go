@@ -24,10 +24,10 @@ import (
 type Options struct {
 	// Window is W of the "stamp − W ≤ 0" check (R25, R27); 0 turns it off.
 	Window time.Duration
-	// GapPeriods is N: a /clock gap (no message) or pause (the value
-	// stands still) lasts longer than N periods; clockstream.Config's
-	// Periods, rounded to a whole number. Defaults to 5.
-	GapPeriods float64
+	// Periods is N: a /clock gap (no message) or pause (the value stands
+	// still) lasts longer than N periods (clockstream.Config.Periods, as
+	// simclock monitor's --periods). Defaults to clockstream's 5.
+	Periods int
 	// BaseTolerance is how far a stamp may be from the bag's clock before
 	// it counts as on another time base (R3, R30). Defaults to 60 s.
 	BaseTolerance time.Duration
@@ -49,8 +49,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
-	if o.GapPeriods <= 0 {
-		o.GapPeriods = 5
+	if o.Periods <= 0 {
+		o.Periods = clockstream.DefaultConfig().Periods
 	}
 	if o.BaseTolerance <= 0 {
 		o.BaseTolerance = 60 * time.Second
@@ -492,7 +492,7 @@ func (a *analysis) topic(ch *channel) *topicState {
 		t.rep.Type, t.rep.Encoding = ch.Type, ch.SchemaEncoding
 		t.isClock = ch.Topic == timemsg.ClockTopic
 		t.rep.Publishers = countProfiles(ch.OfferedQoS)
-		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockType)
+		t.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
 		var src string
 		t.schema, src, t.parseErr = a.schemaOf(ch)
 		if t.schema != nil {
@@ -776,13 +776,13 @@ func (a *analysis) clock(t *topicState, logNS, idx int64, data []byte) {
 		}
 		a.clkWinAt = at
 	}
+	var bad *timemsg.InvalidClockError // the message the decoder refused
 	switch {
 	case s.Err == nil:
-	case errors.Is(s.Err, clockstream.ErrNotNormalized): // R8: counted and dropped
-		c, _ := timemsg.UnmarshalClock(data)
+	case errors.Is(s.Err, clockstream.ErrNotNormalized) && errors.As(s.Err, &bad): // R8: counted and dropped
 		f := t.field("clock", false)
 		f.notNorm++
-		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: c.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", c.Clock.Nanosec)})
+		a.example(&f.ex[exNotNorm], Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx, Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
 		return
 	case s.Err != nil:
 		a.decodeError(t, logNS, idx, s.Err)
@@ -824,10 +824,10 @@ func (a *analysis) endStand() {
 }
 
 // clockConfig is the analyser's configuration: clockstream's defaults,
-// with GapPeriods for its Periods.
+// with Options.Periods.
 func (a *analysis) clockConfig() clockstream.Config {
 	cfg := clockstream.DefaultConfig()
-	cfg.Periods = max(1, int(math.Round(a.opts.GapPeriods)))
+	cfg.Periods = a.opts.Periods
 	cfg.OnEvent = a.clockEvent
 	return cfg
 }
@@ -954,7 +954,7 @@ func (a *analysis) finish(rep *Report) {
 		}
 		if t.isClock && !t.clockType {
 			add(Finding{Code: CodeClockType, Topic: n, Count: tr.Messages,
-				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockType)})
+				Message: fmt.Sprintf("/clock carries %s, not %s", tr.Type, timemsg.ClockTypeName)})
 		}
 		if t.parseErr != nil {
 			add(Finding{Code: CodeUnknownSchema, Topic: n, Count: tr.Messages,

@@ -456,7 +456,7 @@ func TestNonStampTimeIsWarning(t *testing.T) {
 // (encoding "unknown", as rosbag2 writes when it finds no definition) is
 // still decoded by its type.
 func TestClockWithoutSchemaText(t *testing.T) {
-	clk := genTopic{timemsg.ClockTopic, timemsg.ClockType, "unknown", "", ""}
+	clk := genTopic{timemsg.ClockTopic, timemsg.ClockTypeName, "unknown", "", ""}
 	clocks := modify(simBag(100*sec, 1), func(i int, m *genMsg) bool { return m.topic == timemsg.ClockTopic })[:50]
 	p := writeFile(t, bagBytes(t, writerModes["chunked"], []genTopic{clk}, clocks))
 	rep, err := Inspect(context.Background(), []string{p}, Options{})

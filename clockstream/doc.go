@@ -25,9 +25,11 @@
 // Each word below means one thing in simclock: in monitor, bag and doctor,
 // in text and in JSON.
 //
-//   - message: one sample, valid or not. A valid message decodes and its
-//     nanosec is below 1e9; others are malformed (do not decode) or not
-//     normalized (nanosec ≥ 1e9, R8). Both are counted and dropped.
+//   - message: one sample, valid or not. A valid message is one a node
+//     applies (timemsg.DecodeClock): it decodes, its sec is not negative
+//     and its nanosec is below 1e9. Others are malformed (do not decode,
+//     or a negative sec) or not normalized (nanosec ≥ 1e9, R8). Both are
+//     counted and dropped.
 //   - rate: messages per second of receive time.
 //   - period: the median interval between consecutive messages, over the
 //     last 64 intervals that were not gaps.

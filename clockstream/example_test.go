@@ -69,8 +69,8 @@ func ExampleWatcher() {
 	defer mon.Close()
 	qos := transport.ClockSubscriptionQoS
 	qos.Depth = 100
-	sub, _ := mon.Subscribe(timemsg.ClockTopic, timemsg.ClockType, qos)
-	pub, _ := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	sub, _ := mon.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, qos)
+	pub, _ := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 
 	w, _ := clockstream.NewWatcher(exec, sub, clockstream.WatchOptions{Interval: time.Second, Duration: 3 * time.Second,
 		OnReport: func(r clockstream.Report) {

@@ -5,14 +5,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/timemsg"
 )
 
 // FuzzObserve feeds arbitrary payloads, as a DDS reader delivers them, to
 // the monitor's decode path: it never panics, every message is counted
-// once as valid, malformed or not normalised, and only valid ones move
-// the clock (R8, R9).
+// once as valid, malformed (a negative sec included, as a node refuses
+// it) or not normalised, and only valid ones move the clock (R8, R9).
 func FuzzObserve(f *testing.F) {
 	for _, seed := range [][]byte{
 		timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1234, Nanosec: 567890}}),
@@ -20,6 +21,7 @@ func FuzzObserve(f *testing.F) {
 		{0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00},                         // short
 		{0x00, 0x03, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, // PL_CDR_LE
 		{0x00, 0x01, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00, 0xca, 0x9a, 0x3b}, // nanosec 1e9
+		{0x00, 0x01, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00}, // sec -1
 		{0x00, 0x01},
 		{},
 	} {
@@ -30,7 +32,15 @@ func FuzzObserve(f *testing.F) {
 		observe(m, 0, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 1}}), "p")
 		observe(m, 10*time.Millisecond, data, "p")
 		r := m.Report(20*time.Millisecond, nil)
+		// The node's rules from the parts: the bytes decode, and rclpy's
+		// Time.from_msg (ToTime) takes the value; a negative sec is refused
+		// before a nanosec of 1e9 or more is looked at.
 		c, err := timemsg.UnmarshalClock(data)
+		if err == nil || errors.Is(err, timemsg.ErrNotNormalized) {
+			if _, terr := timemsg.ToTime[simclock.ROS](c.Clock); terr != nil {
+				err = terr
+			}
+		}
 		switch {
 		case err == nil:
 			if r.Malformed != 0 || r.NotNormalized != 0 || r.Value != c.Clock.Nanoseconds() {
@@ -76,7 +86,7 @@ func FuzzSchedule(f *testing.F) {
 			if tk.Wall < last && cfg.Jitter == 0 || tk.Wall < 0 || tk.Sim < 0 {
 				t.Fatalf("tick %+v after wall %v (cfg %+v)", tk, last, cfg)
 			}
-			if tk.Event == clockstream.EventLoop && tk.Sim != cfg.Start {
+			if tk.Event == clockstream.TickLoop && tk.Sim != cfg.Start {
 				t.Fatalf("loop to %v, want start %v", tk.Sim, cfg.Start)
 			}
 			last = tk.Wall

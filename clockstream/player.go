@@ -129,7 +129,7 @@ func (p *Player) arm() {
 	}
 	p.tick = t
 	delay := max(time.Duration(p.origin+int64(t.Wall)-p.now()), 0)
-	if delay == 0 && t.Event == EventStart {
+	if delay == 0 && t.Event == TickStart {
 		p.send()
 		return
 	}
@@ -176,7 +176,7 @@ func (p *Player) send() {
 		}
 		p.cur.Sent++
 		p.cur.Value, p.cur.HaveValue = int64(t.Sim), true
-		if t.Event != EventNone {
+		if t.Event != TickNone {
 			p.cur.Events = append(p.cur.Events, string(t.Event))
 		}
 	}

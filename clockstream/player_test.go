@@ -29,11 +29,11 @@ func run(t *testing.T, cfg clockstream.ScheduleConfig, watchFor time.Duration) (
 	defer monTr.Close()
 	qos := transport.ClockSubscriptionQoS
 	qos.Depth = 1000
-	sub, err := monTr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, qos)
+	sub, err := monTr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := simTr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := simTr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestPlayerRefusesUnsendableValue(t *testing.T) {
 	defer exec.Close()
 	tr := inproc.NewBus().Connect("sim")
 	defer tr.Close()
-	pub, _ := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, _ := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	sch, _ := clockstream.NewSchedule(clockstream.ScheduleConfig{Start: (1<<31 - 1) * time.Second, Period: time.Second, Step: time.Second})
 	var sent []time.Duration
 	p, _ := clockstream.NewPlayer(context.Background(), exec, pub, sch, clockstream.PlayerOptions{
@@ -145,7 +145,7 @@ func TestPlayerReports(t *testing.T) {
 	defer exec.Close()
 	tr := inproc.NewBus().Connect("sim")
 	defer tr.Close()
-	pub, _ := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, _ := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	sch, _ := clockstream.NewSchedule(clockstream.ScheduleConfig{Period: 100 * time.Millisecond, Step: 100 * time.Millisecond})
 	var got []clockstream.Progress
 	p, _ := clockstream.NewPlayer(context.Background(), exec, pub, sch, clockstream.PlayerOptions{

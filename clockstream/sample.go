@@ -2,7 +2,6 @@ package clockstream
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -36,31 +35,19 @@ type Sample struct {
 }
 
 // Decode makes the Sample of a serialized rosgraph_msgs/Clock payload
-// (CDR header included) received at at from pub.
+// (CDR header included) received at at from pub. It reads the payload
+// with timemsg.DecodeClock, as a node's time source does, so what a node
+// refuses (a negative sec as well as bytes that do not decode) is
+// malformed here too, and a nanosec of 1e9 or more is not normalised.
 func Decode(at time.Duration, pub transport.PublisherID, data []byte) Sample {
-	// The plain little-endian form every ROS 2 writer sends, inlined: a
-	// bag's /clock is decoded message by message.
-	if len(data) >= timemsg.ClockSize && data[0] == 0 && data[1] == 1 {
-		if nsec := binary.LittleEndian.Uint32(data[8:]); nsec < 1e9 {
-			sec := int32(binary.LittleEndian.Uint32(data[4:]))
-			return Sample{At: at, Publisher: pub, Value: int64(sec)*1e9 + int64(nsec)}
-		}
-	}
-	return decode(at, pub, data)
-}
-
-func decode(at time.Duration, pub transport.PublisherID, data []byte) Sample {
-	s := Sample{At: at, Publisher: pub}
-	c, err := timemsg.UnmarshalClock(data)
+	ns, err := timemsg.DecodeClock(data)
 	switch {
 	case err == nil:
-		s.Value = c.Clock.Nanoseconds()
+		return Sample{At: at, Publisher: pub, Value: ns}
 	case errors.Is(err, timemsg.ErrNotNormalized):
-		s.Err = err
-	default:
-		s.Err = fmt.Errorf("%w: %w", ErrMalformed, err)
+		return Sample{At: at, Publisher: pub, Err: err}
 	}
-	return s
+	return Sample{At: at, Publisher: pub, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 }
 
 // Encode appends the serialized Clock message carrying value (ns) to dst.

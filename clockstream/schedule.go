@@ -70,17 +70,18 @@ var (
 	ErrFault    = errors.New("drop must be in [0, 1) and jitter not negative")
 )
 
-// TickEvent says what a tick does besides advancing.
+// TickEvent says what a tick of a Schedule does besides advancing: what a
+// simulator does on purpose. (An Event is what an Analyzer observes.)
 type TickEvent string
 
-// Events a tick may carry.
+// Tick events.
 const (
-	EventNone   TickEvent = ""
-	EventStart  TickEvent = "start"  // the first message
-	EventPause  TickEvent = "pause"  // sim time froze at this value
-	EventResume TickEvent = "resume" // sim time advances again
-	EventJump   TickEvent = "jump"   // this value is the jump target
-	EventLoop   TickEvent = "loop"   // restarted from Start (a backward jump)
+	TickNone   TickEvent = ""
+	TickStart  TickEvent = "start"  // the first message
+	TickPause  TickEvent = "pause"  // sim time froze at this value
+	TickResume TickEvent = "resume" // sim time advances again
+	TickJump   TickEvent = "jump"   // this value is the jump target
+	TickLoop   TickEvent = "loop"   // restarted from Start (a backward jump)
 )
 
 // A Tick is one message to publish.
@@ -143,7 +144,7 @@ func (s *Schedule) RTF() float64 { return float64(s.cfg.Step) / float64(s.cfg.Pe
 // passed without Loop).
 func (s *Schedule) Next() (Tick, bool) {
 	t, ok := s.next()
-	for ok && s.cfg.Every > 1 && t.Event == EventNone && (s.n-1)%int64(s.cfg.Every) != 0 && !s.final(t) {
+	for ok && s.cfg.Every > 1 && t.Event == TickNone && (s.n-1)%int64(s.cfg.Every) != 0 && !s.final(t) {
 		t, ok = s.next()
 	}
 	if !ok || s.rng == nil {
@@ -155,7 +156,7 @@ func (s *Schedule) Next() (Tick, bool) {
 		t.Wall = max(t.Wall+j, s.lastOut, 0)
 	}
 	s.lastOut = t.Wall
-	t.Dropped = s.cfg.Drop > 0 && t.Event != EventStart && s.rng.Float64() < s.cfg.Drop
+	t.Dropped = s.cfg.Drop > 0 && t.Event != TickStart && s.rng.Float64() < s.cfg.Drop
 	return t, true
 }
 
@@ -166,7 +167,7 @@ func (s *Schedule) next() (Tick, bool) {
 	c := &s.cfg
 	if s.n == 0 {
 		s.n = 1
-		s.last = Tick{Wall: c.PreClock, Sim: c.Start, Event: EventStart}
+		s.last = Tick{Wall: c.PreClock, Sim: c.Start, Event: TickStart}
 		s.checkPause()
 		return s.last, true
 	}
@@ -177,16 +178,16 @@ func (s *Schedule) next() (Tick, bool) {
 		if c.ResumeAfter > 0 && t.Wall-s.pauseAt >= c.ResumeAfter {
 			s.paused = false
 			t.Sim += c.Step
-			t.Event = EventResume
+			t.Event = TickResume
 		}
 	case c.Jump && !s.jumpOK && s.last.Sim >= c.JumpAt:
 		s.jumpOK = true
 		t.Sim = c.JumpTo
-		t.Event = EventJump
+		t.Event = TickJump
 	default:
 		t.Sim += c.Step
 	}
-	if c.HasUntil && t.Sim > c.Until && c.EndAtUntil && s.last.Sim < c.Until && t.Event != EventJump {
+	if c.HasUntil && t.Sim > c.Until && c.EndAtUntil && s.last.Sim < c.Until && t.Event != TickJump {
 		t.Sim = c.Until // land on the end before stopping or looping
 	}
 	if c.HasUntil && t.Sim > c.Until {
@@ -195,7 +196,7 @@ func (s *Schedule) next() (Tick, bool) {
 			return Tick{}, false
 		}
 		t.Sim = c.Start
-		t.Event = EventLoop
+		t.Event = TickLoop
 		s.pauseOK, s.jumpOK, s.paused = false, false, false
 	}
 	s.last = t
@@ -214,8 +215,8 @@ func (s *Schedule) checkPause() {
 	if c.Pause && !s.pauseOK && !s.paused && s.last.Sim >= c.PauseAt {
 		s.paused, s.pauseOK = true, true
 		s.pauseAt = s.last.Wall
-		if s.last.Event == EventNone {
-			s.last.Event = EventPause
+		if s.last.Event == TickNone {
+			s.last.Event = TickPause
 		}
 	}
 }

@@ -28,7 +28,7 @@ func ticks(t *testing.T, cfg clockstream.ScheduleConfig, n int) []string {
 			break
 		}
 		str := fmt.Sprintf("%d:%d", tk.Wall/ms, tk.Sim/ms)
-		if tk.Event != clockstream.EventNone {
+		if tk.Event != clockstream.TickNone {
 			str += ":" + string(tk.Event)
 		}
 		out = append(out, str)

@@ -24,7 +24,7 @@ var Checks = []rules.Check{
 		Fix:   "start the node with use_sim_time true: --ros-args -p use_sim_time:=true, or parameters=[{'use_sim_time': True}] in the launch file"},
 	{Code: CodeClockQoSMismatch, Severity: rules.Error, Rules: []rules.ID{rules.R16},
 		Title: "a /clock reader matches no /clock writer (QoS), so its node's time stays 0",
-		Fix:   "give the reader the QoS rclcpp uses for /clock (best effort, volatile, keep last 1), e.g. drop qos_overrides./clock.subscription.* parameters, or make the writer offer what the reader asks"},
+		Fix:   "give the reader the QoS rclcpp uses for /clock (BEST_EFFORT, VOLATILE, KEEP_LAST 1), e.g. drop qos_overrides./clock.subscription.* parameters, or make the writer offer what the reader asks"},
 	{Code: CodeMultipleClockPubs, Severity: rules.Warning, Rules: []rules.ID{rules.R18},
 		Title: "more than one writer publishes /clock; nodes see time jump between them",
 		Fix:   "keep one /clock source: do not run ros2 bag play --clock next to a simulator, and bridge /clock from one simulator only"},

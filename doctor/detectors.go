@@ -8,6 +8,7 @@ import (
 
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/transport"
 )
 
 // A detector finds one kind of problem in the analysis. Adding a finding
@@ -52,8 +53,8 @@ func nodeNotOnSimTime(a *analysis) []Finding {
 		if n.Hidden() {
 			continue
 		}
-		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
-		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockTopic })
+		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
+		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
 		if readsClock || writesClock {
 			continue
 		}
@@ -130,7 +131,7 @@ func stampFindings(a *analysis) []Finding {
 	var out []Finding
 	sim := len(a.clockWriters) > 0
 	for _, t := range a.snap.Topics() {
-		if t.Topic == "" || t.DDSTopic == ClockTopic {
+		if t.Topic == "" || t.DDSTopic == ClockDDSTopic {
 			continue
 		}
 		for _, w := range t.Writers {
@@ -149,7 +150,7 @@ func stampFindings(a *analysis) []Finding {
 				out = append(out, finding(CodeZeroStamps, who, t.Topic,
 					fmt.Sprintf("%s publishes %s with stamp 0: %d of %d stamps", who, t.Topic, c, n)))
 			}
-			if w.QoS.Durability != graph.Volatile || !sim {
+			if w.QoS.Durability != transport.Volatile || !sim {
 				continue
 			}
 			if c := ws.Counts[Stale]; c > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 )
 
 func TestClassify(t *testing.T) {
@@ -87,12 +88,12 @@ func TestAnalyze(t *testing.T) {
 		g.SetParticipant(graph.Participant{GUID: p, Enclave: "/"}, true)
 	}
 	g.SetParticipant(graph.Participant{GUID: graph.GUID{0x01, 0x0f, 5, 15: 0xc1, 14: 1}}, true) // Fast DDS, nothing visible
-	writer := graph.Endpoint{GUID: ep(1, 2), Kind: graph.Writer, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
-	goodReader := graph.Endpoint{GUID: ep(2, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultReaderQoS}
+	writer := graph.Endpoint{GUID: ep(1, 2), Kind: graph.Writer, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
+	goodReader := graph.Endpoint{GUID: ep(2, 4), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: graph.DefaultReaderQoS}
 	strictQoS := graph.DefaultReaderQoS
-	strictQoS.Durability = graph.TransientLocal
-	badReader := graph.Endpoint{GUID: ep(3, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: strictQoS}
-	selfReader := graph.Endpoint{GUID: ep(9, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: strictQoS}
+	strictQoS.Durability = transport.TransientLocal
+	badReader := graph.Endpoint{GUID: ep(3, 4), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: strictQoS}
+	selfReader := graph.Endpoint{GUID: ep(9, 4), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: strictQoS}
 	for _, e := range []graph.Endpoint{writer, goodReader, badReader, selfReader} {
 		g.SetEndpoint(e, true)
 	}

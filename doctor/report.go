@@ -10,8 +10,12 @@ import (
 	"github.com/simclock/simclock/rules"
 )
 
-// ClockTopic is the DDS topic of /clock.
-const ClockTopic = "rt/clock"
+// The DDS names of /clock (timemsg.ClockTopic, timemsg.ClockTypeName) as
+// rmw writes them on the wire: doctor watches a graph at the DDS level.
+const (
+	ClockDDSTopic = "rt/clock"
+	ClockDDSType  = "rosgraph_msgs::msg::dds_::Clock_"
+)
 
 // A Report is what doctor found. Every slice is sorted, so two reports of
 // the same graph print the same.
@@ -193,8 +197,8 @@ func newAnalysis(obs Observation) *analysis {
 	a.snap.Participants = slices.DeleteFunc(slices.Clone(s.Participants), func(p graph.Participant) bool { return p.GUID == obs.Self })
 	a.snap.Nodes = slices.DeleteFunc(slices.Clone(s.Nodes), func(n graph.Node) bool { return n.Participant == obs.Self })
 	a.snap.Endpoints = slices.DeleteFunc(slices.Clone(s.Endpoints), func(e graph.Endpoint) bool { return e.Participant == obs.Self })
-	a.clockWriters = a.snap.OnTopic(ClockTopic, graph.Writer)
-	a.clockReaders = a.snap.OnTopic(ClockTopic, graph.Reader)
+	a.clockWriters = a.snap.OnTopic(ClockDDSTopic, graph.Writer)
+	a.clockReaders = a.snap.OnTopic(ClockDDSTopic, graph.Reader)
 	return a
 }
 
@@ -236,7 +240,7 @@ func (a *analysis) nodes() []NodeReport {
 		nr := NodeReport{Name: n.FullName(), Namespace: n.Namespace, Participant: n.Participant.String(),
 			Vendor: p.Vendor, Process: p.Process, Publishes: []string{}, Subscribes: []string{}}
 		for _, r := range n.Readers {
-			if r.DDSTopic == ClockTopic && !nr.SimTime {
+			if r.DDSTopic == ClockDDSTopic && !nr.SimTime {
 				nr.SimTime = true
 				nr.ClockQoS = r.QoS.String()
 				m := len(a.snap.Matches(r))
@@ -247,7 +251,7 @@ func (a *analysis) nodes() []NodeReport {
 			}
 		}
 		for _, w := range n.Writers {
-			nr.PublishesClock = nr.PublishesClock || w.DDSTopic == ClockTopic
+			nr.PublishesClock = nr.PublishesClock || w.DDSTopic == ClockDDSTopic
 			if w.Topic != "" && !slices.Contains(nr.Publishes, w.Topic) {
 				nr.Publishes = append(nr.Publishes, w.Topic)
 			}
@@ -294,7 +298,7 @@ func (a *analysis) clockTable() []ClockWriter {
 func (a *analysis) topics() []TopicReport {
 	out := []TopicReport{}
 	for _, t := range a.snap.Topics() {
-		if t.Topic == "" || t.DDSTopic == ClockTopic {
+		if t.Topic == "" || t.DDSTopic == ClockDDSTopic {
 			continue
 		}
 		tr := TopicReport{Name: t.Topic, Type: strings.Join(t.Types, ","), Publishers: []string{}, Subscribers: []string{}}

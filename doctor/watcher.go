@@ -104,7 +104,7 @@ func Start(ctx context.Context, src Source, opts Options) (*Watcher, error) {
 	w.clock = newClockWatch(w.start)
 	// /clock is read as soon as it flows, not per Poll: its receipt times
 	// give the rate, and the (wall, sim) points date every stamp.
-	clockSub, err := src.SubscribeRaw(ClockTopic, "rosgraph_msgs::msg::dds_::Clock_",
+	clockSub, err := src.SubscribeRaw(ClockDDSTopic, ClockDDSType,
 		transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
 	if err != nil {
 		cancel()
@@ -197,7 +197,7 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 		w.mu.Lock()
 		_, done := w.readers[t.DDSTopic]
 		w.mu.Unlock()
-		if done || t.Topic == "" || t.DDSTopic == ClockTopic || len(t.Types) != 1 {
+		if done || t.Topic == "" || t.DDSTopic == ClockDDSTopic || len(t.Types) != 1 {
 			continue
 		}
 		var writer *graph.Endpoint

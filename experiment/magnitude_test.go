@@ -9,7 +9,7 @@ import (
 	"github.com/simclock/simclock"
 )
 
-// Issue 14: `simclock predict --start 1700000000 --window 1 --hz 10` took
+// Once, `simclock predict --start 1700000000 --window 1 --hz 10` took
 // 43 s because the enumeration walked every period from 0. The answer at
 // a Unix-epoch start is the answer at any start past the window: one tick
 // at S, then every period.

@@ -32,7 +32,7 @@ type simulator struct {
 }
 
 func newSimulator(exec *executor.Executor, n *node.Node, cfg StartupConfig, start time.Duration) (*simulator, error) {
-	pub, err := n.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := n.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		return nil, err
 	}

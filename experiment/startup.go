@@ -66,7 +66,8 @@ type StartupConfig struct {
 	ExternalSimulator func(ctx context.Context, scenario int, start time.Duration) (wait func() error, err error)
 }
 
-// DefaultStartup returns the reference experiment of issue 4.
+// DefaultStartup returns the reference experiment, the one simclock
+// experiment startup runs by default.
 func DefaultStartup() StartupConfig {
 	return StartupConfig{
 		Starts:      []time.Duration{0, 500 * time.Millisecond, time.Second, 100 * time.Second},

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/transport"
 )
 
 func gid(b byte) graph.GUID {
@@ -87,12 +88,12 @@ func TestIncompatible(t *testing.T) {
 		want []string
 	}{
 		{"defaults match", nil, nil, nil},
-		{"best effort writer, reliable reader", func(q *graph.QoS) { q.Reliability = graph.BestEffort },
-			func(q *graph.QoS) { q.Reliability = graph.Reliable }, []string{"reliability"}},
+		{"best effort writer, reliable reader", func(q *graph.QoS) { q.Reliability = transport.BestEffort },
+			func(q *graph.QoS) { q.Reliability = transport.Reliable }, []string{"reliability"}},
 		{"reliable writer serves best effort reader", nil, nil, nil},
 		{"volatile writer, transient local reader", nil,
-			func(q *graph.QoS) { q.Durability = graph.TransientLocal }, []string{"durability"}},
-		{"transient local writer serves volatile reader", func(q *graph.QoS) { q.Durability = graph.TransientLocal }, nil, nil},
+			func(q *graph.QoS) { q.Durability = transport.TransientLocal }, []string{"durability"}},
+		{"transient local writer serves volatile reader", func(q *graph.QoS) { q.Durability = transport.TransientLocal }, nil, nil},
 		{"reader deadline shorter than writer's", func(q *graph.QoS) { q.Deadline = time.Second },
 			func(q *graph.QoS) { q.Deadline = 100 * time.Millisecond }, []string{"deadline"}},
 		{"reader wants a deadline the writer does not offer", nil,
@@ -119,6 +120,31 @@ func TestIncompatible(t *testing.T) {
 				t.Errorf("Incompatible (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// One spelling: a QoS and an incompatibility read as ros2 topic info -v
+// prints the kinds, so one doctor sentence never mixes two.
+func TestQoSSpelling(t *testing.T) {
+	q := graph.DefaultReaderQoS
+	q.Durability = transport.TransientLocal
+	if got, want := q.String(), "BEST_EFFORT TRANSIENT_LOCAL"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	q.Liveliness, q.LeaseDuration, q.Ownership = graph.ManualByTopic, 2*time.Second, graph.Exclusive
+	if got, want := q.String(), "BEST_EFFORT TRANSIENT_LOCAL liveliness MANUAL_BY_TOPIC lease 2s EXCLUSIVE"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	w := graph.DefaultWriterQoS
+	w.Reliability = transport.BestEffort
+	var got []string
+	for _, i := range graph.Incompatible(w, graph.QoS{Reliability: transport.Reliable, Durability: transport.TransientLocal,
+		Deadline: graph.Infinite, LeaseDuration: graph.Infinite}) {
+		got = append(got, i.String())
+	}
+	want := []string{"reliability: offered BEST_EFFORT, requested RELIABLE", "durability: offered VOLATILE, requested TRANSIENT_LOCAL"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Incompatible (-want +got):\n%s", diff)
 	}
 }
 

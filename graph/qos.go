@@ -5,54 +5,12 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/simclock/simclock/transport"
 )
 
 // Infinite is the duration of a policy with no limit (DDS_INFINITY).
 const Infinite time.Duration = math.MaxInt64
-
-// Reliability is the DDS RELIABILITY policy kind, ordered so that a
-// larger value is the stronger offer.
-type Reliability uint8
-
-// Reliability kinds.
-const (
-	BestEffort Reliability = iota
-	Reliable
-)
-
-// String returns the kind as ros2 topic info -v spells it.
-func (r Reliability) String() string {
-	if r == Reliable {
-		return "RELIABLE"
-	}
-	return "BEST_EFFORT"
-}
-
-// Durability is the DDS DURABILITY policy kind, ordered weakest first.
-type Durability uint8
-
-// Durability kinds.
-const (
-	Volatile Durability = iota
-	TransientLocal
-	Transient
-	Persistent
-)
-
-// String returns the kind as ros2 topic info -v spells it.
-func (d Durability) String() string {
-	switch d {
-	case Volatile:
-		return "VOLATILE"
-	case TransientLocal:
-		return "TRANSIENT_LOCAL"
-	case Transient:
-		return "TRANSIENT"
-	case Persistent:
-		return "PERSISTENT"
-	}
-	return fmt.Sprintf("Durability(%d)", uint8(d))
-}
 
 // History is the DDS HISTORY policy kind.
 type History uint8
@@ -154,9 +112,13 @@ func (d DataRepresentation) String() string {
 
 // QoS is an endpoint's discovered QoS: what a writer offers or a reader
 // requests.
+//
+// Reliability and Durability are transport's kinds: one vocabulary, one
+// spelling (ros2 topic info -v's), for what a node asks for and what a
+// graph discovers.
 type QoS struct {
-	Reliability Reliability
-	Durability  Durability
+	Reliability transport.Reliability
+	Durability  transport.Durability
 	// History and Depth are known for local endpoints only: RTPS
 	// discovery does not carry them.
 	History           History
@@ -175,29 +137,31 @@ type QoS struct {
 
 // DefaultReaderQoS and DefaultWriterQoS are the DDS defaults.
 var (
-	DefaultWriterQoS = QoS{Reliability: Reliable, Depth: 1, Deadline: Infinite, Lifespan: Infinite, LeaseDuration: Infinite}
-	DefaultReaderQoS = QoS{Reliability: BestEffort, Depth: 1, Deadline: Infinite, Lifespan: Infinite, LeaseDuration: Infinite}
+	DefaultWriterQoS = QoS{Reliability: transport.Reliable, Depth: 1, Deadline: Infinite, Lifespan: Infinite, LeaseDuration: Infinite}
+	DefaultReaderQoS = QoS{Reliability: transport.BestEffort, Depth: 1, Deadline: Infinite, Lifespan: Infinite, LeaseDuration: Infinite}
 )
 
-// String is the compact form used in reports: "best_effort volatile",
-// plus any policy that is not the default. History is left out: RTPS
-// discovery does not carry it, so a remote endpoint's history is unknown
-// (ros2 topic info -v prints UNKNOWN; Cyclone DDS fills in its default).
+// String is the compact form used in reports, kinds spelt as ros2 topic
+// info -v prints them: "BEST_EFFORT VOLATILE", plus any policy that is not
+// the default ("deadline 100ms", "liveliness MANUAL_BY_TOPIC lease 2s",
+// "EXCLUSIVE"). History is left out: RTPS discovery does not carry it, so
+// a remote endpoint's history is unknown (ros2 topic info -v prints
+// UNKNOWN; Cyclone DDS fills in its default).
 func (q QoS) String() string {
 	var b strings.Builder
-	b.WriteString(strings.ToLower(q.Reliability.String()))
-	b.WriteString(" " + strings.ToLower(q.Durability.String()))
+	b.WriteString(q.Reliability.String())
+	b.WriteString(" " + q.Durability.String())
 	if q.Deadline != Infinite {
 		fmt.Fprintf(&b, " deadline %v", q.Deadline)
 	}
 	if q.Liveliness != Automatic || q.LeaseDuration != Infinite {
-		fmt.Fprintf(&b, " liveliness %s", strings.ToLower(q.Liveliness.String()))
+		fmt.Fprintf(&b, " liveliness %v", q.Liveliness)
 		if q.LeaseDuration != Infinite {
 			fmt.Fprintf(&b, " lease %v", q.LeaseDuration)
 		}
 	}
 	if q.Ownership == Exclusive {
-		b.WriteString(" exclusive")
+		b.WriteString(" " + q.Ownership.String())
 	}
 	return b.String()
 }
@@ -225,10 +189,10 @@ func Incompatible(w, r QoS) []Incompatibility {
 	add := func(policy, offer, want string) {
 		out = append(out, Incompatibility{Policy: policy, Offer: offer, Want: want})
 	}
-	if w.Reliability < r.Reliability {
+	if !w.Reliability.Satisfies(r.Reliability) {
 		add("reliability", w.Reliability.String(), r.Reliability.String())
 	}
-	if w.Durability < r.Durability {
+	if !w.Durability.Satisfies(r.Durability) {
 		add("durability", w.Durability.String(), r.Durability.String())
 	}
 	if w.Deadline > r.Deadline {

@@ -28,7 +28,7 @@ func Example() {
 	defer subject.Close()
 
 	fmt.Println("before the first /clock:", subject.Now().Seconds())
-	pub, _ := simulator.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, _ := simulator.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	sim := 100 * time.Second
 	simulator.CreateWallTimer(10*time.Millisecond, func(timer.Info) {
 		m, _ := timemsg.FromDuration(sim)

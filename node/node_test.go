@@ -58,7 +58,7 @@ func (w *world) node(name string, opts node.Options) *node.Node {
 // from a simulator node on the same bus.
 func (w *world) clockPublisher(sim *node.Node) func(ns int64) {
 	w.t.Helper()
-	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -94,7 +94,8 @@ func (w *world) drain() {
 
 // R16: use_sim_time defaults to false (the ROS clock reads the executor's
 // system clock), can be set at creation and at run time, and must be a
-// bool (CS-006..CS-008, R123).
+// bool (rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:250-282,
+// rclcpp:rclcpp/src/rclcpp/time_source.cpp:230-274).
 func TestR16UseSimTimeParameter(t *testing.T) {
 	w := newWorld(t)
 	n := w.node("plain", node.Options{})
@@ -120,9 +121,9 @@ func TestR16UseSimTimeParameter(t *testing.T) {
 		err        error
 		want       bool
 	}{
-		{"CS-008", "true", node.UseSimTimeParam, true, nil, true},
-		{"CS-006", "not a bool", node.UseSimTimeParam, "not boolean", node.ErrParameterType, true},
-		{"R123", "an int", node.UseSimTimeParam, 1, node.ErrParameterType, true},
+		{"rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:270-282", "true", node.UseSimTimeParam, true, nil, true},
+		{"rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:250-253", "not a bool", node.UseSimTimeParam, "not boolean", node.ErrParameterType, true},
+		{"rclcpp:rclcpp/src/rclcpp/time_source.cpp:230-274", "an int", node.UseSimTimeParam, 1, node.ErrParameterType, true},
 		{"R16", "false", node.UseSimTimeParam, false, nil, false},
 		{"R16", "undeclared", "use_sim_tim", true, node.ErrUnknownParameter, false},
 	} {
@@ -139,7 +140,8 @@ func TestR16UseSimTimeParameter(t *testing.T) {
 	}
 }
 
-// R19, R170, CM-001: CreateTimer is on the node's ROS clock,
+// R19 (rclcpp:rclcpp/include/rclcpp/timer.hpp:358-377, rclcpp:rclcpp/test/rclcpp/test_timer.cpp:54-88):
+// CreateTimer is on the node's ROS clock,
 // CreateWallTimer on the steady clock, CreateSystemTimer on the system
 // clock; with sim time on, only the ROS timer follows /clock.
 func TestTimerClocks(t *testing.T) {
@@ -205,7 +207,7 @@ func TestSimTimeOffRebasesTimers(t *testing.T) {
 	if err := n.SetParameter(node.UseSimTimeParam, false); err != nil {
 		t.Fatal(err)
 	}
-	// DV-120: next = S + 4 s (the elapsed time), not S + 6 s.
+	// derived from rcl:rcl/src/rcl/timer.c:72-89: next = S + 4 s (the elapsed time), not S + 6 s.
 	if got, want := tm.NextCallTime(), w.fc.System().Now().Nanoseconds()+4*sec; got != want {
 		t.Errorf("next = %d, want S + 4 s = %d", got, want)
 	}
@@ -248,11 +250,11 @@ func TestSubscribeAndRate(t *testing.T) {
 	}
 }
 
-// R22, R144 through the time source: a ROS timer made with sim time off
+// R22 through the time source: a ROS timer made with sim time off
 // keeps its system-time deadline when use_sim_time turns on while the
-// value is 0 (DV-121), never fires at 0, and restarts a full period at
-// the first /clock (DV-122).
-func TestR144ActivationAtZero(t *testing.T) {
+// value is 0 (derived from rcl:rcl/src/rcl/timer.c:72-126), never fires at 0, and restarts a full period at
+// the first /clock (derived from rcl:rcl/src/rcl/timer.c:72-126).
+func TestR22ActivationAtZero(t *testing.T) {
 	w := newWorld(t)
 	sim := w.node("sim", node.Options{})
 	publish := w.clockPublisher(sim)
@@ -268,7 +270,7 @@ func TestR144ActivationAtZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := tm.NextCallTime(); got != s+10*sec || tm.IsReady() {
-		t.Errorf("DV-121: next %d, ready %v; want S + 10 s = %d, false", got, tm.IsReady(), s+10*sec)
+		t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next %d, ready %v; want S + 10 s = %d, false", got, tm.IsReady(), s+10*sec)
 	}
 	w.fc.Advance(20 * time.Second) // wall time passes; sim time does not
 	w.drain()
@@ -278,7 +280,7 @@ func TestR144ActivationAtZero(t *testing.T) {
 	publish(100 * sec)
 	w.drain()
 	if got := tm.NextCallTime(); got != 110*sec || calls != 0 {
-		t.Errorf("DV-122: next %d, calls %d; want 110 s, 0", got, calls)
+		t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next %d, calls %d; want 110 s, 0", got, calls)
 	}
 	publish(110 * sec)
 	w.drain()
@@ -313,9 +315,9 @@ func TestWarnsOnceAboutUnstartedTimers(t *testing.T) {
 }
 
 // rcl's autostart option through the node: rclpy's create_timer(...,
-// autostart=False) is canceled (PM-009, PM-013), rclcpp's create_timer
+// autostart=False) is canceled (rclpy:rclpy/test/test_timer.py:185-192, rclpy@rolling:rclpy/test/test_timer.py:210-223), rclcpp's create_timer
 // and create_wall_timer with autostart false are canceled until reset
-// (CM-001, CM-014), rcl_timer_init2 with autostart false (TT-011). A
+// (rclcpp:rclcpp/test/rclcpp/test_timer.cpp:54-88, rclcpp:rclcpp/test/rclcpp/test_timer.cpp:370-382), rcl_timer_init2 with autostart false (rcl:rcl/test/rcl/test_timer.cpp:502-520). A
 // canceled ROS timer is not armed, so it gives no R23 warning.
 func TestTimerAutostart(t *testing.T) {
 	w := newWorld(t)

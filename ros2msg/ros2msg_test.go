@@ -290,7 +290,7 @@ func TestAlignment(t *testing.T) {
 }
 
 func TestClockAndLog(t *testing.T) {
-	s, err := Parse(timemsg.ClockType, []byte("builtin_interfaces/Time clock\n"))
+	s, err := Parse(timemsg.ClockTypeName, []byte("builtin_interfaces/Time clock\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

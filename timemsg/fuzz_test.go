@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/cdr"
 	"github.com/simclock/simclock/timemsg"
 )
@@ -73,6 +74,73 @@ func FuzzUnmarshalClock(f *testing.F) {
 		}
 		if back, err2 := timemsg.UnmarshalClock(enc); back != c || (err2 == nil) != (err == nil) {
 			t.Fatalf("round trip of %v: %v, %v", c, back, err2)
+		}
+	})
+}
+
+// FuzzDecodeClock checks the one /clock decoder against the node's rules
+// built from the parts: UnmarshalClock's bytes and ToTime's conversion
+// (rclpy's Time.from_msg). It never panics; a payload that does not decode
+// is UnmarshalClock's *cdr.DecodeError; a negative sec is ErrNegativeTime
+// and a nanosec of 1e9 or more ErrNotNormalized, both *InvalidClockError
+// carrying the message; everything else is exactly ToTime's value.
+func FuzzDecodeClock(f *testing.F) {
+	clock := func(sec int32, nsec uint32) []byte {
+		return timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec, Nanosec: nsec}})
+	}
+	for _, seed := range [][]byte{
+		nil,
+		{0x00, 0x01, 0x00},
+		clock(0, 0),
+		clock(1234, 567890),
+		clock(-1, 0),           // the payload monitor and the node once disagreed on
+		clock(-1, 999_999_999), // -1 ns if added up, refused all the same
+		clock(-2147483648, 0),
+		clock(2147483647, 999_999_999),
+		clock(1, 1e9),
+		clock(-1, 1e9),
+		clock(0, 0xffffffff),
+		clock(5, 6)[:11],
+		append(clock(5, 6), 0xff, 0xff),
+		{0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00}, // big endian, sec -1
+		{0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0xd2, 0x3b, 0x9a, 0xca, 0x00}, // big endian, nanosec 1e9
+		{0x00, 0x03, 0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x52, 0xaa, 0x08, 0x00}, // PL_CDR_LE
+		{0x00, 0x07, 0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x52, 0xaa, 0x08, 0x00}, // CDR2_LE
+		{0x01, 0x01, 0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x52, 0xaa, 0x08, 0x00},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ns, err := timemsg.DecodeClock(data)
+		c, uerr := timemsg.UnmarshalClock(data)
+		if uerr != nil && !errors.Is(uerr, timemsg.ErrNotNormalized) {
+			if ns != 0 || err == nil || err.Error() != uerr.Error() {
+				t.Fatalf("DecodeClock(% x) = %d, %v; UnmarshalClock says %v", data, ns, err, uerr)
+			}
+			return
+		}
+		if ns != c.Clock.Nanoseconds() {
+			t.Fatalf("DecodeClock(% x) = %d, want %d (%v)", data, ns, c.Clock.Nanoseconds(), c)
+		}
+		node, nerr := timemsg.ToTime[simclock.ROS](c.Clock)
+		var bad *timemsg.InvalidClockError
+		switch {
+		case c.Clock.Sec < 0:
+			if !errors.Is(err, simclock.ErrNegativeTime) || !errors.Is(nerr, simclock.ErrNegativeTime) {
+				t.Fatalf("DecodeClock(% x): negative sec: %v (ToTime: %v)", data, err, nerr)
+			}
+		case c.Clock.Nanosec >= 1e9:
+			if !errors.Is(err, timemsg.ErrNotNormalized) || nerr != nil || node.Nanoseconds() != ns {
+				t.Fatalf("DecodeClock(% x): nanosec %d: %v (ToTime: %v, %v)", data, c.Clock.Nanosec, err, node, nerr)
+			}
+		default:
+			if err != nil || nerr != nil || node.Nanoseconds() != ns {
+				t.Fatalf("DecodeClock(% x) = %d, %v; ToTime: %v, %v", data, ns, err, node, nerr)
+			}
+			return
+		}
+		if !errors.As(err, &bad) || bad.Clock != c.Clock {
+			t.Fatalf("DecodeClock(% x): %v does not carry %v", data, err, c.Clock)
 		}
 	})
 }

@@ -9,14 +9,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/cdr"
 )
 
-// ROS type names, as transports and bags name them.
+// ROS type names, as transports and bags name them (not to be confused
+// with simclock.ClockType, the kind of a clock).
 const (
-	ClockType    = "rosgraph_msgs/msg/Clock"
-	TimeType     = "builtin_interfaces/msg/Time"
-	DurationType = "builtin_interfaces/msg/Duration"
+	ClockTypeName    = "rosgraph_msgs/msg/Clock"
+	TimeTypeName     = "builtin_interfaces/msg/Time"
+	DurationTypeName = "builtin_interfaces/msg/Duration"
 )
 
 // ClockTopic is the topic sim time arrives on.
@@ -88,11 +90,67 @@ func appendSecNsec(dst []byte, sec int32, nsec uint32) []byte {
 		byte(nsec), byte(nsec>>8), byte(nsec>>16), byte(nsec>>24))
 }
 
+// DecodeClock decodes a serialized rosgraph_msgs/Clock (CDR header
+// included) as a ROS node takes it, and returns its value in nanoseconds.
+// It is the one /clock decoder: a node's time source, monitor, doctor and
+// bag all read /clock through it, so they agree on every payload.
+//
+//   - A payload that does not decode (short, or an encapsulation other
+//     than plain CDR) is a *cdr.DecodeError, and ns is 0.
+//   - A negative sec is an *InvalidClockError wrapping
+//     simclock.ErrNegativeTime: rclpy's Time.from_msg raises and rclcpp's
+//     Time(msg) throws "cannot store a negative time point" (R2, R8).
+//   - A nanosec of 1e9 or more is an *InvalidClockError wrapping
+//     ErrNotNormalized: rclpy and rclcpp add it, simclock counts and drops
+//     it (R8).
+//
+// With an *InvalidClockError, ns is sec*1e9 + nanosec, the value upstream
+// would compute. Trailing bytes are ignored, as DDS pads payloads. A valid
+// payload decodes without allocating.
+func DecodeClock(data []byte) (ns int64, err error) {
+	var t Time
+	switch {
+	case len(data) >= ClockSize && data[0] == 0 && data[1] == 1: // what every ROS 2 writer sends
+		t = Time{Sec: int32(binary.LittleEndian.Uint32(data[4:])), Nanosec: binary.LittleEndian.Uint32(data[8:])}
+	case len(data) >= ClockSize && data[0] == 0 && data[1] == 0:
+		t = Time{Sec: int32(binary.BigEndian.Uint32(data[4:])), Nanosec: binary.BigEndian.Uint32(data[8:])}
+	default:
+		_, err := unmarshalSecNsec(data, "clock")
+		return 0, err
+	}
+	switch {
+	case t.Sec < 0:
+		return t.Nanoseconds(), &InvalidClockError{Clock: t, Err: simclock.ErrNegativeTime}
+	case t.Nanosec >= 1e9:
+		return t.Nanoseconds(), &InvalidClockError{Clock: t, Err: ErrNotNormalized}
+	}
+	return t.Nanoseconds(), nil
+}
+
+// An InvalidClockError is a /clock message that decodes but that no node
+// applies (see DecodeClock). Err is simclock.ErrNegativeTime or
+// ErrNotNormalized.
+type InvalidClockError struct {
+	Clock Time // the message's clock field, as decoded
+	Err   error
+}
+
+func (e *InvalidClockError) Error() string {
+	if errors.Is(e.Err, simclock.ErrNegativeTime) {
+		return fmt.Sprintf("timemsg: /clock %v: seconds value must not be negative: %v", e.Clock, e.Err)
+	}
+	return fmt.Sprintf("timemsg: /clock %v: %v", e.Clock, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *InvalidClockError) Unwrap() error { return e.Err }
+
 // UnmarshalClock decodes a serialized Clock. Malformed input (short
 // payload, unknown encapsulation) is a *cdr.DecodeError. A nanosec of 1e9
 // or more decodes, and the error wraps ErrNotNormalized alongside the
 // value, so callers choose whether to apply it (the time source does not).
-// Trailing bytes beyond the 12 are ignored, as DDS pads payloads.
+// Trailing bytes beyond the 12 are ignored, as DDS pads payloads. It
+// decodes the bytes; DecodeClock reads /clock as a node does.
 func UnmarshalClock(data []byte) (Clock, error) {
 	t, err := unmarshalSecNsec(data, "clock")
 	return Clock{Clock: Time(t)}, err

@@ -37,8 +37,9 @@ func (c *manualClock[K]) SleepUntil(ctx context.Context, t simclock.Time[K]) err
 	return nil
 }
 
-// R174: rclcpp's Rate::sleep, step by step (DV-207, DV-208, CR-001..CR-004).
-func TestR174RateAlgorithm(t *testing.T) {
+// rclcpp's Rate::sleep, step by step (rclcpp:rclcpp/src/rclcpp/rate.cpp:42-90,
+// rclcpp:rclcpp/test/rclcpp/test_rate.cpp:41-93).
+func TestRateAlgorithm(t *testing.T) {
 	ctx := context.Background()
 	type step struct {
 		at        int64 // clock before the call; -1 keeps it
@@ -51,31 +52,31 @@ func TestR174RateAlgorithm(t *testing.T) {
 		period     int64
 		steps      []step
 	}{
-		{"DV-207", "late then on time", 100, []step{
+		{"derived from rclcpp:rclcpp/src/rclcpp/rate.cpp:42-90", "late then on time", 100, []step{
 			{150, false, false, -1}, // next 100 <= 150: no sleep, last 100
 			{160, false, true, 200},
 		}},
-		{"DV-208", "more than a cycle missed re-phases", 100, []step{
+		{"derived from rclcpp:rclcpp/src/rclcpp/rate.cpp:42-90", "more than a cycle missed re-phases", 100, []step{
 			{350, false, false, -1}, // 350 > 100 + 100: last := 450
 			{-1, false, true, 450},  // now 350 < last 450: next = now + period
 		}},
-		{"CR-001..CR-002", "phase kept across work", int64(time.Second), []step{
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:41-77", "phase kept across work", int64(time.Second), []step{
 			{-1, false, true, int64(time.Second)},
 			{int64(1500 * time.Millisecond), false, true, 2 * sec},
 		}},
-		{"CR-003", "reset restarts the cycle", int64(time.Second), []step{
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:79-86", "reset restarts the cycle", int64(time.Second), []step{
 			{int64(500 * time.Millisecond), true, true, int64(1500 * time.Millisecond)},
 		}},
-		{"CR-004", "late by half a cycle: false at once", int64(time.Second), []step{
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:88-93", "late by half a cycle: false at once", int64(time.Second), []step{
 			{int64(1500 * time.Millisecond), false, false, -1},
 			{-1, false, true, 2 * sec},
 		}},
-		{"R174", "exactly on the deadline is late", 100, []step{
+		{"rclcpp:rclcpp/src/rclcpp/rate.cpp:42-90", "exactly on the deadline is late", 100, []step{
 			{100, false, false, -1},
 			{-1, false, true, 200},
 		}},
 	} {
-		t.Run("R174/"+tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) { // tc.rule says where the case comes from
 			c := &manualClock[simclock.System]{}
 			r, err := timer.NewRateEvery[simclock.System](c, time.Duration(tc.period))
 			if err != nil {
@@ -105,34 +106,36 @@ func TestR174RateAlgorithm(t *testing.T) {
 	}
 }
 
-// R173, CR-006, CR-008, DV-039: periods from rates, and bad rates.
-func TestR173RatePeriod(t *testing.T) {
+// Periods from rates, and bad rates (rclcpp:rclcpp/include/rclcpp/rate.hpp:139-146,
+// rclcpp:rclcpp/test/rclcpp/test_rate.cpp:271-288, rclcpp:rclcpp/test/rclcpp/test_rate.cpp:350-370,
+// rclpy:rclpy/rclpy/node.py:177).
+func TestRatePeriod(t *testing.T) {
 	c := &manualClock[simclock.Steady]{}
 	for _, tc := range []struct {
 		rule string
 		hz   float64
 		want time.Duration
 	}{
-		{"CR-006", 1, time.Second},
-		{"CR-006", 2, 500 * time.Millisecond},
-		{"CR-006", 0.5, 2 * time.Second},
-		{"CR-006", 4, 250 * time.Millisecond},
-		{"DV-039", 3, 333333333},
-		{"DV-039", 7, 142857142},
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:271-288", 1, time.Second},
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:271-288", 2, 500 * time.Millisecond},
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:271-288", 0.5, 2 * time.Second},
+		{"rclcpp:rclcpp/test/rclcpp/test_rate.cpp:271-288", 4, 250 * time.Millisecond},
+		{"derived from rclpy:rclpy/rclpy/node.py:177", 3, 333333333},
+		{"derived from rclpy:rclpy/rclpy/node.py:177", 7, 142857142},
 	} {
 		r, err := timer.NewRate[simclock.Steady](c, tc.hz)
 		if err != nil || r.Period() != tc.want {
-			t.Errorf("R173/%s: NewRate(%v) period %v, %v; want %v", tc.rule, tc.hz, r.Period(), err, tc.want)
+			t.Errorf("%s: NewRate(%v) period %v, %v; want %v", tc.rule, tc.hz, r.Period(), err, tc.want)
 		}
 	}
 	for _, hz := range []float64{0, -1, math.NaN(), math.Inf(-1), 1e-300} {
 		if _, err := timer.NewRate[simclock.Steady](c, hz); !errors.Is(err, timer.ErrBadRate) {
-			t.Errorf("R173/CR-008: NewRate(%v): err = %v, want ErrBadRate", hz, err)
+			t.Errorf("rclcpp:rclcpp/test/rclcpp/test_rate.cpp:350-370: NewRate(%v): err = %v, want ErrBadRate", hz, err)
 		}
 	}
 	for _, p := range []time.Duration{0, -1} {
 		if _, err := timer.NewRateEvery[simclock.Steady](c, p); !errors.Is(err, timer.ErrBadRate) {
-			t.Errorf("R173/CR-008: NewRateEvery(%v): err = %v, want ErrBadRate", p, err)
+			t.Errorf("rclcpp:rclcpp/test/rclcpp/test_rate.cpp:350-370: NewRateEvery(%v): err = %v, want ErrBadRate", p, err)
 		}
 	}
 }
@@ -193,7 +196,7 @@ func (c signalClock) SleepUntil(ctx context.Context, t simclock.Time[simclock.RO
 	return c.ROSClock.SleepUntil(ctx, t)
 }
 
-// R174 on a ROS clock in sim time: Sleep is woken by override updates
+// Rate.Sleep on a ROS clock in sim time: it is woken by override updates
 // (R15), returns at the end of the cycle in ROS time, and returns false
 // at once when /clock has already passed it.
 func TestRateROSSimTime(t *testing.T) {
@@ -276,7 +279,7 @@ func TestRateSleepError(t *testing.T) {
 // returns at once without sleeping, and with a done context it reports
 // the cancellation instead of (false, nil). Upstream: rclpy's Rate.sleep
 // raises ROSInterruptException when the context is shut down "before or
-// during" the sleep (timer.py, R164); an rclcpp loop checks rclcpp::ok()
+// during" the sleep (rclpy:rclpy/rclpy/timer.py:118-177); an rclcpp loop checks rclcpp::ok()
 // each cycle, so it stops too.
 func TestRateLateCycleSeesCancellation(t *testing.T) {
 	fc := virtualclock.New()

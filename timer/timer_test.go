@@ -103,20 +103,20 @@ func mustCall(t testing.TB, tm *timer.Timer) timer.Info {
 }
 
 // R19: the first call is due one period after creation, on every clock
-// (R140, DV-109).
+// (rcl_timer_init2, rcl:rcl/src/rcl/timer.c:129-225).
 func TestR19FirstDeadline(t *testing.T) {
 	fc := virtualclock.New()
 	ros := newROS(t, true, 1000)
 	for _, tc := range []struct {
-		rule, name string
-		q          *timer.Queue
-		ct         simclock.ClockType
+		name string
+		q    *timer.Queue
+		ct   simclock.ClockType
 	}{
-		{"R19", "steady", timer.NewQueue(fc.Steady()), simclock.SteadyTime},
-		{"R19", "system", timer.NewQueue(fc.System()), simclock.SystemTime},
-		{"R19/DV-109", "ros", ros.q, simclock.ROSTime},
+		{"steady", timer.NewQueue(fc.Steady()), simclock.SteadyTime},
+		{"system", timer.NewQueue(fc.System()), simclock.SystemTime},
+		{"ros", ros.q, simclock.ROSTime},
 	} {
-		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run("R19/"+tc.name, func(t *testing.T) {
 			if got := tc.q.ClockType(); got != tc.ct {
 				t.Errorf("ClockType = %v, want %v", got, tc.ct)
 			}
@@ -144,15 +144,15 @@ func TestR19FirstDeadline(t *testing.T) {
 	}
 }
 
-// TT-001, DV-040: a negative period is rejected, at creation and on
-// exchange.
-func TestR140NegativePeriod(t *testing.T) {
+// R19: a negative period is rejected, at creation and on exchange
+// (rcl:rcl/test/rcl/test_timer.cpp:136-160, rclpy:rclpy/rclpy/timer.py:28-115).
+func TestR19NegativePeriod(t *testing.T) {
 	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	if _, err := q.New(-1, nil, true); !errors.Is(err, timer.ErrNegativePeriod) {
 		t.Errorf("New(-1): err = %v, want ErrNegativePeriod", err)
 	}
-	tm := newTimer(t, q, 0, nil) // TT-003: period 0 is fine
+	tm := newTimer(t, q, 0, nil) // rcl:rcl/test/rcl/test_timer.cpp:175-185: period 0 is fine
 	if _, err := tm.ExchangePeriod(-1); !errors.Is(err, timer.ErrNegativePeriod) {
 		t.Errorf("ExchangePeriod(-1): err = %v, want ErrNegativePeriod", err)
 	}
@@ -162,36 +162,37 @@ func TestR140NegativePeriod(t *testing.T) {
 }
 
 // R20: ready when now >= next_call_time; time_until = next - now
-// (TT-016..TT-018: ROS time active at 0, 5 s timer).
+// (rcl:rcl/test/rcl/test_timer.cpp:601-633: ROS time active at 0, 5 s timer).
 func TestR20Ready(t *testing.T) {
 	f := newROS(t, true, 0)
 	tm := newTimer(t, f.q, 5*time.Second, nil)
 	for _, tc := range []struct {
-		rule  string
+		ref   string
 		set   int64
 		until int64
 		ready bool
 	}{
-		{"TT-016", 1, 4999999999, false},
-		{"TT-017", 5 * sec, 0, true},
-		{"TT-018", 5*sec + 1, -1, true},
+		{"rcl:rcl/test/rcl/test_timer.cpp:601-622", 1, 4999999999, false},
+		{"rcl:rcl/test/rcl/test_timer.cpp:624-627", 5 * sec, 0, true},
+		{"rcl:rcl/test/rcl/test_timer.cpp:629-633", 5*sec + 1, -1, true},
 	} {
 		f.set(tc.set)
 		if got := until(t, tm); got != tc.until {
-			t.Errorf("R20/%s: time_until_next_call = %d, want %d", tc.rule, got, tc.until)
+			t.Errorf("R20/%s: time_until_next_call = %d, want %d", tc.ref, got, tc.until)
 		}
 		if got := tm.IsReady(); got != tc.ready {
-			t.Errorf("R20/%s: IsReady = %v, want %v", tc.rule, got, tc.ready)
+			t.Errorf("R20/%s: IsReady = %v, want %v", tc.ref, got, tc.ready)
 		}
 	}
 }
 
 // R21: a call records last_call = now, reports the scheduled deadline as
 // the expected time, and skips missed periods keeping the phase so the
-// next deadline is strictly after now (DV-110..DV-114, R145, R147).
+// next deadline is strictly after now (derived from rcl_timer_call,
+// rcl:rcl/src/rcl/timer.c:266-326, and rcl:rcl/include/rcl/timer.h:104-106).
 func TestR21Call(t *testing.T) {
 	for _, tc := range []struct {
-		rule, name     string
+		ref, name      string
 		period         int64
 		setBeforeCall  int64 // ROS time at the call (the timer is made at 1000)
 		wantExpected   int64
@@ -199,15 +200,15 @@ func TestR21Call(t *testing.T) {
 		wantNext       int64
 		wantReadyAfter bool
 	}{
-		{"DV-110", "on time", 100, 1100, 1100, 1100, 1200, false},
-		{"DV-111", "late, keep phase", 100, 1350, 1100, 1350, 1400, false},
-		{"DV-112", "late on a period boundary: strictly after now", 100, 1400, 1100, 1400, 1500, false},
-		{"DV-113", "called before ready", 100, 1000, 1100, 1000, 1200, false},
-		{"DV-114", "period 0", 0, 1000, 1000, 1000, 1000, true},
+		{"derived from rcl:rcl/src/rcl/timer.c:266-326", "on time", 100, 1100, 1100, 1100, 1200, false},
+		{"derived from rcl:rcl/src/rcl/timer.c:266-326", "late, keep phase", 100, 1350, 1100, 1350, 1400, false},
+		{"derived from rcl:rcl/src/rcl/timer.c:266-326", "late on a period boundary: strictly after now", 100, 1400, 1100, 1400, 1500, false},
+		{"derived from rcl:rcl/src/rcl/timer.c:266-326", "called before ready", 100, 1000, 1100, 1000, 1200, false},
+		{"derived from rcl:rcl/include/rcl/timer.h:104-106", "period 0", 0, 1000, 1000, 1000, 1000, true},
 		{"R21", "period 0 later", 0, 5000, 1000, 5000, 5000, true},
 		{"R21", "many periods missed", 7, 1000 + 7*1000 + 3, 1007, 8003, 8007, false},
 	} {
-		t.Run("R21/"+tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run("R21/"+tc.name, func(t *testing.T) { // tc.ref says where the case comes from
 			f := newROS(t, true, 1000)
 			var got []timer.Info
 			tm := newTimer(t, f.q, time.Duration(tc.period), func(i timer.Info) { got = append(got, i) })
@@ -236,7 +237,7 @@ func TestR21Call(t *testing.T) {
 	}
 }
 
-// R21, TT-028: calling when not ready is allowed and pushes the deadline
+// R21, rcl:rcl/test/rcl/test_timer.cpp:852-866: calling when not ready is allowed and pushes the deadline
 // one period each time.
 func TestR21CallNotReady(t *testing.T) {
 	fc := virtualclock.New()
@@ -249,9 +250,9 @@ func TestR21CallNotReady(t *testing.T) {
 	}
 	b := until(t, tm)
 	if n != 3 || a != sec || b != 4*sec {
-		t.Errorf("TT-028: count %d, a %d, b %d; want 3, 1s, 4s", n, a, b)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:852-866: count %d, a %d, b %d; want 3, 1s, 4s", n, a, b)
 	}
-	// TT-029: exchange to 0; the next call keeps the deadline.
+	// rcl:rcl/test/rcl/test_timer.cpp:868-874: exchange to 0; the next call keeps the deadline.
 	fc.Advance(time.Millisecond)
 	old, err := tm.ExchangePeriod(0)
 	if err != nil || old != time.Second {
@@ -259,22 +260,22 @@ func TestR21CallNotReady(t *testing.T) {
 	}
 	mustCall(t, tm)
 	if c := until(t, tm); n != 4 || c >= b || c != 4*sec-int64(time.Millisecond) {
-		t.Errorf("TT-029: count %d, time_until %d; want 4 and %d (< b)", n, c, 4*sec-int64(time.Millisecond))
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:868-874: count %d, time_until %d; want 4 and %d (< b)", n, c, 4*sec-int64(time.Millisecond))
 	}
-	// TT-031: a canceled timer cannot be called.
+	// rcl:rcl/test/rcl/test_timer.cpp:882-885: a canceled timer cannot be called.
 	tm.Cancel()
 	if _, err := tm.Call(); !errors.Is(err, timer.ErrCanceled) {
-		t.Errorf("TT-031: Call on canceled: err = %v, want ErrCanceled", err)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:882-885: Call on canceled: err = %v, want ErrCanceled", err)
 	}
 	if n != 4 {
-		t.Errorf("TT-031: count %d, want 4", n)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:882-885: count %d, want 4", n)
 	}
-	// TT-030 (clock now < 0 -> ERROR) cannot be written: a simclock.Time
+	// rcl:rcl/test/rcl/test_timer.cpp:876-880 (clock now < 0 -> ERROR) cannot be written: a simclock.Time
 	// is never negative, so no Clock can report one.
 }
 
-// R147, TT-010: period 0 is always ready.
-func TestR147PeriodZero(t *testing.T) {
+// R20: period 0 is always ready (rcl:rcl/test/rcl/test_timer.cpp:467-500).
+func TestR20PeriodZero(t *testing.T) {
 	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
 	tm := newTimer(t, q, 0, nil)
@@ -287,7 +288,7 @@ func TestR147PeriodZero(t *testing.T) {
 	}
 }
 
-// R20, R21 in wait-set form (TT-005..TT-009): which timers are ready
+// R20, R21 in wait-set form (rcl:rcl/test/rcl/test_timer.cpp:225-464): which timers are ready
 // after a wait, and the missed period skipped.
 func TestR21WaitSet(t *testing.T) {
 	fc := virtualclock.New()
@@ -296,39 +297,39 @@ func TestR21WaitSet(t *testing.T) {
 	fast := newTimer(t, q, 50*time.Millisecond, nil)
 	slow := newTimer(t, q, time.Second, nil)
 	fc.Advance(100 * time.Millisecond)
-	// TT-005: exactly one ready, the 50 ms one.
+	// rcl:rcl/test/rcl/test_timer.cpp:225-292: exactly one ready, the 50 ms one.
 	if got := q.AppendReady(nil); len(got) != 1 || got[0] != fast {
-		t.Errorf("TT-005: ready = %v, want [the 50 ms timer]", got)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:225-292: ready = %v, want [the 50 ms timer]", got)
 	}
 	if slow.IsReady() {
-		t.Error("TT-005: 1000 ms timer ready")
+		t.Error("rcl:rcl/test/rcl/test_timer.cpp:225-292: 1000 ms timer ready")
 	}
 	fast.Cancel()
 	slow.Cancel()
-	// TT-007, TT-015: nothing armed, nothing ready.
+	// rcl:rcl/test/rcl/test_timer.cpp:364-409, rcl:rcl/test/rcl/test_timer.cpp:576-588: nothing armed, nothing ready.
 	if got := q.AppendReady(nil); len(got) != 0 {
-		t.Errorf("TT-015: ready = %v, want none", got)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:576-588: ready = %v, want none", got)
 	}
 	if _, ok := q.Next(); ok {
 		t.Error("Next: ok with every timer canceled")
 	}
-	// TT-008, TT-009: a 200 ms timer left for 500 ms is ready; after the
+	// rcl:rcl/test/rcl/test_timer.cpp:411-450, rcl:rcl/test/rcl/test_timer.cpp:452-464: a 200 ms timer left for 500 ms is ready; after the
 	// call the next deadline is at 600 ms, the 400 ms one skipped.
 	t1 := fc.SteadyNow()
 	tm := newTimer(t, q, 200*time.Millisecond, nil)
 	fc.Advance(500 * time.Millisecond)
 	if !tm.IsReady() {
-		t.Error("TT-008: not ready after 500 ms")
+		t.Error("rcl:rcl/test/rcl/test_timer.cpp:411-450: not ready after 500 ms")
 	}
 	info := mustCall(t, tm)
 	if tm.IsReady() {
-		t.Error("TT-009: ready after the call")
+		t.Error("rcl:rcl/test/rcl/test_timer.cpp:452-464: ready after the call")
 	}
 	if got, want := tm.NextCallTime(), t1+int64(600*time.Millisecond); got != want {
-		t.Errorf("TT-009: next = %d, want %d (+600 ms)", got, want)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:452-464: next = %d, want %d (+600 ms)", got, want)
 	}
 	if got, want := info.ExpectedCallTime.Nanoseconds(), t1+int64(200*time.Millisecond); got != want {
-		t.Errorf("TT-009: expected = %d, want %d", got, want)
+		t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:452-464: expected = %d, want %d", got, want)
 	}
 	if d, ok := q.Next(); !ok || d != tm.NextCallTime() {
 		t.Errorf("Next = %d, %v; want %d", d, ok, tm.NextCallTime())
@@ -336,98 +337,105 @@ func TestR21WaitSet(t *testing.T) {
 	_ = t0
 }
 
-// R22 on a ROS clock: jumps, with rcl's exact numbers (TT-016..TT-026,
-// DV-115..DV-122) and the credit carried across activation (R142-R144).
+// R22 on a ROS clock: jumps, with rcl's exact numbers (rcl:rcl/test/rcl/test_timer.cpp:601-835,
+// derived from rcl:rcl/src/rcl/timer.c:90-126) and the credit carried across activation
+// (rcl:rcl/src/rcl/timer.c:72-126).
 func TestR22Jumps(t *testing.T) {
-	t.Run("R22/TT-019..TT-020/activate after 1 ms of system time", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:642-673
+	t.Run("R22/activate after 1 ms of system time", func(t *testing.T) {
 		f := newROS(t, false, 0)
 		tm := newTimer(t, f.q, 5*time.Second, nil)
 		f.fc.Advance(time.Millisecond)
 		prev := until(t, tm)
 		if prev != 5*sec-int64(time.Millisecond) {
-			t.Fatalf("TT-019: time_until = %d, want 5 s - 1 ms", prev)
+			t.Fatalf("rcl:rcl/test/rcl/test_timer.cpp:642-663: time_until = %d, want 5 s - 1 ms", prev)
 		}
 		f.set(1)
 		f.ros.EnableROSTimeOverride()
 		// Credit = remaining 4.999 s; next = now - credit + period, so the
-		// time until the call is the elapsed 1 ms (R143).
+		// time until the call is the elapsed 1 ms.
 		got := until(t, tm)
 		if !(0 < got && got < prev) || got != int64(time.Millisecond) {
-			t.Errorf("TT-020: time_until = %d, want 1 ms (0 < x < %d)", got, prev)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:665-673: time_until = %d, want 1 ms (0 < x < %d)", got, prev)
 		}
 		if d := tm.TimeSinceLastCall(); d != 5*time.Second-time.Millisecond {
-			t.Errorf("TT-020: time_since_last_call = %v, want 4.999s (last = now - credit)", d)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:665-673: time_since_last_call = %v, want 4.999s (last = now - credit)", d)
 		}
 	})
-	t.Run("R22/TT-021..TT-022/deactivate", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:683-718
+	t.Run("R22/deactivate", func(t *testing.T) {
 		f := newROS(t, true, 1)
 		tm := newTimer(t, f.q, 5*time.Second, nil)
 		f.set(sec)
 		if got := until(t, tm); got != 4000000001 {
-			t.Fatalf("TT-021: time_until = %d, want 4000000001", got)
+			t.Fatalf("rcl:rcl/test/rcl/test_timer.cpp:683-709: time_until = %d, want 4000000001", got)
 		}
 		f.ros.DisableROSTimeOverride()
 		got := until(t, tm)
 		if !(0 < got && got < 4000000001) || got != 999999999 {
-			t.Errorf("TT-022: time_until = %d, want 999999999 (= period - remaining)", got)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:711-718: time_until = %d, want 999999999 (= period - remaining)", got)
 		}
 		if !f.ros.Now().After(rosTime(t, 1e18)) {
 			t.Error("ROS clock does not read system time after deactivation")
 		}
 	})
-	t.Run("R22/TT-023..TT-024/backward jump before last call", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:737-765
+	t.Run("R22/backward jump before last call", func(t *testing.T) {
 		f := newROS(t, true, 2*sec)
 		tm := newTimer(t, f.q, 5*time.Second, nil)
 		f.set(3 * sec)
 		if got := until(t, tm); got != 4*sec {
-			t.Fatalf("TT-023: time_until = %d, want 4 s", got)
+			t.Fatalf("rcl:rcl/test/rcl/test_timer.cpp:737-757: time_until = %d, want 4 s", got)
 		}
 		f.set(1 * sec)
 		if got := until(t, tm); got != 5*sec {
-			t.Errorf("TT-024: time_until = %d, want exactly 5 s", got)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:758-765: time_until = %d, want exactly 5 s", got)
 		}
 	})
-	t.Run("R22/DV-115..DV-117", func(t *testing.T) {
+	// derived from rcl:rcl/src/rcl/timer.c:90-126
+	t.Run("R22/jumps while active", func(t *testing.T) {
 		f := newROS(t, true, 1000)
 		tm := newTimer(t, f.q, 100, nil)
 		f.set(1050)
 		f.set(1020) // backward, but not before last_call 1000
 		if got := until(t, tm); got != 80 {
-			t.Errorf("DV-115: time_until = %d, want 80", got)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:90-126: time_until = %d, want 80", got)
 		}
 		f.set(900) // before last_call: a full period from now
 		if got, next := until(t, tm), tm.NextCallTime(); got != 100 || next != 1000 {
-			t.Errorf("DV-116: time_until %d, next %d; want 100, 1000", got, next)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:90-126: time_until %d, next %d; want 100, 1000", got, next)
 		}
 		if d := tm.TimeSinceLastCall(); d != 0 {
-			t.Errorf("DV-116: time_since_last_call = %v, want 0 (last = 900)", d)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:90-126: time_since_last_call = %v, want 0 (last = 900)", d)
 		}
 		f.wakes.Store(0)
 		f.set(1200) // forward past the deadline: wake once
 		if got := until(t, tm); got != -200 || !tm.IsReady() {
-			t.Errorf("DV-117: time_until %d, ready %v; want -200, true", got, tm.IsReady())
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:90-126: time_until %d, ready %v; want -200, true", got, tm.IsReady())
 		}
 		if w := f.wakes.Load(); w != 1 {
-			t.Errorf("DV-117: %d wake-ups, want 1", w)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:90-126: %d wake-ups, want 1", w)
 		}
 	})
-	t.Run("R22/TT-025..TT-026/wake only past the deadline", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:776-835
+	t.Run("R22/wake only past the deadline", func(t *testing.T) {
 		f := newROS(t, true, sec)
 		tm := newTimer(t, f.q, time.Second, nil)
 		f.wakes.Store(0)
 		f.set(sec + sec/2)
 		if w := f.wakes.Load(); w != 0 || tm.IsReady() {
-			t.Errorf("TT-025: %d wake-ups, ready %v; want 0, false", w, tm.IsReady())
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:776-828: %d wake-ups, ready %v; want 0, false", w, tm.IsReady())
 		}
 		f.set(5 * sec)
 		if w := f.wakes.Load(); w != 1 || !tm.IsReady() {
-			t.Errorf("TT-026: %d wake-ups, ready %v; want 1, true", w, tm.IsReady())
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:829-835: %d wake-ups, ready %v; want 1, true", w, tm.IsReady())
 		}
 		if got := f.q.AppendReady(nil); len(got) != 1 || got[0] != tm {
-			t.Errorf("TT-026: ready = %v, want the timer", got)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:829-835: ready = %v, want the timer", got)
 		}
 	})
-	t.Run("R22/DV-120/credit on deactivation", func(t *testing.T) {
+	// derived from rcl:rcl/src/rcl/timer.c:72-89
+	t.Run("R22/credit on deactivation", func(t *testing.T) {
 		f := newROS(t, true, 100*sec)
 		tm := newTimer(t, f.q, 10*time.Second, nil)
 		f.set(104 * sec)
@@ -440,29 +448,30 @@ func TestR22Jumps(t *testing.T) {
 			t.Errorf("time_since_last_call = %v, want 6s (last = S - 6 s)", got)
 		}
 	})
-	t.Run("R22/DV-121..DV-122/activation while the ROS value is 0", func(t *testing.T) {
+	// derived from rcl:rcl/src/rcl/timer.c:72-126
+	t.Run("R22/activation while the ROS value is 0", func(t *testing.T) {
 		f := newROS(t, false, 0)
 		s := f.fc.System().Now().Nanoseconds()
 		tm := newTimer(t, f.q, 10*time.Second, nil)
 		f.ros.EnableROSTimeOverride()
 		if got := tm.NextCallTime(); got != s+10*sec {
-			t.Errorf("DV-121: next = %d, want unchanged S + 10 s = %d", got, s+10*sec)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next = %d, want unchanged S + 10 s = %d", got, s+10*sec)
 		}
 		if tm.IsReady() {
-			t.Error("DV-121: ready at ROS time 0")
+			t.Error("derived from rcl:rcl/src/rcl/timer.c:72-126: ready at ROS time 0")
 		}
 		if got := f.q.AppendReady(nil); len(got) != 0 {
-			t.Errorf("DV-121: ready = %v", got)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: ready = %v", got)
 		}
 		f.set(100 * sec) // first /clock: last_call (system epoch) is in the future
 		if got, d := tm.NextCallTime(), tm.TimeSinceLastCall(); got != 110*sec || d != 0 {
-			t.Errorf("DV-122: next %d, since last %v; want 110 s, 0", got, d)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: next %d, since last %v; want 110 s, 0", got, d)
 		}
 		if got := until(t, tm); got != 10*sec {
-			t.Errorf("DV-122: time_until = %d, want 10 s", got)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:72-126: time_until = %d, want 10 s", got)
 		}
 	})
-	t.Run("R143/credit kept while 0, spent on deactivation", func(t *testing.T) {
+	t.Run("R22/credit kept while 0, spent on deactivation", func(t *testing.T) {
 		// pre(activate) stores remaining 7 s; post sees 0 and keeps it;
 		// pre(deactivate) sees 0 and stores nothing; post spends the 7 s.
 		f := newROS(t, false, 0)
@@ -478,7 +487,7 @@ func TestR22Jumps(t *testing.T) {
 			t.Errorf("time_since_last_call = %v, want 7s", got)
 		}
 	})
-	t.Run("R143/credit 0 keeps the old epoch until the next jump", func(t *testing.T) {
+	t.Run("R22/credit 0 keeps the old epoch until the next jump", func(t *testing.T) {
 		// Activated exactly at the deadline: the credit is 0, so nothing is
 		// rewritten and the deadline stays a system time; the next /clock
 		// finds last_call in the future and restarts a full period.
@@ -496,7 +505,7 @@ func TestR22Jumps(t *testing.T) {
 			t.Errorf("after /clock 101 s: next = %d, want 111 s", got)
 		}
 	})
-	t.Run("R143/overdue at activation puts last_call in the future", func(t *testing.T) {
+	t.Run("R22/overdue at activation puts last_call in the future", func(t *testing.T) {
 		// Overdue by 2 s: credit -2 s, so last = now + 2 s and
 		// next = now + 12 s. The next forward jump that stays before
 		// last_call restarts a full period from the new now.
@@ -516,7 +525,7 @@ func TestR22Jumps(t *testing.T) {
 			t.Errorf("after /clock 101 s: next %d, since last %v; want 111 s, 0", got, d)
 		}
 	})
-	t.Run("R143/backward jump resets canceled timers too", func(t *testing.T) {
+	t.Run("R22/backward jump resets canceled timers too", func(t *testing.T) {
 		f := newROS(t, true, 10*sec)
 		tm := newTimer(t, f.q, time.Second, nil)
 		tm.Cancel()
@@ -531,7 +540,7 @@ func TestR22Jumps(t *testing.T) {
 			t.Errorf("time_until = %d, want 0.8 s", got)
 		}
 	})
-	t.Run("R141/steady and system timers ignore ROS jumps", func(t *testing.T) {
+	t.Run("R22/steady and system timers ignore ROS jumps", func(t *testing.T) {
 		f := newROS(t, true, 10*sec)
 		q := timer.NewQueue(f.fc.System())
 		tm := newTimer(t, q, time.Second, nil)
@@ -541,7 +550,7 @@ func TestR22Jumps(t *testing.T) {
 		if tm.NextCallTime() != next {
 			t.Errorf("system timer moved by a ROS jump")
 		}
-		// A step of the system clock is not a jump either (R73).
+		// A step of the system clock is not a jump either (rcl:rcl/src/rcl/time.c:277-389).
 		step, _ := simclock.TimeFromNanoseconds[simclock.System](next + 5*sec)
 		f.fc.SetSystem(step)
 		if tm.NextCallTime() != next || !tm.IsReady() {
@@ -619,12 +628,13 @@ func dispatch(t testing.TB, q *timer.Queue) int {
 	return n
 }
 
-// R24: cancel and reset (TT-011..TT-014, TT-031..TT-033, DV-118, DV-123,
-// PM-008..PM-010).
+// R24: cancel and reset (rcl:rcl/test/rcl/test_timer.cpp:502-560, rcl:rcl/test/rcl/test_timer.cpp:882-912, derived from rcl:rcl/src/rcl/timer.c:426-479, derived from rcl:rcl/src/rcl/timer.c:328-381,
+// rclpy:rclpy/test/test_timer.py:172-198).
 func TestR24CancelReset(t *testing.T) {
 	fc := virtualclock.New()
 	q := timer.NewQueue(fc.Steady())
-	t.Run("R24/TT-011,PM-009/autostart false", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:502-520, rclpy:rclpy/test/test_timer.py:185-192
+	t.Run("R24/autostart false", func(t *testing.T) {
 		tm, err := q.New(time.Second, nil, false)
 		if err != nil {
 			t.Fatal(err)
@@ -635,17 +645,18 @@ func TestR24CancelReset(t *testing.T) {
 		if _, ok := tm.TimeUntilNextCall(); ok {
 			t.Error("time_until of a canceled timer: ok")
 		}
-		tm.Reset() // PM-010
+		tm.Reset() // rclpy:rclpy/test/test_timer.py:194-198
 		if tm.IsCanceled() {
-			t.Error("PM-010: canceled after reset")
+			t.Error("rclpy:rclpy/test/test_timer.py:194-198: canceled after reset")
 		}
 		tm.Cancel()
 		tm.Cancel() // idempotent
 		if !tm.IsCanceled() {
-			t.Error("PM-010: not canceled after cancel")
+			t.Error("rclpy:rclpy/test/test_timer.py:194-198: not canceled after cancel")
 		}
 	})
-	t.Run("R24/TT-014,DV-123/canceled timer", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:550-560, derived from rcl:rcl/src/rcl/timer.c:328-381
+	t.Run("R24/canceled timer", func(t *testing.T) {
 		tm := newTimer(t, q, 500, nil)
 		tm.Cancel()
 		fc.Advance(time.Second)
@@ -653,16 +664,17 @@ func TestR24CancelReset(t *testing.T) {
 			t.Error("canceled timer ready")
 		}
 		if _, ok := tm.TimeUntilNextCall(); ok {
-			t.Error("TT-014: time_until ok on a canceled timer")
+			t.Error("rcl:rcl/test/rcl/test_timer.cpp:550-560: time_until ok on a canceled timer")
 		}
 		if d := tm.TimeSinceLastCall(); d != time.Second {
-			t.Errorf("DV-123: time_since_last_call = %v, want 1s", d)
+			t.Errorf("derived from rcl:rcl/src/rcl/timer.c:328-381: time_since_last_call = %v, want 1s", d)
 		}
 		if got := q.AppendReady(nil); len(got) != 0 {
 			t.Errorf("ready = %v", got)
 		}
 	})
-	t.Run("R24/TT-032..TT-033/reset", func(t *testing.T) {
+	// rcl:rcl/test/rcl/test_timer.cpp:892-912
+	t.Run("R24/reset", func(t *testing.T) {
 		n := 0
 		tm := newTimer(t, q, time.Second, func(timer.Info) { n++ })
 		mustCall(t, tm)
@@ -671,19 +683,20 @@ func TestR24CancelReset(t *testing.T) {
 		tm.Reset()
 		y := until(t, tm)
 		if !(y < x) || y != sec {
-			t.Errorf("TT-032: x %d, y %d; want y = 1 s < x", x, y)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:892-904: x %d, y %d; want y = 1 s < x", x, y)
 		}
 		tm.Cancel()
 		if _, err := tm.Call(); !errors.Is(err, timer.ErrCanceled) || n != 2 {
-			t.Errorf("TT-033: err %v, count %d; want ErrCanceled, 2", err, n)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:906-912: err %v, count %d; want ErrCanceled, 2", err, n)
 		}
 		tm.Reset()
 		mustCall(t, tm)
 		if n != 3 {
-			t.Errorf("TT-033: count %d, want 3", n)
+			t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:906-912: count %d, want 3", n)
 		}
 	})
-	t.Run("R24/DV-118/reset keeps last_call", func(t *testing.T) {
+	// derived from rcl:rcl/src/rcl/timer.c:426-479
+	t.Run("R24/reset keeps last_call", func(t *testing.T) {
 		f := newROS(t, true, 1000)
 		tm := newTimer(t, f.q, 100, nil)
 		f.set(1050)
@@ -712,9 +725,9 @@ func TestR24CancelReset(t *testing.T) {
 	})
 }
 
-// R148: ExchangePeriod swaps the period without moving the deadline
-// (DV-119, TT-040).
-func TestR148ExchangePeriod(t *testing.T) {
+// R21: ExchangePeriod swaps the period without moving the deadline
+// (derived from rcl:rcl/src/rcl/timer.c:383-406, rcl:rcl/test/rcl/test_timer.cpp:980-989).
+func TestR21ExchangePeriod(t *testing.T) {
 	f := newROS(t, true, 1000)
 	tm := newTimer(t, f.q, 100, nil)
 	old, err := tm.ExchangePeriod(300)
@@ -735,8 +748,8 @@ func TestR148ExchangePeriod(t *testing.T) {
 	}
 }
 
-// R145: expected and actual call times (TT-041..TT-044, PM-012).
-func TestR145Info(t *testing.T) {
+// R21: expected and actual call times (rcl:rcl/test/rcl/test_timer.cpp:998-1068, rclpy@rolling:rclpy/test/test_timer.py:250-322).
+func TestR21Info(t *testing.T) {
 	fc := virtualclock.New()
 	ros := newROS(t, false, 0)
 	for _, tc := range []struct {
@@ -749,46 +762,46 @@ func TestR145Info(t *testing.T) {
 		{"system", timer.NewQueue(fc.System()), fc.Advance, simclock.SystemTime},
 		{"ros", ros.q, func(d time.Duration) { ros.fc.Advance(d) }, simclock.ROSTime},
 	} {
-		t.Run("R145/"+tc.name, func(t *testing.T) {
+		t.Run("R21/"+tc.name, func(t *testing.T) {
 			const p = 10 * time.Millisecond
 			var infos []timer.Info
 			tm := newTimer(t, tc.q, p, func(i timer.Info) { infos = append(infos, i) })
 			tm.Reset()
 			e0 := mustCall(t, tm)
-			// TT-041
+			// rcl:rcl/test/rcl/test_timer.cpp:998-1013
 			tc.adv(time.Duration(until(t, tm)))
 			i1 := mustCall(t, tm)
 			if ns(i1.ExpectedCallTime) != ns(e0.ExpectedCallTime)+int64(p) || ns(i1.ActualCallTime) < ns(i1.ExpectedCallTime) {
-				t.Errorf("TT-041: %+v after %+v", i1, e0)
+				t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:998-1013: %+v after %+v", i1, e0)
 			}
-			// TT-043: late by one period.
+			// rcl:rcl/test/rcl/test_timer.cpp:1040-1057: late by one period.
 			tc.adv(time.Duration(until(t, tm)) + p)
 			i2 := mustCall(t, tm)
 			if late, _ := i2.ActualCallTime.Sub(i2.ExpectedCallTime); late < p {
-				t.Errorf("TT-043: actual - expected = %v, want >= %v", late, p)
+				t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:1040-1057: actual - expected = %v, want >= %v", late, p)
 			}
-			// TT-044: the missed period was skipped.
+			// rcl:rcl/test/rcl/test_timer.cpp:1059-1068: the missed period was skipped.
 			tc.adv(time.Duration(until(t, tm)))
 			i3 := mustCall(t, tm)
 			if ns(i3.ExpectedCallTime) != ns(i2.ExpectedCallTime)+2*int64(p) {
-				t.Errorf("TT-044: expected = %v, want %d", i3.ExpectedCallTime, ns(i2.ExpectedCallTime)+2*int64(p))
+				t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:1059-1068: expected = %v, want %d", i3.ExpectedCallTime, ns(i2.ExpectedCallTime)+2*int64(p))
 			}
-			// TT-045
+			// rcl:rcl/test/rcl/test_timer.cpp:1076-1085
 			before := tm.TimeSinceLastCall()
 			tc.adv(time.Millisecond)
 			if after := tm.TimeSinceLastCall(); after <= before {
-				t.Errorf("TT-045: time_since_last_call %v then %v", before, after)
+				t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:1076-1085: time_since_last_call %v then %v", before, after)
 			}
-			// PM-012: the clock type is the timer's.
+			// rclpy@rolling:rclpy/test/test_timer.py:250-322: the clock type is the timer's.
 			for _, i := range append(infos, e0, i1) {
 				if i.ActualCallTime.ClockType() != tc.ct || i.ExpectedCallTime.ClockType() != tc.ct || ns(i.ActualCallTime) <= 0 || ns(i.ExpectedCallTime) <= 0 {
-					t.Errorf("PM-012: info %+v, want clock type %v and times > 0", i, tc.ct)
+					t.Errorf("rclpy@rolling:rclpy/test/test_timer.py:250-322: info %+v, want clock type %v and times > 0", i, tc.ct)
 				}
 			}
-			// TT-042
+			// rcl:rcl/test/rcl/test_timer.cpp:1015-1030
 			tm.Cancel()
 			if _, err := tm.Call(); !errors.Is(err, timer.ErrCanceled) {
-				t.Errorf("TT-042: err = %v", err)
+				t.Errorf("rcl:rcl/test/rcl/test_timer.cpp:1015-1030: err = %v", err)
 			}
 			if len(infos) != 4 {
 				t.Errorf("callback ran %d times, want 4", len(infos))
@@ -817,7 +830,7 @@ func spinFor(t testing.TB, e *executor.Executor, fc *virtualclock.Clock, d time.
 	}
 }
 
-// PM-001..PM-007: rclpy's timer tests on the virtual-time executor.
+// rclpy:rclpy/test/test_timer.py:43-171: rclpy's timer tests on the virtual-time executor.
 func TestPMExecutor(t *testing.T) {
 	for _, p := range []time.Duration{100 * time.Millisecond, 10 * time.Millisecond, time.Millisecond} {
 		t.Run(p.String(), func(t *testing.T) {
@@ -830,34 +843,35 @@ func TestPMExecutor(t *testing.T) {
 			tm := newTimer(t, q, p, func(timer.Info) { n++ })
 			spinFor(t, e, fc, p/2)
 			if n != 0 {
-				t.Errorf("PM-001: %d calls in p/2", n)
+				t.Errorf("rclpy:rclpy/test/test_timer.py:43-69: %d calls in p/2", n)
 			}
 			tm.Reset()
 			n = 0
 			spinFor(t, e, fc, 4*p+p/2)
 			if n != 4 {
-				t.Errorf("PM-002: %d calls in 4.5 p, want 4", n)
+				t.Errorf("rclpy:rclpy/test/test_timer.py:72-101: %d calls in 4.5 p, want 4", n)
 			}
 			tm.Reset()
 			n = 0
 			spinFor(t, e, fc, 2*p+p/2)
 			if n != 2 || tm.IsCanceled() {
-				t.Errorf("PM-003: %d calls in 2.5 p, canceled %v; want 2, false", n, tm.IsCanceled())
+				t.Errorf("rclpy:rclpy/test/test_timer.py:104-125: %d calls in 2.5 p, canceled %v; want 2, false", n, tm.IsCanceled())
 			}
 			tm.Cancel()
 			n = 0
 			spinFor(t, e, fc, 2*p+p/2)
 			if n != 0 || !tm.IsCanceled() {
-				t.Errorf("PM-004: %d calls, canceled %v; want 0, true", n, tm.IsCanceled())
+				t.Errorf("rclpy:rclpy/test/test_timer.py:127-135: %d calls, canceled %v; want 0, true", n, tm.IsCanceled())
 			}
 			tm.Reset()
 			spinFor(t, e, fc, 2*p+p/2)
 			if n != 2 || tm.IsCanceled() {
-				t.Errorf("PM-005: %d calls, canceled %v; want 2, false", n, tm.IsCanceled())
+				t.Errorf("rclpy:rclpy/test/test_timer.py:137-143: %d calls, canceled %v; want 2, false", n, tm.IsCanceled())
 			}
 		})
 	}
-	t.Run("PM-006..PM-008", func(t *testing.T) {
+	// rclpy:rclpy/test/test_timer.py:154-174
+	t.Run("time until next call", func(t *testing.T) {
 		fc := virtualclock.New()
 		e := executor.New(executor.Config{Virtual: fc})
 		defer e.Close()
@@ -866,15 +880,15 @@ func TestPMExecutor(t *testing.T) {
 		tm := newTimer(t, q, time.Second, nil)
 		spinFor(t, e, fc, 100*time.Millisecond)
 		if got := until(t, tm); got > sec || got != 900*int64(time.Millisecond) {
-			t.Errorf("PM-006: time_until = %d, want 0.9 s", got)
+			t.Errorf("rclpy:rclpy/test/test_timer.py:154-168: time_until = %d, want 0.9 s", got)
 		}
 		tm.Reset()
 		if got := until(t, tm); tm.IsCanceled() || got != sec {
-			t.Errorf("PM-007: time_until %d, canceled %v", got, tm.IsCanceled())
+			t.Errorf("rclpy:rclpy/test/test_timer.py:169-171: time_until %d, canceled %v", got, tm.IsCanceled())
 		}
 		tm.Cancel()
 		if _, ok := tm.TimeUntilNextCall(); ok || !tm.IsCanceled() {
-			t.Error("PM-008: time_until of a canceled timer is not None")
+			t.Error("rclpy:rclpy/test/test_timer.py:172-174: time_until of a canceled timer is not None")
 		}
 	})
 }
@@ -1165,7 +1179,7 @@ func TestHeapVsBruteForce(t *testing.T) {
 
 // rcl's credit (R22) can put a deadline before the clock's epoch: a 3 s
 // timer whose period is exchanged for 1 s (the deadline does not move,
-// R148), then sim time switched on with the ROS value at 100 ms, gets
+// rcl:rcl/src/rcl/timer.c:383-406), then sim time switched on with the ROS value at 100 ms, gets
 // next = 100 ms - 3 s + 1 s = -1.9 s (rcl/src/rcl/timer.c,
 // _rcl_timer_time_jump; derived). The timer keeps rcl's value and phase;
 // Info, whose times are never negative, reports the deadline as 0.

@@ -61,7 +61,7 @@ func BenchmarkIngest(b *testing.B) {
 		if err := ts.SetUseSimTime(true); err != nil {
 			b.Fatal(err)
 		}
-		pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+		pub, err := sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 		if err != nil {
 			b.Fatal(err)
 		}

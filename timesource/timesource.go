@@ -13,8 +13,9 @@
 // back on resumes from the last /clock received.
 //
 // Unlike rclpy and rclcpp, a TimeSource refuses what it cannot trust: a
-// message that does not decode, or whose nanosec is not below 1e9, is
-// counted and dropped, never applied. It also notices when more than one
+// message that does not decode, whose sec is negative (upstream's callback
+// raises or throws) or whose nanosec is not below 1e9 (upstream adds it)
+// is counted and dropped, never applied; timemsg.DecodeClock is the rule. It also notices when more than one
 // publisher feeds /clock (R18).
 package timesource
 
@@ -156,7 +157,7 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 	var removeSub func()
 	if on {
 		var err error
-		sub, err = ts.tr.Subscribe(ts.opts.Topic, timemsg.ClockType, *ts.opts.QoS)
+		sub, err = ts.tr.Subscribe(ts.opts.Topic, timemsg.ClockTypeName, *ts.opts.QoS)
 		if err != nil {
 			ts.mu.Unlock()
 			return fmt.Errorf("timesource: subscribe to %s: %w", ts.opts.Topic, err)
@@ -187,14 +188,15 @@ func (ts *TimeSource) SetUseSimTime(on bool) error {
 }
 
 // Handle applies one /clock sample: decode, then set it on the attached
-// clocks' shared cell. A sample that does not decode, or whose nanosec is 1e9 or more,
-// is counted and dropped. It does not allocate for a well-formed sample
+// clocks' shared cell. A sample that timemsg.DecodeClock refuses (it does
+// not decode, its sec is negative or its nanosec is 1e9 or more) is
+// counted and dropped. It does not allocate for a well-formed sample
 // from a publisher already seen.
 func (ts *TimeSource) Handle(s transport.Sample) {
-	m, err := timemsg.UnmarshalClock(s.Data)
+	ns, err := timemsg.DecodeClock(s.Data)
 	var t simclock.Time[simclock.ROS]
 	if err == nil {
-		t, err = timemsg.ToTime[simclock.ROS](m.Clock)
+		t, err = simclock.TimeFromNanoseconds[simclock.ROS](ns)
 	}
 	// The hook runs before the lock: it may call back into the time source.
 	vetoed := err == nil && ts.opts.BeforeApply != nil && !ts.opts.BeforeApply(t)

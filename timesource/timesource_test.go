@@ -61,7 +61,7 @@ func (f *fixture) newClock() *simclock.ROSClock {
 
 func (f *fixture) publisher(qos transport.QoS) transport.Publisher {
 	f.t.Helper()
-	pub, err := f.sim.Publisher(timemsg.ClockTopic, timemsg.ClockType, qos)
+	pub, err := f.sim.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func systemNow(fc *virtualclock.Clock) int64 { return fc.System().Now().Nanoseco
 
 // R16: use_sim_time starts off (the clock reads system time and /clock is
 // ignored); on, the clock reads 0 until the first /clock, then each
-// message (PM-016..PM-021, CS-010..CS-011, DV-205).
+// message (rclpy:rclpy/test/test_time_source.py:101-149, rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:299-325, derived from rclcpp:rclcpp/src/rclcpp/time_source.cpp:47-75).
 func TestR16UseSimTime(t *testing.T) {
 	f := newFixture(t)
 	pub := f.publisher(transport.ClockPublisherQoS)
@@ -115,7 +115,7 @@ func TestR16UseSimTime(t *testing.T) {
 	f.publish(pub, 3, 0)
 	f.spin()
 	if got := f.clock.Now().Nanoseconds(); got != systemNow(f.fc) {
-		t.Errorf("PM-017: sim off: now = %d, want system time %d", got, systemNow(f.fc))
+		t.Errorf("rclpy:rclpy/test/test_time_source.py:111-116: sim off: now = %d, want system time %d", got, systemNow(f.fc))
 	}
 	if got := f.ts.Publishers(); got != nil {
 		t.Errorf("sim off: Publishers = %v, want nil (no subscription)", got)
@@ -123,10 +123,10 @@ func TestR16UseSimTime(t *testing.T) {
 	f.setSim(true)
 	f.setSim(true) // no-op
 	if !f.ts.UseSimTime() || !f.clock.ROSTimeActive() {
-		t.Fatal("PM-019: sim time not active")
+		t.Fatal("rclpy:rclpy/test/test_time_source.py:127-141: sim time not active")
 	}
 	if got := f.clock.Now(); !got.IsZero() || f.clock.Started() {
-		t.Errorf("R16/PM-020/DV-205: before the first /clock: now = %v, started %v; want 0, false", got, f.clock.Started())
+		t.Errorf("R16/rclpy:rclpy/test/test_time_source.py:143-144/derived from rclcpp:rclcpp/src/rclcpp/time_source.cpp:47-75: before the first /clock: now = %v, started %v; want 0, false", got, f.clock.Started())
 	}
 	if f.ts.FirstClockReceived() {
 		t.Error("FirstClockReceived before any /clock")
@@ -135,7 +135,7 @@ func TestR16UseSimTime(t *testing.T) {
 		f.publish(pub, s, 1000)
 		f.spin()
 		if got, want := f.clock.Now().Nanoseconds(), int64(s)*sec+1000; got != want {
-			t.Errorf("R16/PM-021: after /clock %d s: now = %d, want %d", s, got, want)
+			t.Errorf("R16/rclpy:rclpy/test/test_time_source.py:146-149: after /clock %d s: now = %d, want %d", s, got, want)
 		}
 	}
 	if !f.ts.FirstClockReceived() || f.ts.Last().Nanoseconds() != 4*sec+1000 {
@@ -178,7 +178,7 @@ func TestR16BestEffortDepth1(t *testing.T) {
 }
 
 // R17: a clock attached late gets the last value at once, and the
-// current use_sim_time state (PM-018, PM-022, DV-041).
+// current use_sim_time state (rclpy:rclpy/test/test_time_source.py:118-125, rclpy:rclpy/test/test_time_source.py:151-155, derived from rclpy:rclpy/rclpy/time_source.py:115-121).
 func TestR17LateAttach(t *testing.T) {
 	f := newFixture(t)
 	pub := f.publisher(transport.ClockPublisherQoS)
@@ -191,12 +191,12 @@ func TestR17LateAttach(t *testing.T) {
 		return c
 	}
 
-	// PM-018: a clock activated by hand, attached while sim time is off,
+	// rclpy:rclpy/test/test_time_source.py:118-125: a clock activated by hand, attached while sim time is off,
 	// is deactivated and gets the cached value (0).
 	manual := handSet()
 	f.ts.AttachClock(manual)
 	if manual.ROSTimeActive() || !manual.ROSTimeOverride().IsZero() {
-		t.Errorf("PM-018: active %v, override %v; want inactive, 0", manual.ROSTimeActive(), manual.ROSTimeOverride())
+		t.Errorf("rclpy:rclpy/test/test_time_source.py:118-125: active %v, override %v; want inactive, 0", manual.ROSTimeActive(), manual.ROSTimeOverride())
 	}
 
 	f.setSim(true)
@@ -208,7 +208,7 @@ func TestR17LateAttach(t *testing.T) {
 	late := f.newClock()
 	f.ts.AttachClock(late)
 	if !late.ROSTimeActive() || late.Now().Nanoseconds() != 5*sec {
-		t.Errorf("R17/PM-022: late clock active %v, now %v; want true, 5 s", late.ROSTimeActive(), late.Now())
+		t.Errorf("R17/rclpy:rclpy/test/test_time_source.py:151-155: late clock active %v, now %v; want true, 5 s", late.ROSTimeActive(), late.Now())
 	}
 	f.publish(pub, 6, 0)
 	f.spin()
@@ -222,19 +222,19 @@ func TestR17LateAttach(t *testing.T) {
 		t.Errorf("after detach: late %v (want 6 s), attached %v (want 7 s)", late.Now(), f.clock.Now())
 	}
 
-	// DV-041: cached 7 s, sim off; a hand-set clock (9 s, active) is
+	// derived from rclpy:rclpy/rclpy/time_source.py:115-121: cached 7 s, sim off; a hand-set clock (9 s, active) is
 	// deactivated and stores the cached value.
 	f.setSim(false)
 	c := handSet()
 	f.ts.AttachClock(c)
 	if c.ROSTimeActive() || c.ROSTimeOverride().Nanoseconds() != 7*sec {
-		t.Errorf("DV-041: active %v, override %v; want inactive, 7 s", c.ROSTimeActive(), c.ROSTimeOverride())
+		t.Errorf("derived from rclpy:rclpy/rclpy/time_source.py:115-121: active %v, override %v; want inactive, 7 s", c.ROSTimeActive(), c.ROSTimeOverride())
 	}
 }
 
-// R17, R120: use_sim_time off reads system time again; on again resumes
+// R17: use_sim_time off reads system time again; on again resumes
 // from the last /clock received (the stored value is kept, as in rclpy),
-// with ACTIVATED and DEACTIVATED jumps (PM-026, PM-027, DV-042, CS-018).
+// with ACTIVATED and DEACTIVATED jumps (rclpy:rclpy/test/test_time_source.py:205-220, rclpy:rclpy/test/test_time_source.py:222-229, derived from rclpy:rclpy/rclpy/time_source.py:51-65, rclcpp:rclcpp/test/rclcpp/test_time_source.cpp:511-533).
 func TestR17Toggle(t *testing.T) {
 	f := newFixture(t)
 	pub := f.publisher(transport.ClockPublisherQoS)
@@ -257,11 +257,11 @@ func TestR17Toggle(t *testing.T) {
 	f.setSim(false) // no-op
 	f.setSim(true)
 	if got := f.clock.Now().Nanoseconds(); got != 5*sec {
-		t.Errorf("DV-042: on again: now = %d, want the last /clock, 5 s", got)
+		t.Errorf("derived from rclpy:rclpy/rclpy/time_source.py:51-65: on again: now = %d, want the last /clock, 5 s", got)
 	}
 	want := []simclock.TimeJump{
 		{ClockChange: simclock.ROSTimeActivated},
-		{ClockChange: simclock.ROSTimeNoChange, Delta: 5 * time.Second}, // DV-044
+		{ClockChange: simclock.ROSTimeNoChange, Delta: 5 * time.Second}, // derived from rclpy:rclpy/rclpy/time_source.py:123-128
 		{ClockChange: simclock.ROSTimeDeactivated},
 		{ClockChange: simclock.ROSTimeActivated},
 	}
@@ -346,7 +346,7 @@ func TestR18MultiplePublishers(t *testing.T) {
 	}
 	other := f.bus.Connect("sim2")
 	defer other.Close()
-	b, err := other.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	b, err := other.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestOptionsAndClose(t *testing.T) {
 	if err := ts.SetUseSimTime(true); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := bus.Connect("s").Publisher("/sim/clock", timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("s").Publisher("/sim/clock", timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestConcurrentToggle(t *testing.T) {
 	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
 	c := simclock.NewROSClockOn(fc.System(), fc.Steady())
 	ts.AttachClock(c)
-	pub, err := bus.Connect("sim").Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := bus.Connect("sim").Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,11 @@ import (
 	"fmt"
 )
 
-// Reliability is the DDS reliability QoS policy.
+// Reliability is the DDS RELIABILITY QoS policy: simclock's one
+// vocabulary for it, used by the transports and by the discovered graph
+// (package graph). The zero value is Reliable, as in ROS 2's default
+// profile; values follow rmw's order (RELIABLE before BEST_EFFORT), not
+// strength, so compare them with Satisfies.
 type Reliability uint8
 
 const (
@@ -47,18 +51,27 @@ const (
 	BestEffort
 )
 
-// String returns the ROS name of the policy, such as "best_effort".
+// String returns the kind as ros2 topic info -v prints it: "RELIABLE" or
+// "BEST_EFFORT".
 func (r Reliability) String() string {
 	switch r {
 	case Reliable:
-		return "reliable"
+		return "RELIABLE"
 	case BestEffort:
-		return "best_effort"
+		return "BEST_EFFORT"
 	}
 	return fmt.Sprintf("Reliability(%d)", uint8(r))
 }
 
-// Durability is the DDS durability QoS policy.
+// Satisfies reports whether a writer offering r serves a reader requesting
+// want, by the DDS requested/offered rule: only BEST_EFFORT offered to a
+// RELIABLE request fails.
+func (r Reliability) Satisfies(want Reliability) bool { return r == Reliable || want != Reliable }
+
+// Durability is the DDS DURABILITY QoS policy, ordered weakest first. A
+// discovered endpoint may have any kind; simclock's transports create
+// Volatile and TransientLocal endpoints and refuse the others
+// (ErrUnsupportedQoS).
 type Durability uint8
 
 const (
@@ -66,18 +79,32 @@ const (
 	Volatile Durability = iota
 	// TransientLocal keeps the last Depth samples for late subscriptions.
 	TransientLocal
+	// Transient keeps samples beyond the writer, in a durability service.
+	Transient
+	// Persistent keeps samples in permanent storage.
+	Persistent
 )
 
-// String returns the ROS name of the policy, such as "transient_local".
+// String returns the kind as ros2 topic info -v prints it, such as
+// "TRANSIENT_LOCAL".
 func (d Durability) String() string {
 	switch d {
 	case Volatile:
-		return "volatile"
+		return "VOLATILE"
 	case TransientLocal:
-		return "transient_local"
+		return "TRANSIENT_LOCAL"
+	case Transient:
+		return "TRANSIENT"
+	case Persistent:
+		return "PERSISTENT"
 	}
 	return fmt.Sprintf("Durability(%d)", uint8(d))
 }
+
+// Satisfies reports whether a writer offering d serves a reader requesting
+// want, by the DDS requested/offered rule: the offer must be at least as
+// strong as the request.
+func (d Durability) Satisfies(want Durability) bool { return d >= want }
 
 // QoS is the subset of ROS 2 QoS that simclock uses. History is always
 // KEEP_LAST with the given Depth. The zero value is reliable, volatile,
@@ -86,6 +113,16 @@ type QoS struct {
 	Depth       int
 	Reliability Reliability
 	Durability  Durability
+}
+
+// Check returns an error wrapping ErrUnsupportedQoS unless a transport can
+// create an endpoint with q: a known reliability, and a volatile or
+// transient-local durability.
+func (q QoS) Check() error {
+	if q.Reliability > BestEffort || q.Durability > TransientLocal {
+		return fmt.Errorf("%w: %v, %v", ErrUnsupportedQoS, q.Reliability, q.Durability)
+	}
+	return nil
 }
 
 // ClockSubscriptionQoS is what rclpy and rclcpp use to subscribe to /clock:
@@ -99,13 +136,7 @@ var ClockPublisherQoS = QoS{Depth: 1, Reliability: Reliable, Durability: Volatil
 // Compatible reports whether a publisher offering pub matches a
 // subscription requesting sub, by the DDS request/offered rules.
 func Compatible(pub, sub QoS) bool {
-	if pub.Reliability == BestEffort && sub.Reliability == Reliable {
-		return false
-	}
-	if pub.Durability == Volatile && sub.Durability == TransientLocal {
-		return false
-	}
-	return true
+	return pub.Reliability.Satisfies(sub.Reliability) && pub.Durability.Satisfies(sub.Durability)
 }
 
 // A PublisherID identifies one publisher across the graph: a DDS GUID in
@@ -170,6 +201,10 @@ type Subscription interface {
 // ErrClosed is returned by operations on a closed transport, publisher or
 // subscription.
 var ErrClosed = errors.New("transport closed")
+
+// ErrUnsupportedQoS is returned for a QoS a transport cannot create an
+// endpoint with (see QoS.Check).
+var ErrUnsupportedQoS = errors.New("unsupported QoS")
 
 // ErrIncompatibleQoS is returned when a publisher's offered QoS cannot
 // serve a subscription's requested QoS. Transports that cannot tell (DDS

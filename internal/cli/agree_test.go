@@ -96,7 +96,7 @@ func writeClockBag(t *testing.T, path string, msgs []*mcap.Message) {
 	}
 	steps := []error{
 		w.WriteHeader(&mcap.Header{Profile: "ros2", Library: "simclock agreement test"}),
-		w.WriteSchema(&mcap.Schema{ID: 1, Name: timemsg.ClockType, Encoding: "ros2msg", Data: []byte("builtin_interfaces/Time clock\n")}),
+		w.WriteSchema(&mcap.Schema{ID: 1, Name: timemsg.ClockTypeName, Encoding: "ros2msg", Data: []byte("builtin_interfaces/Time clock\n")}),
 		w.WriteChannel(&mcap.Channel{ID: 1, SchemaID: 1, Topic: timemsg.ClockTopic, MessageEncoding: "cdr"}),
 	}
 	for _, m := range msgs {

@@ -38,7 +38,10 @@ BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
 type bagInspectOptions struct {
 	format     string
 	window     time.Duration
-	gapPeriods float64
+	periods    int
+	gapPeriods float64 // --gap-periods, the deprecated name of --periods
+	gapSet     bool    // --gap-periods was given
+	periodsSet bool    // --periods was given
 	baseTol    time.Duration
 	futureTol  time.Duration
 	svg, html  string
@@ -92,6 +95,7 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
+			o.gapSet, o.periodsSet = cmd.Flags().Changed("gap-periods"), cmd.Flags().Changed("periods")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -104,7 +108,9 @@ Examples:
 	f := cmd.Flags()
 	addFormatFlag(f, &o.format)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
-	f.Float64Var(&o.gapPeriods, "gap-periods", 5, "a /clock gap or pause lasts longer than this many periods (rounded to a whole number)")
+	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a /clock gap or pause lasts longer than this many periods")
+	f.Float64Var(&o.gapPeriods, "gap-periods", 0, "old name of --periods (rounded to a whole number)")
+	f.MarkDeprecated("gap-periods", "use --periods, as simclock monitor does") //nolint:errcheck // the flag exists
 	o.baseTol, o.futureTol = time.Minute, 100*time.Millisecond
 	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
 	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
@@ -134,8 +140,12 @@ func (o *bagInspectOptions) validate() error {
 	switch {
 	case o.window < 0:
 		return flagErrorf("--window %v: must not be negative", o.window)
-	case !(o.gapPeriods > 0) || math.IsInf(o.gapPeriods, 0):
+	case o.gapSet && (!(o.gapPeriods > 0) || math.IsInf(o.gapPeriods, 0) || o.gapPeriods > math.MaxInt32):
 		return flagErrorf("--gap-periods %v: must be positive", o.gapPeriods)
+	case o.gapSet && o.periodsSet:
+		return flagErrorf("--gap-periods is the old name of --periods: give one")
+	case o.periods <= 0:
+		return flagErrorf("--periods %d: want a positive number", o.periods)
 	case o.baseTol <= 0:
 		return flagErrorf("--base-tolerance %v: must be positive", o.baseTol)
 	case o.futureTol <= 0:
@@ -143,11 +153,14 @@ func (o *bagInspectOptions) validate() error {
 	case o.examples < 1:
 		return flagErrorf("--examples %d: must be at least 1", o.examples)
 	}
+	if o.gapSet {
+		o.periods = max(1, int(math.Round(o.gapPeriods)))
+	}
 	return nil
 }
 
 func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
-	opts := bag.Options{Window: o.window, GapPeriods: o.gapPeriods, BaseTolerance: o.baseTol,
+	opts := bag.Options{Window: o.window, Periods: o.periods, BaseTolerance: o.baseTol,
 		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}
 	var bar *progressBar
 	if env.StderrIsTTY {
@@ -229,10 +242,11 @@ func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 		envHeader
 		Files           []string      `json:"files"`
 		Window          time.Duration `json:"window_ns"`
-		GapPeriods      float64       `json:"gap_periods"`
+		Periods         int           `json:"periods"`
+		GapPeriods      int           `json:"gap_periods"` // periods under its old name
 		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
 		FutureTolerance time.Duration `json:"future_tolerance_ns"`
-	}{newEnvHeader("bag inspect"), o.files, o.window, o.gapPeriods, o.baseTol, o.futureTol}); err != nil {
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.periods, o.periods, o.baseTol, o.futureTol}); err != nil {
 		return err
 	}
 	for _, l := range rep.JSONLines() {

@@ -42,11 +42,11 @@ func TestBagClockOverDDS(t *testing.T) {
 			cancel()
 			t.Fatal(err)
 		}
-		be, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.ClockSubscriptionQoS)
+		be, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockSubscriptionQoS)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 100, Reliability: transport.Reliable, Durability: transport.Volatile})
+		rel, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 100, Reliability: transport.Reliable, Durability: transport.Volatile})
 		if err != nil {
 			t.Fatal(err)
 		}

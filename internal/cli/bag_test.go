@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,8 +171,41 @@ func TestBagInspectFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.window != 2*time.Second || got.gapPeriods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
+	if got.window != 2*time.Second || got.periods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
 		t.Errorf("options %+v", got)
+	}
+}
+
+// bag inspect's --periods is monitor's (one name and type for
+// clockstream.Config.Periods); --gap-periods, its old name, still works
+// and rounds as it did.
+func TestBagInspectPeriods(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+		err  string
+	}{
+		{nil, 5, ""},
+		{[]string{"--periods", "3"}, 3, ""},
+		{[]string{"--gap-periods", "3"}, 3, ""},
+		{[]string{"--gap-periods", "2.6"}, 3, ""},
+		{[]string{"--gap-periods", "0.2"}, 1, ""},
+		{[]string{"--periods", "0"}, 0, "--periods 0"},
+		{[]string{"--periods", "2.5"}, 0, "invalid argument"},
+		{[]string{"--gap-periods", "3", "--periods", "3"}, 0, "give one"},
+	} {
+		var got *bagInspectOptions
+		cmd := newBagInspectCmd(&Env{}, func(_ context.Context, o *bagInspectOptions) error { got = o; return nil })
+		cmd.SetArgs(append(tc.args, "a.mcap"))
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		err := cmd.Execute()
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%v: %v, want an error with %q", tc.args, err, tc.err)
+		case tc.err == "" && (err != nil || got.periods != tc.want):
+			t.Errorf("%v: %v, periods %d, want %d", tc.args, err, got.periods, tc.want)
+		}
 	}
 }
 

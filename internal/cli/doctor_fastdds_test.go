@@ -77,7 +77,7 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 		if tp := r.topics["/robot/imu"]; tp.StampBase != "sim" || tp.Type != "sensor_msgs/msg/Imu" {
 			t.Errorf("/robot/imu = %+v", tp)
 		}
-		if len(r.clock) != 1 || r.clock[0].Node != "/sim/gazebo" || r.clock[0].QoS != "reliable volatile" {
+		if len(r.clock) != 1 || r.clock[0].Node != "/sim/gazebo" || r.clock[0].QoS != "RELIABLE VOLATILE" {
 			t.Errorf("clock writers = %+v", r.clock)
 		}
 		if err := peer.CheckLoopback(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/transport"
 )
 
 // doctorGraph is a sim-time graph with most of what doctor reports: two
@@ -28,14 +29,14 @@ func doctorGraph() doctor.Observation {
 	// information, whose endpoints Cyclone DDS 0.10 drops.
 	g.SetParticipant(graph.Participant{GUID: graph.GUID{0x01, 0x0f, 6, 15: 0xc1, 14: 1}}, true)
 	strict := graph.DefaultReaderQoS
-	strict.Durability = graph.TransientLocal
-	clockW := graph.Endpoint{GUID: ep(1, 2), Kind: graph.Writer, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
-	replayW := graph.Endpoint{GUID: ep(5, 2), Kind: graph.Writer, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
-	plannerR := graph.Endpoint{GUID: ep(2, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: graph.DefaultReaderQoS}
+	strict.Durability = transport.TransientLocal
+	clockW := graph.Endpoint{GUID: ep(1, 2), Kind: graph.Writer, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
+	replayW := graph.Endpoint{GUID: ep(5, 2), Kind: graph.Writer, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: graph.DefaultWriterQoS}
+	plannerR := graph.Endpoint{GUID: ep(2, 4), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: graph.DefaultReaderQoS}
 	scanW := graph.Endpoint{GUID: ep(2, 6), Kind: graph.Writer, DDSTopic: "rt/scan", DDSType: scanType, QoS: graph.DefaultWriterQoS}
 	imuW := graph.Endpoint{GUID: ep(3, 6), Kind: graph.Writer, DDSTopic: "rt/imu", DDSType: imuType, QoS: graph.DefaultWriterQoS}
 	imuR := graph.Endpoint{GUID: ep(2, 8), Kind: graph.Reader, DDSTopic: "rt/imu", DDSType: imuType, QoS: graph.DefaultReaderQoS}
-	strictR := graph.Endpoint{GUID: ep(4, 4), Kind: graph.Reader, DDSTopic: doctor.ClockTopic, DDSType: clockType, QoS: strict}
+	strictR := graph.Endpoint{GUID: ep(4, 4), Kind: graph.Reader, DDSTopic: doctor.ClockDDSTopic, DDSType: clockType, QoS: strict}
 	for _, e := range []graph.Endpoint{clockW, replayW, plannerR, scanW, imuW, imuR, strictR} {
 		g.SetEndpoint(e, true)
 	}

@@ -202,7 +202,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 			t.Fatalf("healthy graph: exit %d, findings:\n%s", r.exit, r.raw)
 		}
 		drv := r.nodes["/driver"]
-		if !drv.SimTime || drv.ClockMatched == nil || *drv.ClockMatched != 1 || drv.ClockQoS != "best_effort volatile" {
+		if !drv.SimTime || drv.ClockMatched == nil || *drv.ClockMatched != 1 || drv.ClockQoS != "BEST_EFFORT VOLATILE" {
 			t.Errorf("/driver = %+v", drv)
 		}
 		if n := r.nodes["/simclock_pub"]; !n.PublishesClock {
@@ -264,7 +264,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 			}
 		}
 		if n := r.nodes["/robot/strict"]; n.ClockMatched == nil || *n.ClockMatched != 0 ||
-			n.ClockQoS != "reliable transient_local" {
+			n.ClockQoS != "RELIABLE TRANSIENT_LOCAL" {
 			t.Errorf("/robot/strict = %+v", n)
 		}
 		for topic, base := range map[string]string{"/wall/temperature": "wall", "/zero/temperature": "zero",

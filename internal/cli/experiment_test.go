@@ -58,7 +58,7 @@ func TestExperimentGolden(t *testing.T) {
 	}
 }
 
-// The JSON output follows the schema of issue 4: kinds in order, and the
+// The JSON output follows its documented schema (README): kinds in order, and the
 // scenario fields by name.
 func TestExperimentStartupJSONSchema(t *testing.T) {
 	out, _, code := runSimclock(t, "experiment", "startup", "--format", "json", "--runs", "2")

@@ -56,7 +56,7 @@ func runVirtualEnv(t *testing.T, tty bool, peers []peer, cancelAt time.Duration,
 		StderrIsTTY: tty, Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
 			for _, p := range peers {
 				tr := bus.Connect(p.name)
-				pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+				pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 				if err != nil {
 					t.Fatal(err)
 				}

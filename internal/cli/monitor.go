@@ -176,7 +176,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	// depth 1 so that counting the rate never drops samples.
 	qos := transport.ClockSubscriptionQoS
 	qos.Depth = 1000
-	sub, err := tr.Subscribe(o.topic, timemsg.ClockType, qos)
+	sub, err := tr.Subscribe(o.topic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		return err
 	}

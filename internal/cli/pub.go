@@ -190,7 +190,7 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	if spec.bestEffort {
 		qos.Reliability = transport.BestEffort
 	}
-	pub, err := tr.Publisher(spec.topic, timemsg.ClockType, qos)
+	pub, err := tr.Publisher(spec.topic, timemsg.ClockTypeName, qos)
 	if err != nil {
 		return err
 	}

@@ -333,7 +333,7 @@ func testMalformed(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	defer tr.Close() //nolint:errcheck // test cleanup
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,14 +130,14 @@ func typeHash(name string) string {
 }
 
 // TestTypeHashes recomputes the hashes the peer sends in USER_DATA.
-// The algorithm is first checked against hashes captured from real Jazzy
-// graphs (docs: /work/shared/notes/interop.md §1.6).
+// The algorithm (rosidl_generator_type_description's __init__.py) is
+// first checked against hashes captured from real Jazzy graphs.
 func TestTypeHashes(t *testing.T) {
 	known := map[string]string{
 		"builtin_interfaces/msg/Time": "RIHS01_b106235e25a4c5ed35098aa0a61a3ee9c9b18d197f398b0e4206cea9acf9c197",
 		"std_msgs/msg/Header":         "RIHS01_f49fb3ae2cf070f793645ff749683ac6b06203e41c891e17701b1cb597ce6a01",
 		"std_msgs/msg/String":         "RIHS01_df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
-		// As recorded in rosbag2's test bag topics_and_services.mcap (/work/shared/bags).
+		// As recorded in rosbag2's own test bag topics_and_services.mcap.
 		"rcl_interfaces/msg/Log": "RIHS01_e28ce254ca8abc06abf92773b74602cdbf116ed34fbaf294fb9f81da9f318eac",
 	}
 	for name, want := range known {

@@ -1,5 +1,5 @@
 // Command corpus is the real-world precision benchmark of simclock lint
-// (issue 11), run by scripts/lint-corpus: it lints the public ROS 2
+// (lint/corpus/README.md), run by scripts/lint-corpus: it lints the public ROS 2
 // repositories of repos.tsv (already extracted under -corpus) and compares
 // every finding with the hand-made verdicts of verdicts.tsv.
 //

@@ -81,14 +81,14 @@ func benchPeer(mode string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
 	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
-	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, q)
+	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	switch mode {
 	case "pong":
-		pub, err := tr.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+		pub, err := tr.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -326,7 +326,7 @@ type roundTripper struct {
 
 func newRoundTripper(b *testing.B, node bool) *roundTripper {
 	tr := open(b, domainBenchRTT)
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func newRoundTripper(b *testing.B, node bool) *roundTripper {
 		}
 		matched = func() bool { return len(rt.ts.Publishers()) > 0 }
 	} else {
-		rt.sub, err = tr.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+		rt.sub, err = tr.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -462,7 +462,7 @@ func BenchmarkClockRate(b *testing.B) {
 	csink := startCPeer(b, cpeer, "sink", domainBenchCRate)
 	cflood := startCPeer(b, cpeer, "flood", domainBenchCRate) // ready once matched with the sink
 	tr := open(b, domainBenchRate)
-	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
+	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -531,19 +531,19 @@ func BenchmarkClockRate(b *testing.B) {
 func BenchmarkClockRoundTripInProcess(b *testing.B) {
 	requireDDS(b)
 	a, c := open(b, domainBenchInProc), open(b, domainBenchInProc)
-	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sub, err := a.Subscribe(pongTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	sub, err := a.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	psub, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	psub, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ppub, err := c.Publisher(pongTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	ppub, err := c.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -139,11 +139,11 @@ func TestDiscoveryConfigsAccepted(t *testing.T) {
 				t.Fatalf("second Open: %v", err)
 			}
 			defer b.Close() //nolint:errcheck // test cleanup
-			p, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+			p, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.ClockSubscriptionQoS)
+			s, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockSubscriptionQoS)
 			if err != nil {
 				t.Fatal(err)
 			}

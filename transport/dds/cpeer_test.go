@@ -79,7 +79,7 @@ func TestCPeerInterop(t *testing.T) {
 	tr := open(t, domainCPeer)
 
 	t.Run("R9/C_publishes_simclock_receives", func(t *testing.T) {
-		sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 100, Reliability: transport.BestEffort})
+		sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 100, Reliability: transport.BestEffort})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestCPeerInterop(t *testing.T) {
 	})
 
 	t.Run("R9/simclock_publishes_C_receives", func(t *testing.T) {
-		pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+		pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -201,6 +201,11 @@ func (t *Transport) ddsTopic(label, name, typ string) (ddsc.Entity, ddsc.Sertype
 	return tp, st, nil
 }
 
+// ddsQoS, reliabilityOf and durabilityOf are the one conversion between
+// simclock's QoS kinds (package transport) and Cyclone's
+// (dds_reliability_kind_t: BEST_EFFORT 0, RELIABLE 1;
+// dds_durability_kind_t: VOLATILE 0, TRANSIENT_LOCAL 1, TRANSIENT 2,
+// PERSISTENT 3).
 func ddsQoS(q transport.QoS) ddsc.QoS {
 	d := q.Depth
 	if d <= 0 {
@@ -210,8 +215,30 @@ func ddsQoS(q transport.QoS) ddsc.QoS {
 		TransientLocal: q.Durability == transport.TransientLocal}
 }
 
+func reliabilityOf(kind int32) transport.Reliability {
+	if kind == 1 {
+		return transport.Reliable
+	}
+	return transport.BestEffort
+}
+
+func durabilityOf(kind int32) transport.Durability {
+	switch kind {
+	case 1:
+		return transport.TransientLocal
+	case 2:
+		return transport.Transient
+	case 3:
+		return transport.Persistent
+	}
+	return transport.Volatile
+}
+
 // Publisher creates a DDS writer on rt/<topic>.
 func (t *Transport) Publisher(topic, typeName string, qos transport.QoS) (transport.Publisher, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("dds: publisher on %s: %w", topic, err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -239,6 +266,9 @@ func (t *Transport) Publisher(topic, typeName string, qos transport.QoS) (transp
 
 // Subscribe creates a DDS reader on rt/<topic>.
 func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transport.Subscription, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("dds: subscription on %s: %w", topic, err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -260,6 +290,9 @@ func (t *Transport) Subscribe(topic, typeName string, qos transport.QoS) (transp
 // "sensor_msgs::msg::dds_::LaserScan_"), so that any topic can be sampled
 // as raw CDR whatever its type.
 func (t *Transport) SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("dds: subscription on %s: %w", ddsTopic, err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -663,6 +696,9 @@ type RawReader struct {
 // "sensor_msgs::msg::dds_::LaserScan_"). Its history keeps the last
 // qos.Depth samples.
 func (t *Transport) RawReader(ddsTopic, ddsType string, qos transport.QoS) (*RawReader, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("dds: reader on %s: %w", ddsTopic, err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {

@@ -28,7 +28,7 @@
 // payloads too short for their type and encapsulations other than plain
 // CDR (parameter-list CDR, XCDR2), which Cyclone's own typed readers
 // would validate and drop silently. The consumer decodes
-// (msg.UnmarshalClock returns a *cdr.DecodeError) and counts; simclock
+// (timemsg.DecodeClock returns a *cdr.DecodeError) and counts; simclock
 // monitor reports them as "malformed". Samples whose first four bytes are
 // not an encapsulation header at all never reach any DDS reader: Cyclone
 // discards the whole RTPS packet ("malformed packet" in its log), so

@@ -358,15 +358,12 @@ func endpointOf(s ddsc.EndpointSample, kind graph.EndpointKind) graph.Endpoint {
 		DDSTopic: s.Topic, DDSType: s.Type, Topic: graph.ROSTopic(s.Topic), Type: graph.ROSType(s.Type)}
 	e.TypeHash, _ = graph.UserDataValue(s.UserData, "typehash")
 	q := s.QoS
-	e.QoS = graph.QoS{Reliability: graph.BestEffort, Durability: graph.Durability(q.Durability),
+	e.QoS = graph.QoS{Reliability: reliabilityOf(q.Reliability), Durability: durabilityOf(q.Durability),
 		History: graph.History(q.HistoryKind), Depth: int(q.HistoryDepth),
 		Deadline: time.Duration(q.Deadline), Lifespan: time.Duration(q.Lifespan),
 		Liveliness: graph.Liveliness(q.LivelinessKind), LeaseDuration: time.Duration(q.LeaseDuration),
 		Ownership: graph.Ownership(q.Ownership), OwnershipStrength: int(q.OwnershipStrength),
 		DestinationOrder: graph.DestinationOrder(q.DestinationOrder)}
-	if q.Reliability == 1 { // DDS_RELIABILITY_RELIABLE
-		e.QoS.Reliability = graph.Reliable
-	}
 	for _, r := range q.DataRepresentation {
 		e.QoS.DataRepresentation = append(e.QoS.DataRepresentation, graph.DataRepresentation(r))
 	}

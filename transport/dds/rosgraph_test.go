@@ -69,8 +69,8 @@ func TestNodesAnnouncedOnROSDiscoveryInfo(t *testing.T) {
 		t.Fatalf("nodes = %s, %s", nodes[0].FullName(), nodes[1].FullName())
 	}
 	w := nodes[0].Writers[0]
-	if w.Topic != "/clock" || w.Type != "rosgraph_msgs/msg/Clock" || w.QoS.Reliability != graph.Reliable ||
-		w.QoS.Durability != graph.Volatile || w.QoS.Depth != 1 || w.Node != "/fake_sim" ||
+	if w.Topic != "/clock" || w.Type != "rosgraph_msgs/msg/Clock" || w.QoS.Reliability != transport.Reliable ||
+		w.QoS.Durability != transport.Volatile || w.QoS.Depth != 1 || w.Node != "/fake_sim" ||
 		w.TypeHash != "RIHS01_692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564" {
 		t.Errorf("writer = %+v", w)
 	}
@@ -78,7 +78,7 @@ func TestNodesAnnouncedOnROSDiscoveryInfo(t *testing.T) {
 		t.Errorf("writer GUID %v, publisher ID %v", w.GUID, pub.ID())
 	}
 	r := nodes[1].Readers[0]
-	if r.QoS.Durability != graph.TransientLocal {
+	if r.QoS.Durability != transport.TransientLocal {
 		t.Errorf("reader = %+v", r)
 	}
 	if m := snap.Matches(r); len(m) != 0 {

@@ -23,11 +23,11 @@ var (
 func TestWaitInline(t *testing.T) {
 	requireDDS(t)
 	a, b := open(t, domainWait), open(t, domainWait)
-	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 5, Reliability: transport.Reliable})
+	sub, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 5, Reliability: transport.Reliable})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +84,11 @@ func TestWaitInline(t *testing.T) {
 func TestTakePollOnly(t *testing.T) {
 	requireDDS(t)
 	a, b := open(t, domainPoll), open(t, domainPoll)
-	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockType, transport.ClockPublisherQoS)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockType, transport.QoS{Depth: 1, Reliability: transport.Reliable})
+	sub, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1, Reliability: transport.Reliable})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,9 @@ func (p *participant) withTopic(topicName, typeName string, add func(b *Bus, t *
 }
 
 func (p *participant) Publisher(topicName, typeName string, qos transport.QoS) (transport.Publisher, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("inproc: publisher on %s: %w", topicName, err)
+	}
 	var pub *publisher
 	err := p.withTopic(topicName, typeName, func(b *Bus, t *topic) {
 		b.nextID++
@@ -98,6 +101,9 @@ func (p *participant) Publisher(topicName, typeName string, qos transport.QoS) (
 }
 
 func (p *participant) Subscribe(topicName, typeName string, qos transport.QoS) (transport.Subscription, error) {
+	if err := qos.Check(); err != nil {
+		return nil, fmt.Errorf("inproc: subscription on %s: %w", topicName, err)
+	}
 	var sub *subscription
 	err := p.withTopic(topicName, typeName, func(b *Bus, t *topic) {
 		sub = &subscription{bus: b, topic: t, qos: normalize(qos), notify: make(chan struct{}, 1)}

@@ -83,6 +83,7 @@ func Run(t *testing.T, newTransportPair func(t *testing.T) (a, b transport.Trans
 		{"close_semantics", testClose},
 		{"notify_coalesces", testNotifyCoalesces},
 		{"transient_local_replays_last_depth", testTransientLocal},
+		{"unsupported_qos_refused", testUnsupportedQoS},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := newTransportPair(t)
@@ -119,7 +120,7 @@ func (e *env) settle() { time.Sleep(e.f.settle()) }
 
 func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Publisher {
 	t.Helper()
-	p, err := tr.Publisher(e.topic, timemsg.ClockType, q)
+	p, err := tr.Publisher(e.topic, timemsg.ClockTypeName, q)
 	if err != nil {
 		t.Fatalf("Publisher(%s): %v", e.topic, err)
 	}
@@ -128,7 +129,7 @@ func (e *env) pub(t *testing.T, tr transport.Transport, q transport.QoS) transpo
 
 func (e *env) sub(t *testing.T, tr transport.Transport, q transport.QoS) transport.Subscription {
 	t.Helper()
-	s, err := tr.Subscribe(e.topic, timemsg.ClockType, q)
+	s, err := tr.Subscribe(e.topic, timemsg.ClockTypeName, q)
 	if err != nil {
 		t.Fatalf("Subscribe(%s): %v", e.topic, err)
 	}
@@ -192,7 +193,7 @@ func testRoundTrip(t *testing.T, e *env) {
 		long[4+i] = byte(i)
 	}
 	payloads := [][]byte{
-		{0x00, 0x01, 0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x52, 0xaa, 0x08, 0x00}, // interop.md §1.4
+		{0x00, 0x01, 0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x52, 0xaa, 0x08, 0x00}, // Clock{1234, 567890} as Cyclone sends it (R9)
 		{0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0xd2, 0x00, 0x08, 0xaa, 0x52},
 		long,
 		{0x00, 0x01, 0x00, 0x00},
@@ -392,10 +393,10 @@ func testClose(t *testing.T, e *env) {
 	if err := e.a.Close(); err != nil {
 		t.Errorf("second Transport.Close: %v", err)
 	}
-	if _, err := e.a.Publisher(e.topic, timemsg.ClockType, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Publisher(e.topic, timemsg.ClockTypeName, transport.ClockPublisherQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Publisher after Close: got %v, want ErrClosed", err)
 	}
-	if _, err := e.a.Subscribe(e.topic, timemsg.ClockType, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
+	if _, err := e.a.Subscribe(e.topic, timemsg.ClockTypeName, transport.ClockSubscriptionQoS); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Subscribe after Close: got %v, want ErrClosed", err)
 	}
 	if err := p2.Publish(context.Background(), clock(5)); !errors.Is(err, transport.ErrClosed) {
@@ -464,5 +465,23 @@ func testTransientLocal(t *testing.T, e *env) {
 	e.settle()
 	if smp, ok := vol.Take(); ok {
 		t.Errorf("late volatile subscription got old sample % x", smp.Data)
+	}
+}
+
+// testUnsupportedQoS: a durability a transport cannot provide (TRANSIENT,
+// PERSISTENT: they need a durability service) or an unknown reliability
+// is refused with ErrUnsupportedQoS, never quietly made volatile.
+func testUnsupportedQoS(t *testing.T, e *env) {
+	for _, q := range []transport.QoS{
+		{Depth: 1, Durability: transport.Transient},
+		{Depth: 1, Durability: transport.Persistent},
+		{Depth: 1, Reliability: transport.BestEffort + 1},
+	} {
+		if p, err := e.a.Publisher(e.topic, timemsg.ClockTypeName, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+			t.Errorf("Publisher with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, p, err)
+		}
+		if s, err := e.b.Subscribe(e.topic, timemsg.ClockTypeName, q); !errors.Is(err, transport.ErrUnsupportedQoS) {
+			t.Errorf("Subscribe with %v, %v: %v, %v; want ErrUnsupportedQoS", q.Reliability, q.Durability, s, err)
+		}
 	}
 }

@@ -1,6 +1,8 @@
-// Package ddsc is simclock's only door to C: a small set of calls into
-// Cyclone DDS 0.10 (libddsc), and a raw-bytes type so that payloads cross
-// the boundary as opaque CDR, exactly as rmw_cyclonedds does it.
+// Package ddsc is the DDS transport's only door to C: a small set of
+// calls into Cyclone DDS 0.10 (libddsc), and a raw-bytes type so that
+// payloads cross the boundary as opaque CDR, exactly as rmw_cyclonedds
+// does it. (The only other C in simclock is lint's tree-sitter parser;
+// deps_test.go keeps it so.)
 //
 // # Why cgo plus dlopen, and not purego
 //
