@@ -3,7 +3,6 @@ package bag
 import (
 	"bufio"
 	"context"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -120,26 +119,6 @@ func benchBag(b *testing.B, mode string, mb int) string {
 }
 
 var benchDirs []string
-
-// rawRead is the baseline: read the whole file and throw it away, as
-// cat FILE > /dev/null does.
-func rawRead(b *testing.B, p string) {
-	f, err := os.Open(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 1<<20)
-	for {
-		_, err := f.Read(buf)
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-}
 
 func fileSize(b *testing.B, p string) int64 {
 	st, err := os.Stat(p)
