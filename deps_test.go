@@ -37,6 +37,7 @@ const depsRules = `
 	    github.com/tree-sitter/tree-sitter-cpp/bindings/go,
 	    github.com/tree-sitter/tree-sitter-python/bindings/go;
 	STD < github.com/spf13/pflag < github.com/spf13/cobra;
+	STD < github.com/santhosh-tekuri/jsonschema/v6;
 
 	# Core values: times, durations and clocks (the root package), the CDR
 	# encoding, rule IDs, units; the standard library only.
@@ -80,14 +81,18 @@ const depsRules = `
 	< simclock/lint;
 	simclock/bag, simclock/doctor, simclock/experiment, simclock/lint < TOOLS;
 
-	# The CLI, the one place a real transport is wired in, and main.
-	TOOLS, TRANSPORTS, github.com/spf13/cobra, os/exec < simclock/internal/cli < simclock/cmd/simclock;
+	# The one writer of output (JSON lines, findings as text and SARIF), the
+	# CLI, the one place a real transport is wired in, and main.
+	simclock/rules < simclock/internal/report;
+	TOOLS, TRANSPORTS, simclock/internal/report, github.com/spf13/cobra, os/exec
+	< simclock/internal/cli < simclock/cmd/simclock;
 
 	# Development tools and test support.
 	simclock/lint < simclock/lint/corpus;
 	STD < simclock/internal/benchreport, simclock/internal/testdomain;
 	simclock/internal/benchreport, os/exec < simclock/internal/benchreport/cmd/bench;
 	simclock/rules, testing < simclock/rules/rulestest;
+	github.com/santhosh-tekuri/jsonschema/v6, testing < simclock/internal/report/reporttest;
 	simclock, testing < simclock/internal/timetest;
 	simclock/timemsg, simclock/transport, testing < simclock/transport/transporttest;
 	testing, os/exec < simclock/internal/fastpeer;

@@ -1,112 +1,59 @@
 package bag
 
 import (
-	"strings"
-
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/timemsg"
 )
 
-// Checks describes every kind of finding Inspect reports: its code,
+// detectors holds every check of Inspect, each registered from its file,
+// check_<code>.go: the check's table entry, its detector over the tally of
+// the bag, and how its examples read, so adding a finding is one such
+// file plus its line in docs/rules.md. A check that is an error for stamps
+// is reported one level lower (warning) for other Time fields.
+var detectors rules.Detectors[*tally]
+
+// describers holds how the examples of a check read, for the checks
+// whose examples are not the usual "at log +T s (message N): value".
+var describers = map[rules.Code]func(r *Report, e rules.Example) string{}
+
+// Checks returns every kind of finding Inspect reports, by code: its
 // severity, the rules it enforces, what it says and how to fix it.
-// Adding a finding is one entry here plus its detector; docs/rules.md
-// lists every code (a test checks it). Findings about Time fields that
-// are not stamps are reported one level lower (warning for error).
-var Checks = []rules.Check{
-	{Code: CodeReadError, Severity: rules.Error,
-		Title: "the file is truncated or corrupt: the report covers what came before",
-		Fix:   "re-copy the bag; for a recording cut short, the report of what was read stands"},
-	{Code: CodeDamagedChunk, Severity: rules.Error,
-		Title: "a chunk whose CRC or lz4 checksum does not match, or that does not decode: its messages are skipped",
-		Fix:   "re-copy the bag from its source; the damaged chunks' messages are lost"},
-	{Code: CodeMetadata, Severity: rules.Error,
-		Title: "metadata.yaml disagrees with the storage files (a listed file missing, other message counts)",
-		Fix:   "find the missing file, or run ros2 bag reindex DIR to rewrite metadata.yaml from the files"},
-	{Code: CodeNoMetadata, Severity: rules.Info,
-		Title: "a bag directory without metadata.yaml: its storage files are read in split order",
-		Fix:   "run ros2 bag reindex DIR to rebuild metadata.yaml"},
-	{Code: CodeClockBackward, Severity: rules.Error, Rules: []rules.ID{rules.R14, rules.R22},
-		Title: "/clock goes back (looped or restarted recording)",
-		Fix:   "record one run per bag; nodes must handle the time jump (reset timers and filters)"},
-	{Code: CodeClockType, Severity: rules.Error, Rules: []rules.ID{rules.R9},
-		Title: "/clock carries another type than rosgraph_msgs/msg/Clock",
-		Fix:   "publish rosgraph_msgs/msg/Clock on /clock"},
-	{Code: CodeClockWindow, Severity: rules.Error, Rules: []rules.ID{rules.R25, rules.R27},
-		Title: "/clock values at or below the window W: now − W is negative or zero",
-		Fix:   "guard now() − W until now() > W, or start the simulation after W"},
-	{Code: CodeZeroStamp, Severity: rules.Error, Rules: []rules.ID{rules.R10, rules.R29},
-		Title: "Time fields equal to 0: uninitialised time",
-		Fix:   "stamp messages from now() only once the clock is valid (after the first /clock)"},
-	{Code: CodeTimeBase, Severity: rules.Error, Rules: []rules.ID{rules.R3, rules.R30},
-		Title: "stamps on another time base than the bag's clock (wall stamps in a sim-time bag, or the reverse)",
-		Fix:   "set use_sim_time the same on every node, the recorder included"},
-	{Code: CodeWindowNegative, Severity: rules.Error, Rules: []rules.ID{rules.R4, rules.R27},
-		Title: "stamp − W is negative: rclpy raises",
-		Fix:   "guard stamp − W until the stamp exceeds W"},
-	{Code: CodeWindowZero, Severity: rules.Error, Rules: []rules.ID{rules.R25, rules.R27, rules.R28},
-		Title: "stamp − W is exactly 0: tf2 reads time 0 as latest",
-		Fix:   "guard stamp − W until the stamp exceeds W"},
-	{Code: CodeClockGap, Severity: rules.Warning,
-		Title: "/clock gaps: no message for more than N periods of log time",
-		Fix:   "check the simulator and the recorder for hangs or dropped /clock (QoS, CPU load)"},
-	{Code: CodeClockStall, Severity: rules.Warning,
-		Title: "/clock pauses: the value stands still for more than N periods",
-		Fix:   "expect sim timers to stop while paused; nodes must not treat it as a fault"},
-	{Code: CodeClockJump, Severity: rules.Warning, Rules: []rules.ID{rules.R22, rules.R23},
-		Title: "/clock jumps forward by more than 10 steps per period",
-		Fix:   "due timers fire at once after a jump; make callbacks robust to large dt"},
-	{Code: CodeClockPublishers, Severity: rules.Warning, Rules: []rules.ID{rules.R18},
-		Title: "/clock had several publishers when recorded",
-		Fix:   "run one /clock publisher (one simulator, no bag play --clock beside it)"},
-	{Code: CodeBeforeFirstClock, Severity: rules.Warning, Rules: []rules.ID{rules.R16, rules.R26},
-		Title: "messages recorded before the first /clock: their nodes saw now() == 0",
-		Fix:   "start publishing after the first /clock, or wait for a valid clock"},
-	{Code: CodeFutureStamp, Severity: rules.Warning,
-		Title: "stamps ahead of the reference by more than the future tolerance",
-		Fix:   "check clock sync between hosts, or stamps computed ahead of time"},
-	{Code: CodeNonMonotonic, Severity: rules.Warning,
-		Title: "stamps going backwards within a topic",
-		Fix:   "check for several publishers with different clocks, or a reset clock"},
-	{Code: CodeNotNormalized, Severity: rules.Warning, Rules: []rules.ID{rules.R8},
-		Title: "a Time with nanosec ≥ 10⁹",
-		Fix:   "build Time values through a normalising constructor"},
-	{Code: CodeUnknownSchema, Severity: rules.Warning,
-		Title: "a topic whose type has no definition in the bag nor among the shipped ones: not analysed",
-		Fix:   "record with a rosbag2 that stores definitions (Iron or later, or MCAP)"},
-	{Code: CodeDecodeError, Severity: rules.Warning,
-		Title: "messages that do not decode with their schema",
-		Fix:   "check that the recorded definition matches the publisher's type"},
-	{Code: CodeNoClock, Severity: rules.Info, Rules: []rules.ID{rules.R16},
-		Title: "the bag has no /clock: stamps are compared with log time",
-		Fix:   "record /clock with the bag when nodes run on sim time"},
-}
+func Checks() []rules.Check { return detectors.Checks() }
 
-var checksByCode = func() map[string]rules.Check {
-	m := make(map[string]rules.Check, len(Checks))
-	for _, c := range Checks {
-		m[c.Code] = c
+// register adds a check of Inspect; describe says how its examples read
+// (nil: describeValue).
+func register(d rules.Detector[*tally], describe func(r *Report, e rules.Example) string) {
+	detectors.Register(d)
+	if describe != nil {
+		describers[d.Code] = describe
 	}
-	return m
-}()
+}
 
-// checkOf returns the table entry of a code; every code has one (a test
-// checks it).
-func checkOf(code string) rules.Check { return checksByCode[code] }
-
-// ruleList formats rule IDs as the JSON "rule" field: "R10,R29".
-func ruleList(ids []rules.ID) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = id.String()
+// clockFinding is the finding of a /clock check that counted n
+// occurrences, with their first examples: none when n is 0.
+func clockFinding(n int64, ex []rules.Example, message string) []rules.Finding {
+	if n == 0 {
+		return nil
 	}
-	return strings.Join(s, ",")
+	return []rules.Finding{{Subject: rules.Subject{Topic: timemsg.ClockTopic}, Count: n, Message: message, Examples: ex}}
 }
 
-// as returns f with severity sev and the rules of its code.
-func (f Finding) as(sev Severity) Finding {
-	f.Severity = sev
-	f.Rule = ruleList(checkOf(f.Code).Rules)
-	return f
+// fieldFindings is the findings of a check of Time fields: one per field
+// whose counter (what) counted something, with the message what gives.
+// lowered: the check is an error for stamps and a warning for other Time
+// fields (fieldTally.lowered).
+func fieldFindings(t *tally, what func(f *fieldTally) (counter, string), lowered bool) []rules.Finding {
+	var out []rules.Finding
+	for _, f := range t.timeFields() {
+		c, msg := what(f)
+		if c.n == 0 {
+			continue
+		}
+		fd := rules.Finding{Subject: f.subject(), Count: c.n, Message: msg, Examples: c.ex}
+		if lowered {
+			fd.Severity = f.lowered()
+		}
+		out = append(out, fd)
+	}
+	return out
 }
-
-// newFinding fills a finding's severity and rules from Checks.
-func newFinding(f Finding) Finding { return f.as(checkOf(f.Code).Severity) }

@@ -35,19 +35,7 @@ func ClockMessages(ctx context.Context, paths []string) iter.Seq2[clockstream.Me
 			}
 			return nil
 		}}
-		storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
-		defer func() {
-			for _, st := range storages {
-				st.close()
-			}
-		}()
-		var readErr error
-		for _, f := range set.files {
-			fi := FileInfo{Path: f.path}
-			if readErr = readBagFile(ctx, storages[f.storage], f, &fi, s); readErr != nil {
-				break
-			}
-		}
+		readErr := readAll(ctx, set, s)
 		// Files of a split bag, and chunks, may interleave: log-time order.
 		slices.SortStableFunc(msgs, func(a, b clockstream.Message) int { return cmp.Compare(a.At, b.At) })
 		for _, m := range msgs {

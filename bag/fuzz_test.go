@@ -98,6 +98,13 @@ func FuzzMetadata(f *testing.F) {
 	f.Add(metadataYAML(9, "sqlite3", "file", []string{"a_0.db3.zstd"}, [][]genMsg{msgs}, topics))
 	f.Add("rosbag2_bagfile_information:\n  version: 10\n")
 	f.Add("rosbag2_bagfile_information: [1, 2]\n")
+	for _, fx := range metadataFixtures { // every version and distribution, from rosbag2's writer
+		if data, err := os.ReadFile(filepath.Join("testdata", "rosbag2", fx.dir, "metadata.yaml")); err == nil {
+			f.Add(string(data))
+		}
+	}
+	f.Add("rosbag2_bagfile_information:\n  version: 9\n  topics_with_message_count:\n    - topic_metadata:\n        name: /a\n        offered_qos_profiles: {a: 1}\n")
+	f.Add("rosbag2_bagfile_information:\n  version: 9\n  custom_data: [1]\n")
 	if ents, err := os.ReadDir(realDirs); err == nil {
 		for _, e := range ents {
 			if data, err := os.ReadFile(filepath.Join(realDirs, e.Name(), "metadata.yaml")); err == nil {

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func codes(r *Report) map[string]int64 {
 	out := map[string]int64{}
 	for _, f := range r.Findings {
-		k := f.Code
+		k := string(f.Code)
 		if f.Topic != "" && f.Topic != timemsg.ClockTopic {
 			k += " " + f.Topic
 		}

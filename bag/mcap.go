@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -39,6 +41,14 @@ type mcapReader struct {
 	// summaryAt is the offset of the summary section, which holds the
 	// chunk index records: where a bad one is reported.
 	summaryAt int64
+	// sum is the summary read by (indexed reading): its schemas and
+	// channels stand in for records the data has not (yet) given, and are
+	// checked against those it gives.
+	sum *mcap.Info
+	// dataEnd: the data section is over (its Data End record was read):
+	// what follows is the summary's, not data. The footer's summary_start
+	// is not used for this: a damaged one would cut the data short.
+	dataEnd bool
 	// pendingCount is the index in info.Damaged of a chunk whose messages
 	// are counted from the message index records that follow it (linear
 	// reading), or -1.
@@ -83,43 +93,223 @@ func (r *mcapReader) readFrom(ctx context.Context, f source, size int64, fi *Fil
 	r.s, r.info, r.comps, r.pendingCount = s, fi, map[string]bool{}, -1
 	r.schemas, r.channels = map[uint16]*mcap.Schema{}, map[uint16]*channel{}
 	r.byID = r.byID[:0]
+	r.sum, r.dataEnd, r.summaryAt = nil, false, -1
 	defer func() {
 		for c := range r.comps {
 			fi.Compression = append(fi.Compression, c)
 		}
 		sort.Strings(fi.Compression)
 	}()
-	if info := summary(f, size); info != nil {
+	info, damage := summaryOf(f, size)
+	fi.SummaryDamage = damage
+	if info != nil {
 		fi.Indexed = true
 		return r.readIndexed(ctx, f, size, info)
 	}
 	return r.readLinear(ctx, f, size)
 }
 
-// summary returns the file's summary when it has a usable chunk index.
-// A summary the mcap library cannot parse (even one that makes it panic)
-// means reading linearly.
-func summary(f source, size int64) (info *mcap.Info) {
+// summary returns the file's summary when it has a chunk index and can be
+// trusted to read the file by (summaryOf).
+func summary(f source, size int64) *mcap.Info {
+	info, _ := summaryOf(f, size)
+	return info
+}
+
+// summaryOf returns the file's summary when it has a chunk index to read
+// the file by and can be trusted: its CRC matches (when the writer stored
+// one, as rosbag2's does), its records parse and lie inside it, and every
+// chunk index agrees with the chunk record it points at. A file without a
+// summary or without chunks gives neither summary nor damage; one whose
+// summary fails a check gives the damage, and is read from its data
+// section (linearly): the data is trusted, not the summary.
+func summaryOf(f source, size int64) (info *mcap.Info, damage string) {
 	defer func() {
 		if recover() != nil {
-			info = nil
+			info, damage = nil, "the summary section does not parse"
 		}
 	}()
+	start := footerSummaryStart(f, size)
+	switch {
+	case start == -2:
+		return nil, "the footer's summary_start points past the footer"
+	case start <= 0:
+		return nil, "" // no footer (a file cut short: reading says so), or no summary
+	}
+	if d := summaryCRC(f, size, start); d != "" {
+		return nil, d
+	}
 	if !plausibleSummary(f, size) {
-		return nil
+		return nil, "a record of the summary section is not one it holds, or runs past its end"
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil
+		return nil, ""
 	}
 	mr, err := mcap.NewReader(f)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	i, err := mr.Info()
-	if err != nil || len(i.ChunkIndexes) == 0 || i.Header == nil {
-		return nil
+	if err != nil || i.Header == nil {
+		return nil, fmt.Sprintf("the summary section does not parse: %v", err)
 	}
-	return i
+	if len(i.ChunkIndexes) == 0 {
+		return nil, ""
+	}
+	for _, ci := range i.ChunkIndexes {
+		if d := checkChunkAgainstIndex(f, size, ci); d != "" {
+			return nil, d
+		}
+	}
+	if d := chunksIndexed(f, start, i); d != "" {
+		return nil, d
+	}
+	if d := checkStatistics(i); d != "" {
+		return nil, d
+	}
+	return i, ""
+}
+
+// checkStatistics checks the summary's statistics (which give a bag's
+// time span without reading it) against its chunk indexes. (Not the
+// channel count: rosbag2's libmcap counts one channel fewer than it
+// writes.)
+func checkStatistics(i *mcap.Info) string {
+	st := i.Statistics
+	if st == nil {
+		return ""
+	}
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for _, ci := range i.ChunkIndexes {
+		lo, hi = min(lo, ci.MessageStartTime), max(hi, ci.MessageEndTime)
+	}
+	switch {
+	case int(st.ChunkCount) != len(i.ChunkIndexes):
+		return fmt.Sprintf("the statistics count %d chunks, the chunk indexes %d", st.ChunkCount, len(i.ChunkIndexes))
+	case st.MessageCount > 0 && (!statsStartAgrees(st.MessageStartTime, lo, hi) || st.MessageEndTime != hi):
+		return "the statistics' message times disagree with the chunk indexes'"
+	}
+	return ""
+}
+
+// statsStartAgrees says whether the statistics' message start time agrees
+// with the chunk indexes' earliest time lo. The mcap Go writer takes a
+// start time of 0 for "not set yet", so when messages are logged at time
+// 0 its statistics start at the first message after 0 (rosbag2's own
+// mcap-rewriter_a test bag is written so): any start up to the indexes'
+// end agrees when lo is 0.
+func statsStartAgrees(start, lo, hi uint64) bool {
+	return start == lo || (lo == 0 && start <= hi)
+}
+
+// chunksIndexed walks the records of the data section, jumping over the
+// indexed chunks and their message indexes, and says whether a chunk was
+// left out of the index (a damaged chunk index record is skipped as an
+// unknown record by a reader, and its messages with it) or an indexed
+// chunk lies elsewhere than in the walk.
+func chunksIndexed(f io.ReaderAt, end int64, info *mcap.Info) string {
+	skip := map[uint64]uint64{}
+	for _, ci := range info.ChunkIndexes {
+		skip[ci.ChunkStartOffset] = ci.ChunkLength + ci.MessageIndexLength
+	}
+	seen := 0
+	var hdr [9]byte
+	for off := uint64(len(mcap.Magic)); off+9 <= uint64(end); {
+		if n, ok := skip[off]; ok {
+			off += n
+			seen++
+			continue
+		}
+		if _, err := f.ReadAt(hdr[:], int64(off)); err != nil {
+			break
+		}
+		op, n := mcap.OpCode(hdr[0]), binary.LittleEndian.Uint64(hdr[1:])
+		if op == mcap.OpChunk {
+			return fmt.Sprintf("the chunk at byte %d has no chunk index", off)
+		}
+		if op == mcap.OpDataEnd || n > uint64(end)-off-9 {
+			break
+		}
+		off += 9 + n
+	}
+	if seen != len(skip) {
+		return fmt.Sprintf("%d of the %d chunk indexes point between the data section's records", len(skip)-seen, len(skip))
+	}
+	return ""
+}
+
+// footerSummaryStart returns the summary_start of the file's footer: 0
+// when there is no summary, -1 when the file does not end with a footer,
+// -2 when the footer's summary_start points past it.
+func footerSummaryStart(f io.ReaderAt, size int64) int64 {
+	const tail = 9 + 20 + 8
+	var b [tail]byte
+	if size < 8+tail {
+		return -1
+	}
+	if _, err := f.ReadAt(b[:], size-tail); err != nil || !bytes.Equal(b[tail-8:], mcap.Magic) ||
+		mcap.OpCode(b[0]) != mcap.OpFooter || binary.LittleEndian.Uint64(b[1:9]) != 20 {
+		return -1
+	}
+	start := binary.LittleEndian.Uint64(b[9:17])
+	if start > uint64(size-tail) {
+		return -2
+	}
+	return int64(start)
+}
+
+// summaryCRC checks the footer's summary_crc, a CRC-32 of every byte from
+// the start of the summary section to the footer's summary_crc field; 0
+// means the writer stored none.
+func summaryCRC(f io.ReaderAt, size, start int64) string {
+	var b [4]byte
+	if _, err := f.ReadAt(b[:], size-8-4); err != nil {
+		return ""
+	}
+	want := binary.LittleEndian.Uint32(b[:])
+	if want == 0 {
+		return ""
+	}
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, io.NewSectionReader(f, start, size-8-4-start)); err != nil {
+		return ""
+	}
+	if got := h.Sum32(); got != want {
+		return fmt.Sprintf("summary CRC mismatch: the footer says %08x, the summary section's is %08x", want, got)
+	}
+	return ""
+}
+
+// checkChunkAgainstIndex checks a chunk index against the chunk record it
+// points at: its opcode and length, and the message times, uncompressed
+// size, compression and compressed size the chunk's own header gives.
+func checkChunkAgainstIndex(f io.ReaderAt, size int64, ci *mcap.ChunkIndex) string {
+	bad := func(what string) string {
+		return fmt.Sprintf("the chunk index of the chunk at byte %d disagrees with the chunk: %s", ci.ChunkStartOffset, what)
+	}
+	if ci.ChunkLength < 9+40 || ci.ChunkStartOffset > uint64(size) || ci.ChunkLength > uint64(size)-ci.ChunkStartOffset {
+		return bad("it lies outside the file")
+	}
+	var b [9 + 32 + 64]byte
+	n, _ := f.ReadAt(b[:min(uint64(len(b)), ci.ChunkLength)], int64(ci.ChunkStartOffset))
+	if n < 9+32 || mcap.OpCode(b[0]) != mcap.OpChunk || binary.LittleEndian.Uint64(b[1:9]) != ci.ChunkLength-9 {
+		return bad("no chunk record of that length there")
+	}
+	c := b[9:n]
+	clen := int(binary.LittleEndian.Uint32(c[28:]))
+	switch {
+	case binary.LittleEndian.Uint64(c[0:]) != ci.MessageStartTime || binary.LittleEndian.Uint64(c[8:]) != ci.MessageEndTime:
+		return bad("message times")
+	case binary.LittleEndian.Uint64(c[16:]) != ci.UncompressedSize:
+		return bad("uncompressed size")
+	case 32+clen+8 > len(c):
+		return "" // a long compression name: the chunk's decoding checks it
+	case string(c[32:32+clen]) != string(ci.Compression):
+		return bad("compression")
+	case binary.LittleEndian.Uint64(c[32+clen:]) != ci.CompressedSize:
+		return bad("compressed size")
+	}
+	return ""
 }
 
 // plausibleSummary checks, before the mcap library allocates anything,
@@ -156,6 +346,14 @@ func plausibleSummary(f io.ReaderAt, size int64) bool {
 		if n > end-off-9 {
 			return false
 		}
+		switch op := mcap.OpCode(h[0]); op {
+		case mcap.OpSchema, mcap.OpChannel, mcap.OpChunkIndex, mcap.OpAttachmentIndex, mcap.OpMetadataIndex,
+			mcap.OpStatistics, mcap.OpSummaryOffset:
+		default:
+			if op < 0x80 { // no record the summary section holds: a damaged opcode
+				return false
+			}
+		}
 		off += 9 + n
 	}
 	return true
@@ -180,17 +378,14 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 	if info.Footer != nil && info.Footer.SummaryStart <= uint64(size) {
 		r.summaryAt = int64(info.Footer.SummaryStart)
 	}
-	for id, s := range info.Schemas {
-		r.schemas[id] = s
+	// The data's schema and channel records are used as they come; the
+	// summary's stand in for those the data has not given, and are
+	// checked against those it gives (trust the data).
+	r.sum = info
+	if err := r.topLevelRecords(ctx, f, size, info); err != nil {
+		return err
 	}
-	ids := make([]int, 0, len(info.Channels))
-	for id := range info.Channels {
-		ids = append(ids, int(id))
-	}
-	sort.Ints(ids)
-	for _, id := range ids {
-		r.addChannel(info.Channels[uint16(id)])
-	}
+	defer r.summaryChannels()
 	idx := append([]*mcap.ChunkIndex(nil), info.ChunkIndexes...)
 	sort.SliceStable(idx, func(i, j int) bool {
 		if idx[i].MessageStartTime != idx[j].MessageStartTime {
@@ -237,6 +432,71 @@ func (r *mcapReader) readIndexed(ctx context.Context, f io.ReaderAt, size int64,
 	}
 	r.s.progressDone(fi.Bytes)
 	return nil
+}
+
+// topLevelRecords reads the schema and channel records of the data
+// section outside chunks (the chunk indexes say where chunks and their
+// message indexes lie, so only the other records are visited).
+func (r *mcapReader) topLevelRecords(ctx context.Context, f io.ReaderAt, size int64, info *mcap.Info) error {
+	skip := map[uint64]uint64{}
+	for _, ci := range info.ChunkIndexes {
+		skip[ci.ChunkStartOffset] = ci.ChunkLength + ci.MessageIndexLength
+	}
+	end := uint64(r.summaryAt)
+	if r.summaryAt < 0 {
+		end = uint64(size)
+	}
+	var hdr [9]byte
+	for off := uint64(len(mcap.Magic)); off+9 <= end; {
+		if n, ok := skip[off]; ok {
+			off += n
+			continue
+		}
+		if _, err := f.ReadAt(hdr[:], int64(off)); err != nil {
+			return nil
+		}
+		op, n := mcap.OpCode(hdr[0]), binary.LittleEndian.Uint64(hdr[1:])
+		if n > end-off-9 || op == mcap.OpDataEnd {
+			return nil // the reading of chunks says what is wrong, if anything
+		}
+		if op == mcap.OpSchema || op == mcap.OpChannel {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			buf := grow(&r.recBuf, int(n))
+			if _, err := f.ReadAt(buf, int64(off+9)); err != nil {
+				return nil
+			}
+			if err := r.record(op, buf, int64(off), true); err != nil {
+				return err
+			}
+		}
+		off += 9 + n
+	}
+	return nil
+}
+
+// summaryChannels adds, after indexed reading, the summary's channels the
+// data never gave (topics recorded with no message), so that they are
+// reported.
+func (r *mcapReader) summaryChannels() {
+	ids := make([]int, 0, len(r.sum.Channels))
+	for id := range r.sum.Channels {
+		ids = append(ids, int(id))
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		if _, ok := r.channels[uint16(id)]; !ok {
+			r.addChannel(r.sum.Channels[uint16(id)])
+		}
+	}
+}
+
+// summaryDisagrees records that the summary says other than the data.
+func (r *mcapReader) summaryDisagrees(what string) {
+	if r.info.SummaryDamage == "" {
+		r.info.SummaryDamage = "the summary section disagrees with the data: " + what + "; the data's records were used"
+	}
 }
 
 // checkChunkIndex checks that a chunk index, in the summary section at
@@ -501,6 +761,9 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 		op := mcap.OpCode(hdr[0])
 		n := binary.LittleEndian.Uint64(hdr[1:])
 		name := recordName(op)
+		if r.dataEnd && op != mcap.OpFooter {
+			op = 0 // the summary section: not data, and not trusted
+		}
 		if n > uint64(left-9) {
 			err := fmt.Errorf("%w: the record declares %d bytes, %d are left", ErrTruncated, n, left-9)
 			if op == mcap.OpChunk && uint64(left-9) <= streamLimit {
@@ -533,7 +796,7 @@ func (r *mcapReader) readLinear(ctx context.Context, f io.ReaderAt, size int64) 
 			}
 		}
 		switch op {
-		case mcap.OpChunk, mcap.OpMessage, mcap.OpSchema, mcap.OpChannel, mcap.OpHeader, mcap.OpFooter, mcap.OpMessageIndex:
+		case mcap.OpChunk, mcap.OpMessage, mcap.OpSchema, mcap.OpChannel, mcap.OpHeader, mcap.OpFooter, mcap.OpMessageIndex, mcap.OpDataEnd:
 			buf := grow(&r.recBuf, int(n))
 			if _, err := io.ReadFull(br, buf); err != nil {
 				return &ReadError{Path: fi.Path, Offset: off, Record: name, Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
@@ -601,7 +864,11 @@ func recordName(op mcap.OpCode) string {
 
 func (r *mcapReader) addChannel(c *mcap.Channel) {
 	ch := &channel{Topic: c.Topic, MessageEncoding: c.MessageEncoding, OfferedQoS: c.Metadata["offered_qos_profiles"]}
-	if sch := r.schemas[c.SchemaID]; sch != nil {
+	sch := r.schemas[c.SchemaID]
+	if sch == nil && r.sum != nil {
+		sch = r.sum.Schemas[c.SchemaID]
+	}
+	if sch != nil {
 		ch.Type, ch.SchemaEncoding, ch.Definition = sch.Name, sch.Encoding, sch.Data
 	}
 	r.channels[c.ID] = ch
@@ -634,6 +901,10 @@ func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool
 		} else {
 			ch = r.channels[id]
 		}
+		if ch == nil && r.sum != nil && r.sum.Channels[id] != nil {
+			r.addChannel(r.sum.Channels[id]) // the data did not give it first
+			ch = r.channels[id]
+		}
 		if ch == nil {
 			return fail(fmt.Errorf("message on unknown channel %d", id))
 		}
@@ -649,6 +920,9 @@ func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool
 		}
 		r.info.Profile, r.info.Library = h.Profile, h.Library
 	case mcap.OpSchema:
+		if r.dataEnd {
+			return nil // the summary's copy, after the data section
+		}
 		s, err := mcap.ParseSchema(buf)
 		if err != nil {
 			return fail(err)
@@ -656,15 +930,31 @@ func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool
 		if _, ok := r.schemas[s.ID]; !ok {
 			s.Data = bytes.Clone(s.Data)
 			r.schemas[s.ID] = s
+			if r.sum != nil {
+				if ss := r.sum.Schemas[s.ID]; ss == nil || ss.Name != s.Name || ss.Encoding != s.Encoding || !bytes.Equal(ss.Data, s.Data) {
+					r.summaryDisagrees(fmt.Sprintf("schema %d (%s)", s.ID, s.Name))
+				}
+			}
 		}
 	case mcap.OpChannel:
+		if r.dataEnd {
+			return nil
+		}
 		c, err := mcap.ParseChannel(buf)
 		if err != nil {
 			return fail(err)
 		}
 		if _, ok := r.channels[c.ID]; !ok {
 			r.addChannel(c)
+			if r.sum != nil {
+				if sc := r.sum.Channels[c.ID]; sc == nil || sc.Topic != c.Topic || sc.SchemaID != c.SchemaID ||
+					sc.MessageEncoding != c.MessageEncoding || !maps.Equal(sc.Metadata, c.Metadata) {
+					r.summaryDisagrees(fmt.Sprintf("channel %d (%s)", c.ID, c.Topic))
+				}
+			}
 		}
+	case mcap.OpDataEnd:
+		r.dataEnd = true
 	case mcap.OpChunk:
 		if !topLevel {
 			return fail(errors.New("chunk inside a chunk"))

@@ -28,7 +28,10 @@ type Metadata struct {
 	CompressionFormat string         `json:"compression_format"`
 	CompressionMode   string         `json:"compression_mode"`
 	Files             []FileMetadata `json:"files,omitempty"` // version 5 on
-	ROSDistro         string         `json:"ros_distro,omitempty"`
+	// CustomData is what "ros2 bag record --custom-data" stored (version
+	// 6 on); nil when none.
+	CustomData map[string]string `json:"custom_data,omitempty"`
+	ROSDistro  string            `json:"ros_distro,omitempty"` // version 8 on
 }
 
 // TopicMetadata is one entry of topics_with_message_count.
@@ -36,9 +39,9 @@ type TopicMetadata struct {
 	Name                string `json:"name"`
 	Type                string `json:"type"`
 	SerializationFormat string `json:"serialization_format"`
-	// OfferedQoSProfiles is the YAML text rosbag2 stores: one profile per
-	// publisher the recorder saw; QoS is it parsed.
-	OfferedQoSProfiles  string       `json:"-"`
+	// QoS is offered_qos_profiles parsed: one profile per publisher the
+	// recorder saw. Versions 4 to 8 store them as YAML text, version 9 as
+	// a YAML sequence.
 	QoS                 []QoSProfile `json:"qos"`
 	TypeDescriptionHash string       `json:"type_description_hash,omitempty"`
 	MessageCount        int64        `json:"message_count"`
@@ -77,11 +80,11 @@ type rawMetadata struct {
 		MessageCount int64 `yaml:"message_count"`
 		Topics       []struct {
 			Meta struct {
-				Name                string `yaml:"name"`
-				Type                string `yaml:"type"`
-				SerializationFormat string `yaml:"serialization_format"`
-				OfferedQoSProfiles  string `yaml:"offered_qos_profiles"`
-				TypeDescriptionHash string `yaml:"type_description_hash"`
+				Name                string    `yaml:"name"`
+				Type                string    `yaml:"type"`
+				SerializationFormat string    `yaml:"serialization_format"`
+				OfferedQoSProfiles  yaml.Node `yaml:"offered_qos_profiles"`
+				TypeDescriptionHash string    `yaml:"type_description_hash"`
 			} `yaml:"topic_metadata"`
 			MessageCount int64 `yaml:"message_count"`
 		} `yaml:"topics_with_message_count"`
@@ -97,7 +100,8 @@ type rawMetadata struct {
 			} `yaml:"duration"`
 			MessageCount int64 `yaml:"message_count"`
 		} `yaml:"files"`
-		ROSDistro string `yaml:"ros_distro"`
+		CustomData yaml.Node `yaml:"custom_data"`
+		ROSDistro  string    `yaml:"ros_distro"`
 	} `yaml:"rosbag2_bagfile_information"`
 }
 
@@ -129,12 +133,11 @@ func ParseMetadata(data []byte) (*Metadata, error) {
 	}
 	for _, t := range in.Topics {
 		tm := TopicMetadata{Name: t.Meta.Name, Type: t.Meta.Type, SerializationFormat: t.Meta.SerializationFormat,
-			OfferedQoSProfiles: t.Meta.OfferedQoSProfiles, TypeDescriptionHash: t.Meta.TypeDescriptionHash,
-			MessageCount: t.MessageCount}
+			TypeDescriptionHash: t.Meta.TypeDescriptionHash, MessageCount: t.MessageCount}
 		if tm.Name == "" {
 			return nil, fmt.Errorf("%w: a topic without a name", ErrMetadata)
 		}
-		qos, err := ParseQoSProfiles(tm.OfferedQoSProfiles)
+		qos, err := qosOf(&t.Meta.OfferedQoSProfiles)
 		if err != nil {
 			return nil, fmt.Errorf("%w: topic %s: %v", ErrMetadata, tm.Name, err)
 		}
@@ -145,6 +148,11 @@ func ParseMetadata(data []byte) (*Metadata, error) {
 		m.Files = append(m.Files, FileMetadata{Path: f.Path, StartingTimeNS: f.StartingTime.Nanoseconds,
 			DurationNS: f.Duration.Nanoseconds, MessageCount: f.MessageCount})
 	}
+	custom, err := customData(&in.CustomData)
+	if err != nil {
+		return nil, fmt.Errorf("%w: custom_data: %v", ErrMetadata, err)
+	}
+	m.CustomData = custom
 	switch m.CompressionMode {
 	case "", "none", "file", "message":
 	default:
@@ -164,9 +172,49 @@ func ParseMetadata(data []byte) (*Metadata, error) {
 	return m, nil
 }
 
-// ParseQoSProfiles parses an offered_qos_profiles value: a YAML sequence
-// of profiles whose policies are rmw enum integers (metadata before
-// version 9) or words (version 9). Empty text is no profile.
+// qosOf reads a topic's offered_qos_profiles in either of the shapes
+// rosbag2 writes: YAML text holding the sequence (versions 4 to 8, and
+// the MCAP channel metadata of every version) or the sequence itself
+// (version 9). Like rosbag2's own reader, which tells integer policies
+// from words whatever the version, it takes either shape at any version.
+func qosOf(n *yaml.Node) ([]QoSProfile, error) {
+	switch n.Kind {
+	case 0: // absent (versions 1 to 3)
+		return nil, nil
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return ParseQoSProfiles(n.Value)
+	case yaml.SequenceNode:
+		var raw []map[string]any
+		if err := n.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("offered_qos_profiles: %v", err)
+		}
+		return profilesOf(raw), nil
+	}
+	return nil, fmt.Errorf("offered_qos_profiles at line %d: want a sequence of QoS profiles or its YAML text", n.Line)
+}
+
+// customData reads custom_data: a map of strings, or ~ when empty.
+func customData(n *yaml.Node) (map[string]string, error) {
+	if n.Kind == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil
+	}
+	var m map[string]string
+	if err := n.Decode(&m); err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return m, nil
+}
+
+// ParseQoSProfiles parses the YAML text of an offered_qos_profiles value
+// (as metadata versions 4 to 8 and MCAP channels store it): a sequence of
+// profiles whose policies are rmw enum integers (before version 9) or
+// words (version 9). Empty text is no profile.
 func ParseQoSProfiles(text string) ([]QoSProfile, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
@@ -175,6 +223,11 @@ func ParseQoSProfiles(text string) ([]QoSProfile, error) {
 	if err := yaml.Unmarshal([]byte(text), &raw); err != nil {
 		return nil, fmt.Errorf("offered_qos_profiles: %v", err)
 	}
+	return profilesOf(raw), nil
+}
+
+// profilesOf turns decoded profiles into QoSProfiles.
+func profilesOf(raw []map[string]any) []QoSProfile {
 	out := make([]QoSProfile, 0, len(raw))
 	for _, p := range raw {
 		q := QoSProfile{
@@ -188,7 +241,7 @@ func ParseQoSProfiles(text string) ([]QoSProfile, error) {
 		}
 		out = append(out, q)
 	}
-	return out, nil
+	return out
 }
 
 // policy turns a QoS policy value into its word: an rmw enum integer

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/simclock/simclock/internal/units"
-	"github.com/simclock/simclock/rules"
 )
 
 // Plot geometry, in SVG user units.
@@ -112,7 +111,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			}
 			x := X(float64(e.LogNS))
 			q(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
-				x, padT, x, plotH-padB, color, html.EscapeString(f.Code+" "+f.Topic+" "+f.Field+": "+e.Detail))
+				x, padT, x, plotH-padB, color, html.EscapeString(string(f.Code)+" "+f.Topic+" "+f.Field+": "+e.Detail))
 			if labelled {
 				continue
 			}
@@ -123,9 +122,9 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			if y, ok := placed.place(x+1, x+12, padT+2, plotH-padB-2, length); ok {
 				// A white halo keeps the label readable across other lines.
 				fmt.Fprintf(&labels, `<text transform="translate(%.1f %.1f) rotate(90)" fill="%s" font-size="10" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-					x+3, y, color, html.EscapeString(f.Code))
+					x+3, y, color, html.EscapeString(string(f.Code)))
 			} else {
-				unplaced = append(unplaced, f.Code)
+				unplaced = append(unplaced, string(f.Code))
 			}
 		}
 	}
@@ -307,10 +306,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	p("<table><tr><th>severity</th><th>code</th><th>rules</th><th>topic</th><th>count</th><th>message and examples</th></tr>\n")
 	for _, f := range r.Findings {
 		var links []string
-		for _, name := range strings.Split(f.Rule, ",") {
-			if id, err := rules.Parse(name); err == nil {
-				links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
-			}
+		for _, id := range f.Rules {
+			links = append(links, fmt.Sprintf("<a href=%q>%s</a>", id.URL(), id))
 		}
 		topic := strings.TrimSpace(f.Topic + " " + f.Field)
 		p("<tr class=%q><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s",

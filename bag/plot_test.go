@@ -3,7 +3,6 @@ package bag
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -66,35 +65,6 @@ func TestWriteSVG(t *testing.T) {
 	}
 }
 
-func TestJSONLines(t *testing.T) {
-	rep := loopedReport(t)
-	var kinds []string
-	for _, l := range rep.JSONLines() {
-		b, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		kinds = append(kinds, m["kind"].(string))
-		if m["kind"] == "summary" && (m["errors"] != 1.0 || m["complete"] != true) {
-			t.Errorf("summary %s", b)
-		}
-		if m["kind"] == "finding" && m["code"] == "clock_backward" {
-			ex := m["examples"].([]any)[0].(map[string]any)
-			if ex["value_ns"] != 100e9 || ex["before_ns"] == nil {
-				t.Errorf("finding %s", b)
-			}
-		}
-	}
-	want := "file clock topic topic finding finding summary"
-	if got := strings.Join(kinds, " "); got != want {
-		t.Errorf("kinds %q, want %q", got, want)
-	}
-}
-
 // The timeline's y axis says what it shows, each series has its own
 // colour and marker in the legend, and hazard labels never overlap: with
 // many findings at one instant, the labels that find no room are listed
@@ -108,8 +78,8 @@ func TestWriteSVGLabelsLegendAxis(t *testing.T) {
 		{Topic: "/odom", Field: "header.stamp", Points: []Point{{102 * s, 52 * s}}},
 	}
 	for i := range 30 {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityWarning, Code: fmt.Sprintf("code_number_%02d", i),
-			Examples: []Example{{LogNS: 105*s + int64(i%3)*s/100}}})
+		rep.Findings = append(rep.Findings, rules.Finding{Severity: SeverityWarning, Code: rules.Code(fmt.Sprintf("code_number_%02d", i)),
+			Examples: []rules.Example{{LogNS: 105*s + int64(i%3)*s/100}}})
 	}
 	var b bytes.Buffer
 	if err := rep.WriteSVG(&b); err != nil {
@@ -153,8 +123,8 @@ func TestWriteSVGLabelsOnTopAndWindow(t *testing.T) {
 	rep := &Report{StartLogNS: 100 * s, EndLogNS: 110 * s, Window: 55 * time.Second}
 	rep.Series = []Series{{Topic: "/clock", Field: "clock", Points: []Point{{100 * s, 50 * s}, {110 * s, 60 * s}}}}
 	for i := range 3 {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: fmt.Sprintf("code_%d", i),
-			Examples: []Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
+		rep.Findings = append(rep.Findings, rules.Finding{Severity: SeverityError, Code: rules.Code(fmt.Sprintf("code_%d", i)),
+			Examples: []rules.Example{{LogNS: 105*s + int64(i)*s/50}, {LogNS: 105*s + int64(i)*s/50 + s/100}}})
 	}
 	var b bytes.Buffer
 	if err := rep.WriteSVG(&b); err != nil {

@@ -22,7 +22,8 @@ var (
 	// not match its content: the bytes were damaged after writing.
 	ErrChecksum = errors.New("checksum mismatch")
 	// ErrDamaged is returned by Inspect when it skipped damaged chunks and
-	// read the rest; the report lists them (FileInfo.Damaged).
+	// read the rest, or did not trust a damaged summary section; the report
+	// lists them (FileInfo.Damaged, FileInfo.SummaryDamage).
 	ErrDamaged = errors.New("bag has damaged chunks")
 )
 
@@ -67,8 +68,12 @@ type FileInfo struct {
 	Damaged []DamagedChunk `json:"damaged,omitempty"`
 	// Skipped counts the messages of the damaged chunks, as far as they
 	// can be counted.
-	Skipped int64  `json:"skipped_messages"`
-	Error   string `json:"error,omitempty"`
+	Skipped int64 `json:"skipped_messages"`
+	// SummaryDamage says why the MCAP summary section was not trusted (its
+	// CRC, its framing, a chunk index or a schema or channel disagreeing
+	// with the data); the file was then read from its data section.
+	SummaryDamage string `json:"summary_damage,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 // A DamagedChunk is a chunk whose messages were skipped.

@@ -3,11 +3,8 @@ package bag
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
-
-	"github.com/foxglove/mcap/go/mcap"
 )
 
 // ErrEmpty reports a bag with no messages, which has no timeline to play.
@@ -15,7 +12,7 @@ var ErrEmpty = errors.New("bag has no messages")
 
 // Span returns the log times of the first and last message of a bag, in
 // nanoseconds: paths are as for Inspect (a bag directory, or its files).
-// The span comes from metadata.yaml or the MCAP summaries when they give
+// The span comes from metadata.yaml or the files' summaries when they give
 // it, from reading the files otherwise.
 func Span(ctx context.Context, paths []string) (start, end int64, err error) {
 	set, err := resolve(paths)
@@ -28,27 +25,18 @@ func Span(ctx context.Context, paths []string) (start, end int64, err error) {
 	start, end = math.MaxInt64, math.MinInt64
 	fromSummary := true
 	for _, f := range set.files {
-		if f.storage != "mcap" || f.zstd {
+		format, _ := formatNamed(f.storage)
+		if f.zstd || format.summary == nil {
 			fromSummary = false
 			break
 		}
-		fd, err := os.Open(f.path)
-		if err != nil {
-			return 0, 0, fmt.Errorf("bag: %w", err)
-		}
-		st, err := fd.Stat()
-		var info *mcap.Info
-		if err == nil {
-			info = summary(fd, st.Size())
-		}
-		fd.Close()
-		if info == nil || info.Statistics == nil {
+		sum, ok := format.summary(f.path)
+		if !ok {
 			fromSummary = false
 			break
 		}
-		if info.Statistics.MessageCount > 0 {
-			start = min(start, int64(info.Statistics.MessageStartTime))
-			end = max(end, int64(info.Statistics.MessageEndTime))
+		if sum.messages > 0 {
+			start, end = min(start, sum.start), max(end, sum.end)
 		}
 	}
 	if !fromSummary {
@@ -57,21 +45,31 @@ func Span(ctx context.Context, paths []string) (start, end int64, err error) {
 			start, end = min(start, m.LogTime), max(end, m.LogTime)
 			return nil
 		}}
-		storages := map[string]storage{"mcap": newMCAPReader(), "sqlite3": sqliteReader{}}
-		defer func() {
-			for _, st := range storages {
-				st.close()
-			}
-		}()
-		for _, f := range set.files {
-			fi := FileInfo{Path: f.path}
-			if err := readBagFile(ctx, storages[f.storage], f, &fi, s); err != nil {
-				return 0, 0, err
-			}
+		if err := readAll(ctx, set, s); err != nil {
+			return 0, 0, err
 		}
 	}
 	if start > end {
 		return 0, 0, ErrEmpty
 	}
 	return start, end, nil
+}
+
+// mcapSummary reads the message statistics in an MCAP file's summary.
+func mcapSummary(path string) (fileSummary, bool) {
+	fd, err := os.Open(path)
+	if err != nil {
+		return fileSummary{}, false
+	}
+	defer fd.Close()
+	st, err := fd.Stat()
+	if err != nil || st.IsDir() {
+		return fileSummary{}, false
+	}
+	info := summary(fd, st.Size())
+	if info == nil || info.Statistics == nil {
+		return fileSummary{}, false
+	}
+	s := info.Statistics
+	return fileSummary{messages: s.MessageCount, start: int64(s.MessageStartTime), end: int64(s.MessageEndTime)}, true
 }

@@ -40,7 +40,12 @@ type sqliteReader struct{}
 
 func (sqliteReader) close() {}
 
-// sqliteDSN returns the read-only database name of a file for the driver.
+// sqliteDSN returns the database name of a file for the driver: a
+// "file:" URI, which the driver hands to SQLite whole so that SQLite
+// applies mode and immutable itself. mode=ro opens the file read-only;
+// immutable=1 also tells SQLite that nothing else changes it, so it takes
+// no lock and opens no -journal, -wal or -shm file: nothing is created or
+// touched beside the bag.
 func sqliteDSN(path string, immutable, truncated bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -88,14 +93,28 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return &ReadError{Path: fi.Path, Offset: 0, Record: "SQLite header", Err: ErrNotSQLite}
 	}
 	truncErr := sqliteTruncated(hdr[:n], st.Size(), fi.Path)
-	db, err := openSQLite(ctx, path, truncErr != nil)
+	keep := int64(-1) // bytes of the file to read: all
+	if ps := sqlitePageSize(hdr[:n]); ps > 0 && st.Size()%ps != 0 {
+		// The file ends inside a page. SQLite would read the missing end
+		// of that page as zeros and hand out rows made of them; the torn
+		// page is left out instead, read from a private copy of the
+		// whole pages before it.
+		keep = st.Size() - st.Size()%ps
+		truncErr = &ReadError{Path: fi.Path, Offset: keep, Record: "SQLite pages",
+			Err: fmt.Errorf("%w: the file ends %d bytes into page %d (of %d bytes): that page is left out, the report covers the pages before it",
+				ErrTruncated, st.Size()%ps, keep/ps+1, ps)}
+	}
+	db, done, err := openSQLite(ctx, path, keep, truncErr != nil)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // interrupted, not damage
+		}
 		if truncErr != nil {
 			return truncErr
 		}
 		return fail(ErrCorrupt, "SQLite database", err)
 	}
-	defer db.Close()
+	defer done()
 	err = readSQLite(ctx, db, fi, s)
 	if err != nil && truncErr != nil && !errors.Is(err, context.Canceled) {
 		return truncErr
@@ -104,6 +123,22 @@ func (sqliteReader) read(ctx context.Context, path string, fi *FileInfo, s *sink
 		return truncErr
 	}
 	return err
+}
+
+// sqlitePageSize returns the page size an SQLite header declares, or 0
+// when it is not one SQLite writes (a power of two from 512 to 65536).
+func sqlitePageSize(hdr []byte) int64 {
+	if len(hdr) < 18 {
+		return 0
+	}
+	ps := int64(binary.BigEndian.Uint16(hdr[16:]))
+	if ps == 1 {
+		ps = 65536
+	}
+	if ps < 512 || ps&(ps-1) != 0 {
+		return 0
+	}
+	return ps
 }
 
 // sqliteTruncated checks the database size the header declares against
@@ -129,30 +164,118 @@ func sqliteTruncated(hdr []byte, size int64, path string) error {
 	return nil
 }
 
-func openSQLite(ctx context.Context, path string, truncated bool) (*sql.DB, error) {
-	var last error
-	// A WAL database in a read-only directory may not open read-only
-	// (it wants its -shm file); immutable then reads the main file alone.
-	for _, immutable := range []bool{false, true} {
-		dsn, err := sqliteDSN(path, immutable, truncated)
+// openSQLite opens a .db3 file without writing anything: immutable, so
+// SQLite creates no -wal or -shm file and takes no lock in the user's
+// directory. A database whose -wal file holds transactions not yet
+// checkpointed (a recorder in WAL mode that was killed) would lose them
+// when opened immutable; it is read from a private copy of the file and
+// its -wal instead (a hard link of the database when the temporary
+// directory allows one), where SQLite may build its -shm index. done
+// closes the database and removes the copy.
+//
+// keep ≥ 0 reads only the first keep bytes of the file (a torn last page
+// left out), from a private copy of them.
+func openSQLite(ctx context.Context, path string, keep int64, truncated bool) (db *sql.DB, done func(), err error) {
+	open, cleanup := path, func() {}
+	immutable := true
+	st, err := os.Stat(path + "-wal")
+	wal := err == nil && st.Mode().IsRegular() && st.Size() > 0
+	if wal || keep >= 0 {
+		dir, err := os.MkdirTemp("", "simclock-db3-*")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		db, err := sql.Open("sqlite", dsn)
+		cleanup = func() { os.RemoveAll(dir) }
+		open = filepath.Join(dir, "bag.db3")
+		if keep >= 0 {
+			err = copyPrefix(ctx, path, open, keep)
+		} else {
+			err = linkOrCopy(path, open)
+		}
+		if err == nil && wal {
+			err = copyFile(path+"-wal", open+"-wal")
+		}
 		if err != nil {
-			return nil, err
+			cleanup()
+			return nil, nil, err
 		}
-		db.SetMaxOpenConns(1)
-		if err = db.PingContext(ctx); err == nil {
-			var n int
-			if err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err == nil {
-				return db, nil
-			}
-		}
-		db.Close()
-		last = err
+		immutable = !wal
 	}
-	return nil, last
+	dsn, err := sqliteDSN(open, immutable, truncated)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	db, err = sql.Open("sqlite", dsn)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	db.SetMaxOpenConns(1)
+	var n int
+	if err = db.PingContext(ctx); err == nil {
+		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
+	}
+	done = func() { db.Close(); cleanup() }
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return db, done, nil
+}
+
+// linkOrCopy makes dst a hard link of src, or a copy when the file
+// systems differ. The database is opened read-only either way.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	return copyFile(src, dst)
+}
+
+// copyPrefix copies the first n bytes of src to dst.
+func copyPrefix(ctx context.Context, src, dst string, n int64) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if n > tempFree(dst)-tempReserve {
+		out.Close()
+		return fmt.Errorf("a copy of its %d whole pages would leave less than %d MiB free in the temporary directory", n, tempReserve>>20)
+	}
+	for left := n; left > 0; left -= 1 << 24 {
+		if err := ctx.Err(); err != nil {
+			out.Close()
+			return err
+		}
+		if _, err := io.CopyN(out, in, min(left, 1<<24)); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // sqliteColumns returns the columns of a table, or nil when it is absent.
@@ -180,6 +303,9 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 	fail := func(what string, err error) error {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err() // SQLite says "interrupted": the user's doing, not damage
 		}
 		sentinel := ErrCorrupt
 		if strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "corrupt") {
@@ -318,8 +444,10 @@ func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64
 		if err := s.onMessage(c, &m); err != nil {
 			return err
 		}
-		if s.progress != nil && total > 0 && fi.Messages%4096 == 0 {
-			s.progress(fi.Bytes * fi.Messages / total)
+		if fi.Messages%4096 == 0 {
+			if s.progress != nil && total > 0 {
+				s.progress(fi.Bytes * fi.Messages / total)
+			}
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package bag
 
 import (
 	"context"
+	"strings"
 )
 
 // A channel is one recorded topic of one storage file, described the same
@@ -58,4 +59,114 @@ func (s *sink) progressDone(n int64) {
 type storage interface {
 	read(ctx context.Context, path string, fi *FileInfo, s *sink) error
 	close()
+}
+
+// A storageFormat is one storage plugin of rosbag2 that simclock reads.
+// Adding a format is a file implementing storage plus its entry in
+// storageFormats: resolving paths, listing a directory, file compression
+// and reading all go through this table.
+type storageFormat struct {
+	// name is the plugin's storage_identifier in metadata.yaml: "mcap".
+	name string
+	// ext is its files' extension: ".mcap".
+	ext string
+	// open returns a reader for the format, reused for each of its files.
+	open func() storage
+	// summary, when set, reads a file's message count and first and last
+	// log times from its summary without reading its messages; ok is
+	// false when the file does not say.
+	summary func(path string) (s fileSummary, ok bool)
+	// inflate returns the check of a file of the format compressed whole
+	// as it inflates (zstdfile.go): its first bytes, then its framing, so
+	// that garbage stops at once.
+	inflate func() inflateCheck
+	// distro, when set, returns the ROS distribution that wrote a file,
+	// from what reading it gave (fi) or from the file; "" when neither
+	// says (simclock bag info).
+	distro func(f bagFile, fi *FileInfo) string
+}
+
+// fileSummary is what a file's summary says of its messages.
+type fileSummary struct {
+	messages   uint64
+	start, end int64 // log times of the first and last message, ns
+}
+
+// storageFormats are the storages simclock reads. The first is the one a
+// file of no known extension is tried as (its reader says clearly when
+// the file is not of its format).
+var storageFormats = []storageFormat{
+	{name: "mcap", ext: ".mcap", open: func() storage { return newMCAPReader() }, summary: mcapSummary,
+		inflate: func() inflateCheck { return &mcapInflate{} }, distro: mcapDistro},
+	{name: "sqlite3", ext: ".db3", open: func() storage { return sqliteReader{} },
+		inflate: func() inflateCheck { return &sqliteInflate{} }, distro: sqliteDistro},
+}
+
+// formatNamed returns the storage format of a storage_identifier.
+func formatNamed(name string) (storageFormat, bool) {
+	for _, f := range storageFormats {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return storageFormat{}, false
+}
+
+// formatOf says which storage a file name is, by its extension (after
+// .zstd, the suffix of file compression).
+func formatOf(name string) (f storageFormat, compressed bool) {
+	base := strings.ToLower(name)
+	compressed = strings.HasSuffix(base, ".zstd")
+	base = strings.TrimSuffix(base, ".zstd")
+	for _, f := range storageFormats {
+		if strings.HasSuffix(base, f.ext) {
+			return f, compressed
+		}
+	}
+	return storageFormats[0], compressed
+}
+
+// isStorageFile reports whether a file name has the extension of a
+// storage format, compressed whole or not.
+func isStorageFile(name string) bool {
+	n := strings.TrimSuffix(strings.ToLower(name), ".zstd")
+	for _, f := range storageFormats {
+		if strings.HasSuffix(n, f.ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// readers holds one reader per storage format, opened on first use.
+type readers map[string]storage
+
+// of returns the reader of f's storage.
+func (r readers) of(f bagFile) storage {
+	st, ok := r[f.storage]
+	if !ok {
+		format, _ := formatNamed(f.storage)
+		st = format.open()
+		r[f.storage] = st
+	}
+	return st
+}
+
+func (r readers) close() {
+	for _, st := range r {
+		st.close()
+	}
+}
+
+// readAll reads every file of set into s, stopping at the first error.
+func readAll(ctx context.Context, set *bagSet, s *sink) error {
+	rd := readers{}
+	defer rd.close()
+	for _, f := range set.files {
+		fi := FileInfo{Path: f.path}
+		if err := readBagFile(ctx, rd.of(f), f, &fi, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/rules/rulestest"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -63,17 +64,13 @@ func TestStampBase(t *testing.T) {
 	}
 }
 
-func TestChecksTable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range doctor.Checks {
-		if err := c.Validate(); err != nil {
-			t.Error(err)
-		}
-		if seen[c.Code] {
-			t.Errorf("code %s twice", c.Code)
-		}
-		seen[c.Code] = true
+// TestChecksDocumented: every check is complete, has its own code and is
+// written out in docs/rules.md.
+func TestChecksDocumented(t *testing.T) {
+	if len(doctor.Checks()) == 0 {
+		t.Fatal("no checks registered")
 	}
+	rulestest.CheckDocumented(t, doctor.Checks())
 }
 
 // A graph built by hand: the detectors' verdicts follow from the graph
@@ -110,7 +107,10 @@ func TestAnalyze(t *testing.T) {
 		{Namespace: "/", Name: "me", Readers: []graph.GUID{selfReader.GUID}}}})
 
 	r := doctor.Analyze(doctor.Observation{Graph: g.Snapshot(), Self: self})
-	type key struct{ code, node string }
+	type key struct {
+		code rules.Code
+		node string
+	}
 	got := map[key]rules.Severity{}
 	for _, f := range r.Findings {
 		got[key{f.Code, f.Node}] = f.Severity
@@ -130,6 +130,11 @@ func TestAnalyze(t *testing.T) {
 	}
 	if r.Summary.Errors != 2 || r.Summary.Infos != 1 || r.Summary.OK {
 		t.Errorf("summary = %+v", r.Summary)
+	}
+	for _, failOn := range []rules.FailOn{rules.FailOnError, rules.FailOnNever} {
+		if r := doctor.Analyze(doctor.Observation{Graph: g.Snapshot(), Self: self, FailOn: failOn}); r.Summary.OK != (failOn == rules.FailOnNever) {
+			t.Errorf("--fail-on %v: summary = %+v", failOn, r.Summary)
+		}
 	}
 	for _, n := range r.Nodes {
 		if n.Name == "/me" {

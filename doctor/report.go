@@ -25,7 +25,7 @@ type Report struct {
 	Participants []ParticipantReport `json:"participants"`
 	Clock        []ClockWriter       `json:"clock"`
 	Topics       []TopicReport       `json:"topics"`
-	Findings     []Finding           `json:"findings"`
+	Findings     []rules.Finding     `json:"findings"`
 	Summary      Summary             `json:"summary"`
 }
 
@@ -90,17 +90,6 @@ type PublisherStamps struct {
 	Malformed int `json:"malformed,omitempty"`
 }
 
-// A Finding is one problem, naming the node and topic and what to change.
-type Finding struct {
-	Code     string         `json:"code"`
-	Severity rules.Severity `json:"severity"`
-	Rules    []rules.ID     `json:"rules,omitempty"`
-	Node     string         `json:"node,omitempty"`
-	Topic    string         `json:"topic,omitempty"`
-	Message  string         `json:"message"`
-	Fix      string         `json:"fix"`
-}
-
 // Summary counts what the report holds.
 type Summary struct {
 	Elapsed      time.Duration `json:"elapsed_ns"`
@@ -111,7 +100,8 @@ type Summary struct {
 	Errors       int           `json:"errors"`
 	Warnings     int           `json:"warnings"`
 	Infos        int           `json:"infos"`
-	// OK is false when a finding fails the run (warning or error).
+	// OK is false when a finding fails the run (Observation.FailOn: by
+	// default a warning or an error).
 	OK bool `json:"ok"`
 }
 
@@ -130,6 +120,8 @@ type Observation struct {
 	// Schemas says, by DDS topic, whether its type carries a stamp:
 	// BaseNone, BaseUnknown (no definition), "ignored", or "" (stamped).
 	Schemas map[string]string
+	// FailOn says which findings make Summary.OK false.
+	FailOn rules.FailOn
 }
 
 // WriterStamps accumulates one writer's classified stamps on one topic.
@@ -150,7 +142,7 @@ func (w *WriterStamps) add(c StampClass, stamp, ref int64) {
 }
 
 // Analyze builds the report of obs: the tables, and the findings of every
-// detector in detectors.go.
+// check (the check_*.go files), most severe first, then by code and node.
 func Analyze(obs Observation) Report {
 	a := newAnalysis(obs)
 	var r Report
@@ -158,28 +150,12 @@ func Analyze(obs Observation) Report {
 	r.Participants = a.participants()
 	r.Clock = a.clockTable()
 	r.Topics = a.topics()
-	for _, d := range detectors {
-		r.Findings = append(r.Findings, d(a)...)
-	}
-	slices.SortStableFunc(r.Findings, func(x, y Finding) int {
-		return cmp.Or(-cmp.Compare(x.Severity, y.Severity), cmp.Compare(x.Code, y.Code),
-			cmp.Compare(x.Node, y.Node), cmp.Compare(x.Topic, y.Topic))
-	})
+	r.Findings = detectors.Run(a)
+	rules.Sort(r.Findings)
 	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
-		Topics: len(r.Topics), ClockWriters: len(r.Clock), OK: true}
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case rules.Error:
-			r.Summary.Errors++
-		case rules.Warning:
-			r.Summary.Warnings++
-		default:
-			r.Summary.Infos++
-		}
-		if f.Severity.Fails() {
-			r.Summary.OK = false
-		}
-	}
+		Topics: len(r.Topics), ClockWriters: len(r.Clock), OK: !rules.Fails(r.Findings, obs.FailOn),
+		Errors: rules.Count(r.Findings, rules.Error), Warnings: rules.Count(r.Findings, rules.Warning),
+		Infos: rules.Count(r.Findings, rules.Info)}
 	return r
 }
 
@@ -341,10 +317,4 @@ func (a *analysis) topics() []TopicReport {
 		out = append(out, tr)
 	}
 	return out
-}
-
-// finding fills a Finding from its check.
-func finding(code, node, topic, message string) Finding {
-	c := check(code)
-	return Finding{Code: code, Severity: c.Severity, Rules: c.Rules, Node: node, Topic: topic, Message: message, Fix: c.Fix}
 }

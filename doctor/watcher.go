@@ -8,6 +8,7 @@ import (
 
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/ros2msg"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -45,6 +46,9 @@ type Options struct {
 	// most this many samples per topic are classified per Poll; defaults
 	// to 8.
 	SampleDepth int
+	// FailOn says which findings make a report's Summary.OK false; the
+	// zero value fails on warnings and errors.
+	FailOn rules.FailOn
 }
 
 func (o *Options) defaults() {
@@ -325,7 +329,7 @@ func (w *Watcher) Report() Report {
 	now := time.Now()
 	w.mu.Lock()
 	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start), Now: now,
-		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}}
+		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}, FailOn: w.opts.FailOn}
 	for pub := range w.clock.writers {
 		obs.Clock[string(pub)] = w.clock.stats(now, pub)
 	}

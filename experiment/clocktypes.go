@@ -19,7 +19,6 @@ import (
 // R5, R6, R30): the rclpy expression, what simclock's dynamic API gives,
 // and what rclpy does.
 type ClockTypeRow struct {
-	Kind      string `json:"kind"` // "clocktype_op"
 	Rule      string `json:"rule"`
 	Python    string `json:"rclpy"`
 	Result    string `json:"simclock_result"`
@@ -31,7 +30,6 @@ type ClockTypeRow struct {
 
 // A ClockTypeObject is one time built the rclpy way.
 type ClockTypeObject struct {
-	Kind   string `json:"kind"` // "clocktype_object"
 	Name   string `json:"name"`
 	Python string `json:"rclpy"`
 	Time   string `json:"value"`
@@ -65,7 +63,7 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 	var objects []ClockTypeObject
 	for _, o := range objs {
 		byName[o.name] = o.t
-		objects = append(objects, ClockTypeObject{Kind: "clocktype_object", Name: o.name, Python: o.py, Time: o.t.String()})
+		objects = append(objects, ClockTypeObject{Name: o.name, Python: o.py, Time: o.t.String()})
 	}
 	type op struct {
 		rule, py, rclpy string
@@ -136,7 +134,7 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 	var rows []ClockTypeRow
 	for _, o := range ops {
 		res, err := o.do()
-		row := ClockTypeRow{Kind: "clocktype_op", Rule: o.rule, Python: o.py, RclpyDoes: o.rclpy}
+		row := ClockTypeRow{Rule: o.rule, Python: o.py, RclpyDoes: o.rclpy}
 		if err != nil {
 			row.Error = err.Error()
 			row.Result = "error"
@@ -159,7 +157,6 @@ func ClockTypes(systemNow simclock.Time[simclock.System], steadyNow simclock.Tim
 // 0.05 s timer whose callback computes now() - last_used, run for five
 // periods, with last_used built one way.
 type ClockTypeTimerRow struct {
-	Kind     string `json:"kind"` // "clocktype_timer"
 	LastUsed string `json:"last_used"`
 	// LastUsedClockType is the clock type of last_used; now() is the
 	// node's ROS clock.
@@ -209,7 +206,7 @@ func ClockTypesTimer(ctx context.Context) ([]ClockTypeTimerRow, error) {
 			return nil, err
 		}
 		lastUsed := v.initial(n)
-		row := ClockTypeTimerRow{Kind: "clocktype_timer", LastUsed: v.name, LastUsedClockType: lastUsed.ClockType().String(),
+		row := ClockTypeTimerRow{LastUsed: v.name, LastUsedClockType: lastUsed.ClockType().String(),
 			Periods: periods, Rclpy: v.rclpy}
 		_, err = n.CreateTimer(50*time.Millisecond, func(timer.Info) {
 			row.Entered++

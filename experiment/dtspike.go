@@ -50,7 +50,6 @@ func (c DtSpikeConfig) Validate() error {
 // DtSpikeRow is one loop iteration, computed naively (baseline stored in
 // the constructor, only a dt < 0 check) and with guard.DtTracker.
 type DtSpikeRow struct {
-	Kind          string        `json:"kind"` // "dtspike_tick"
 	Tick          int           `json:"tick"`
 	NowNs         int64         `json:"now_ns"`
 	NaiveDt       time.Duration `json:"naive_dt_ns"`
@@ -144,7 +143,7 @@ func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeRe
 			obs.firstTick = now
 		}
 		pos := position(now)
-		row := DtSpikeRow{Kind: "dtspike_tick", Tick: len(rows) + 1, NowNs: now.Nanoseconds(), TrueDistanceM: pos}
+		row := DtSpikeRow{Tick: len(rows) + 1, NowNs: now.Nanoseconds(), TrueDistanceM: pos}
 		// Naive: dt = now - prev, skip only if dt < 0.
 		dt := now.Sub(naivePrev)
 		row.NaiveDt = dt
@@ -186,7 +185,6 @@ func runDtSpike(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeRow, dtSpikeRe
 // R29 write-up does: the robot was at PrevPositionM at the previous tick
 // and is at PositionM now; dt is now minus the stored previous time.
 type DtSpikeCase struct {
-	Kind          string        `json:"kind"` // "dtspike_case"
 	Case          string        `json:"case"` // "normal", "uninitialized", "before_first_clock"
 	PrevTimeNs    int64         `json:"prev_time_ns"`
 	NowNs         int64         `json:"now_ns"`
@@ -240,7 +238,7 @@ func DtSpikeCases(ctx context.Context, cfg DtSpikeConfig) ([]DtSpikeCase, error)
 
 func dtSpikeCase(name string, prev, now simclock.Time[simclock.ROS], prevPos, pos float64, cfg DtSpikeConfig) DtSpikeCase {
 	dt := now.Sub(prev)
-	c := DtSpikeCase{Kind: "dtspike_case", Case: name, PrevTimeNs: prev.Nanoseconds(), NowNs: now.Nanoseconds(),
+	c := DtSpikeCase{Case: name, PrevTimeNs: prev.Nanoseconds(), NowNs: now.Nanoseconds(),
 		Dt: dt, PrevPositionM: prevPos, PositionM: pos, DistanceM: cfg.Speed * dt.Seconds(),
 		PassesDtCheck: !(dt < 0), DivideByZero: dt == 0, WatchdogTrips: dt > cfg.Timeout}
 	if dt != 0 {

@@ -74,11 +74,11 @@ func TestDtSpikeCases(t *testing.T) {
 	}
 	f := func(x float64) *float64 { return &x }
 	want := []DtSpikeCase{
-		{Kind: "dtspike_case", Case: "normal", PrevTimeNs: 124.5e9, NowNs: 125e9, Dt: 500 * time.Millisecond, PrevPositionM: 3, PositionM: 3.25,
+		{Case: "normal", PrevTimeNs: 124.5e9, NowNs: 125e9, Dt: 500 * time.Millisecond, PrevPositionM: 3, PositionM: 3.25,
 			DistanceM: 0.25, SpeedMPS: f(0.5), PassesDtCheck: true},
-		{Kind: "dtspike_case", Case: "uninitialized", PrevTimeNs: 0, NowNs: 125e9, Dt: 125 * time.Second, PrevPositionM: 3, PositionM: 3.25,
+		{Case: "uninitialized", PrevTimeNs: 0, NowNs: 125e9, Dt: 125 * time.Second, PrevPositionM: 3, PositionM: 3.25,
 			DistanceM: 62.5, SpeedMPS: f(0.002), PassesDtCheck: true, WatchdogExceeded: 123 * time.Second, WatchdogTrips: true},
-		{Kind: "dtspike_case", Case: "before_first_clock", PrevTimeNs: 0, NowNs: 0, Dt: 0, PrevPositionM: 3, PositionM: 3,
+		{Case: "before_first_clock", PrevTimeNs: 0, NowNs: 0, Dt: 0, PrevPositionM: 3, PositionM: 3,
 			DistanceM: 0, DivideByZero: true, PassesDtCheck: true},
 	}
 	if len(cases) != len(want) {

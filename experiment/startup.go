@@ -180,7 +180,6 @@ type Tick struct {
 // ScenarioResult is the measurement of one start time, with the JSON
 // schema of `simclock experiment startup --format json`.
 type ScenarioResult struct {
-	Kind         string           `json:"kind"` // "scenario"
 	S            time.Duration    `json:"S_ns"` // the simulator's start time
 	Ctor         CtorResult       `json:"ctor"`
 	WallTimer    WallTimerResult  `json:"wall_timer"`
@@ -258,7 +257,6 @@ type GuardOutcome struct {
 
 // HistoryResult is the tf2-style lookup demonstration (R28).
 type HistoryResult struct {
-	Kind          string  `json:"kind"` // "history_time_zero"
 	StoredStamps  []int64 `json:"stored_stamps_ns"`
 	QueryZeroGot  int64   `json:"query_zero_stamp_ns"`
 	Query99Got    int64   `json:"query_99_stamp_ns"`
@@ -321,7 +319,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		}
 	}
 
-	r := ScenarioResult{Kind: "scenario", S: start}
+	r := ScenarioResult{S: start}
 	created := exec.Steady().Now().Nanoseconds()
 	wallSince := func() int64 { return exec.Steady().Now().Nanoseconds() - created }
 
@@ -533,7 +531,7 @@ func replay(nows []int64, w time.Duration) WindowResult {
 func HistoryDemo() HistoryResult {
 	h := guard.History[simclock.ROS, string]{}
 	strict := guard.History[simclock.ROS, string]{Strict: true}
-	res := HistoryResult{Kind: "history_time_zero"}
+	res := HistoryResult{}
 	for _, s := range []float64{98, 99, 100} {
 		t, _ := simclock.NewTime[simclock.ROS](s, 0)
 		h.Add(t, fmt.Sprintf("transform@%g", s))

@@ -119,7 +119,7 @@ func TestCorpus(t *testing.T) {
 			var got []string
 			for _, f := range res.Findings {
 				rel, _ := filepath.Rel(dir, f.File)
-				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), f.Line, f.Rule))
+				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), f.Line, f.Rule()))
 			}
 			slices.Sort(got)
 			want := wants(t, a)

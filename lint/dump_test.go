@@ -55,7 +55,7 @@ func TestDumpFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, x := range res.Findings {
-		t.Logf("%s:%d:%d: %s: %s [%s] edits=%v", x.File, x.Line, x.Col, x.Rule, x.Message, x.Severity, x.Edits)
+		t.Logf("%s:%d:%d: %s: %s [%s] edits=%v", x.File, x.Line, x.Col, x.Rule(), x.Message, x.Severity, x.Edits)
 	}
 	t.Logf("files=%d parse errors=%v", res.Files, res.ParseErrors)
 }

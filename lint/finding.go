@@ -7,26 +7,22 @@ import (
 	"github.com/simclock/simclock/rules"
 )
 
-// Finding is one reported pitfall.
+// Finding is one reported pitfall: the finding every simclock tool
+// reports, with the edits that repair it. Its code is the rule's name, its
+// one rule the rule's ID, its subject the file and the range in it
+// (1-based lines, columns in Unicode code points); Why explains the
+// failure, citing the rules. Its severity is the rule's, except for
+// findings a rule reports as info.
 type Finding struct {
-	File    string   `json:"file"`
-	Line    int      `json:"line"` // 1-based
-	Col     int      `json:"col"`  // 1-based, in Unicode code points
-	EndLine int      `json:"end_line"`
-	EndCol  int      `json:"end_col"`
-	Rule    rules.ID `json:"rule"`
-	// Severity is the rule's, except for findings a rule reports as info.
-	Severity rules.Severity `json:"severity"`
-	Message  string         `json:"message"`
-	// Why explains the failure, citing the spec rules.
-	Why string `json:"why"`
-	// Fix says how to repair it, in words.
-	Fix string `json:"fix"`
+	rules.Finding
 	// Edits repair the finding mechanically; empty when --fix cannot.
 	Edits []Edit `json:"edits,omitempty"`
 	// Fixed is set when the edits were applied.
 	Fixed bool `json:"fixed,omitempty"`
 }
+
+// Rule returns the rule the finding reports.
+func (f *Finding) Rule() rules.ID { return f.Rules[0] }
 
 // Edit replaces the bytes [Start, End) of a file with New.
 type Edit struct {
@@ -60,6 +56,6 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 func sortFindings(fs []Finding) {
 	slices.SortFunc(fs, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Col, b.Col), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+			cmp.Compare(a.Col, b.Col), cmp.Compare(a.Rule(), b.Rule()), cmp.Compare(a.Message, b.Message))
 	})
 }

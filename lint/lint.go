@@ -64,11 +64,12 @@ func (r *Result) Failures() []ParseError {
 	return out
 }
 
-// Failed reports whether any finding is a warning or an error that has not
-// been fixed. Info findings alone do not fail a run.
-func (r *Result) Failed() bool {
+// Failed reports whether any finding that has not been fixed fails the
+// run under failOn (by default a warning or an error; info findings alone
+// do not fail a run).
+func (r *Result) Failed(failOn rules.FailOn) bool {
 	for _, f := range r.Findings {
-		if f.Severity.Fails() && !f.Fixed {
+		if failOn.Fails(f.Severity) && !f.Fixed {
 			return true
 		}
 	}
@@ -535,7 +536,8 @@ func Fix(res *Result) (int, error) {
 
 // finding builds a Finding at node n.
 func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
-	f := Finding{File: u.path, Rule: r.ID, Severity: r.Severity, Message: msg, Why: why, Fix: fix, Edits: edits}
+	f := Finding{Finding: rules.Finding{Code: rules.Code(r.Name), Severity: r.Severity, Rules: rules.IDs{r.ID},
+		Subject: rules.Subject{File: u.path}, Message: msg, Why: why, Fix: fix}, Edits: edits}
 	if n != nil {
 		f.Line, f.Col = u.position(n.start)
 		f.EndLine, f.EndCol = u.position(n.end)
@@ -597,7 +599,7 @@ func (u *unit) unsuppressed(fs []Finding) []Finding {
 	}
 	out := fs[:0]
 	for _, f := range fs {
-		if s := byLine[f.Line]; s != nil && (s.all || s.rules[f.Rule]) {
+		if s := byLine[f.Line]; s != nil && (s.all || s.rules[f.Rule()]) {
 			continue
 		}
 		out = append(out, f)

@@ -73,7 +73,7 @@ def f(node):
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(only.Findings) != 1 || only.Findings[0].Rule != rules.R2 {
+	if len(only.Findings) != 1 || only.Findings[0].Rule() != rules.R2 {
 		t.Fatalf("R2 only: %+v", only.Findings)
 	}
 }
@@ -140,7 +140,7 @@ void N::tick() {
 	var got []string
 	for _, f := range res.Findings {
 		rel, _ := filepath.Rel(dir, f.File)
-		got = append(got, filepath.ToSlash(rel)+":"+f.Rule.String())
+		got = append(got, filepath.ToSlash(rel)+":"+f.Rule().String())
 	}
 	if strings.Join(got, " ") != "a/src/n.cpp:R27 a/src/n.cpp:R5" {
 		t.Fatalf("findings %v, want R27 and R5 in a/src/n.cpp only", got)
@@ -186,7 +186,7 @@ func TestSyntaxErrors(t *testing.T) {
 	if len(res.ParseErrors) != 1 {
 		t.Errorf("ParseErrors = %v, want the file", res.ParseErrors)
 	}
-	if len(res.Findings) != 1 || res.Findings[0].Rule != rules.R2 {
+	if len(res.Findings) != 1 || res.Findings[0].Rule() != rules.R2 {
 		t.Errorf("findings %+v, want R2 after the syntax error", res.Findings)
 	}
 }
@@ -203,7 +203,7 @@ func TestConfigFix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Findings) != 1 || res.Findings[0].Rule != rules.R16 {
+		if len(res.Findings) != 1 || res.Findings[0].Rule() != rules.R16 {
 			t.Fatalf("%s: findings %+v", tc.name, res.Findings)
 		}
 		got, err := ApplyEdits([]byte(tc.src), res.Findings[0].Edits)

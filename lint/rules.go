@@ -54,7 +54,7 @@ func (r Rule) HelpURL() string { return r.ID.URL() }
 // Check describes the rule as a finding kind, in the table form every
 // simclock tool shares.
 func (r Rule) Check() rules.Check {
-	return rules.Check{Code: r.Name, Severity: r.Severity, Rules: []rules.ID{r.ID}, Title: r.Summary, Fix: r.Fix}
+	return rules.Check{Code: rules.Code(r.Name), Severity: r.Severity, Rules: []rules.ID{r.ID}, Title: r.Summary, Fix: r.Fix, Help: r.Help}
 }
 
 // Checks returns every rule as a finding kind, in rule-number order.

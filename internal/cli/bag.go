@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -25,12 +28,13 @@ func newBagCmd(env *Env) *cobra.Command {
 		Short: "Find time hazards in rosbag2 recordings, and play their /clock",
 		Long: `simclock bag inspect BAG   report the time hazards of a rosbag2 bag
 simclock bag clock BAG     publish /clock along the bag's timeline
+simclock bag info BAG      describe the bag as ros2 bag info does
 
 BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
 .mcap or .db3 files), or the storage files of one bag given one by one
 (bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
-	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil))
+	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil), newBagInfoCmd(env))
 	return cmd
 }
 
@@ -47,9 +51,11 @@ type bagInspectOptions struct {
 	svg, html  string
 	decodeAll  bool
 	noCRC      bool
-	failOn     string
+	failOn     rules.FailOn
+	root       string
 	examples   int
 	wide       bool
+	topics     []string
 	files      []string
 }
 
@@ -58,11 +64,15 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] DIR | FILE...",
 		Short: "Report the time hazards of a rosbag2 bag",
-		Long: `simclock bag inspect [--format text|json] [--window W] [--svg FILE] [--html FILE] DIR | FILE...
+		Long: `simclock bag inspect [--format text|json|sarif] [--window W] [--svg|--html FILE] DIR | FILE...
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
-split bag together); MCAP or sqlite3, with or without zstd compression. Reports
+split bag together); MCAP or sqlite3, with or without zstd compression. A
+folder without metadata.yaml, or files given together, that hold several
+recordings (named NAME_0, NAME_1... by rosbag2) are reported one recording
+after the other, each on its own; one recording of two storages is a usage
+error. Reports
 /clock (first and last value, rate, gaps, pauses, backward and forward jumps,
 real-time factor against log time: the analysis and the words of simclock
 monitor), messages recorded before the first /clock, and for every
@@ -72,9 +82,14 @@ the bag's clock (R3, R30), stamps in the future, stamps going backwards, and
 with --window W the stamps for which stamp − W is negative or zero (R25, R27).
 Bags without /clock are compared with the recorder's log time.
 
+--topics narrows the report to some topics (their lines, findings and
+plots; findings about no topic, such as damage, stay); /clock is read all
+the same, and stderr says how many findings on other topics are not shown.
+
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
-the documentation of package simclock/bag). --svg and --html write a
+the documentation of package simclock/bag); --format sarif writes the
+findings as SARIF 2.1.0, for code scanning of recordings in CI. --svg and --html write a
 timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
@@ -82,10 +97,13 @@ A truncated or corrupt file is reported with the byte offset of the problem,
 after the report of everything read before it. Chunk CRCs and lz4 checksums
 are checked (--no-crc skips them): a damaged chunk is reported with its byte
 offset, and its messages are skipped and counted, never analysed. The same
-file given twice is a usage error.
+file given twice, a path that does not exist, and what is not a file or a
+directory (a named pipe, a shell pipe such as <(...), a device, "-") are
+usage errors: a bag is read from a file it can seek in.
 
-Exit status: 0 when no finding reaches --fail-on (default error), 1 when one
-does or a file cannot be read completely, 2 on usage errors.
+Exit status: 0 when no finding reaches --fail-on (default warning: warnings
+and errors fail, info does not), 1 when one does or a file cannot be read
+completely, 2 on usage errors.
 
 Examples:
   simclock bag inspect rosbag2_2024_05_01-10_00_00
@@ -106,7 +124,7 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	addFormatFlag(f, &o.format)
+	addFormatFlag(f, &o.format, formatSARIF)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a /clock gap or pause lasts longer than this many periods")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 0, "old name of --periods (rounded to a whole number)")
@@ -119,23 +137,17 @@ Examples:
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
-	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding has this severity or worse: error, warning, info or never")
+	addFailOnFlag(f, &o.failOn)
+	f.StringVar(&o.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
 	f.IntVar(&o.examples, "examples", 3, "occurrences listed per finding")
 	f.BoolVar(&o.wide, "wide", false, "do not wrap lines at 100 columns")
+	f.StringSliceVar(&o.topics, "topics", nil, "report only these topics (`TOPIC`,...; /clock is read all the same, as the stamps' reference)")
 	return cmd
 }
 
 func (o *bagInspectOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
 	if len(o.files) == 0 {
 		return flagErrorf("bag inspect: no FILE given")
-	}
-	switch o.failOn {
-	case "error", "warning", "info", "never":
-	default:
-		return flagErrorf("--fail-on %q: want error, warning, info or never", o.failOn)
 	}
 	switch {
 	case o.window < 0:
@@ -152,6 +164,8 @@ func (o *bagInspectOptions) validate() error {
 		return flagErrorf("--future-tolerance %v: must be positive", o.futureTol)
 	case o.examples < 1:
 		return flagErrorf("--examples %d: must be at least 1", o.examples)
+	case o.root != "" && o.format != formatSARIF:
+		return flagErrorf("--root only applies to --format sarif")
 	}
 	if o.gapSet {
 		o.periods = max(1, int(math.Round(o.gapPeriods)))
@@ -167,46 +181,116 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		bar = &progressBar{w: env.Stderr}
 		opts.Progress = bar.update
 	}
-	rep, readErr := bag.Inspect(ctx, o.files, opts)
+	recs, err := bag.InspectAll(ctx, o.files, opts)
 	if bar != nil {
 		bar.clear()
 	}
-	if errors.Is(readErr, bag.ErrUsage) {
-		return flagErrorf("%v", readErr)
-	}
-	if rep == nil {
-		return readErr
-	}
-	if errors.Is(readErr, context.Canceled) {
-		return readErr
-	}
-	var err error
-	if o.format == formatJSON {
-		err = writeBagJSON(env.Stdout, rep, o)
-	} else {
-		err = writeBagText(env.Stdout, rep, o.wide)
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return flagErrorf("%v", err)
 	}
 	if err != nil {
 		return err
 	}
-	for _, out := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{o.svg, rep.WriteSVG}, {o.html, rep.WriteHTML}} {
-		if out.path == "" {
+	if (o.svg != "" || o.html != "") && len(recs) > 1 {
+		return flagErrorf("--svg and --html draw one recording; %d were given: give one", len(recs))
+	}
+	// Several recordings (a folder of bags, files of several bags) are
+	// reported one after the other, each on its own; SARIF puts the
+	// results of all of them in one run.
+	var jl *report.JSONLines
+	if o.format == formatJSON {
+		jl = report.NewJSONLines(env.Stdout)
+		if err := writeBagEnv(jl, o); err != nil {
+			return err
+		}
+	}
+	var sarif bagSARIF
+	var readErr error
+	fail := false
+	for i, r := range recs {
+		if errors.Is(r.Err, context.Canceled) {
+			return r.Err
+		}
+		if r.Report == nil {
+			readErr = r.Err
 			continue
 		}
-		if err := writeFileWith(out.path, out.write); err != nil {
+		if len(o.topics) > 0 {
+			rep, hidden, missing := r.Report.OnlyTopics(o.topics)
+			for _, m := range missing {
+				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", escapeTerminal(m))
+			}
+			if hidden > 0 {
+				fmt.Fprintf(env.Stderr, "simclock: %d findings on other topics not shown (--topics)\n", hidden)
+			}
+			r.Report = rep
+		}
+		switch o.format {
+		case formatJSON:
+			if len(recs) > 1 {
+				if err := jl.Write("recording", recordingLine{Name: r.Name, Index: i, Recordings: len(recs), Files: r.Files}); err != nil {
+					return err
+				}
+			}
+			err = writeBagJSON(jl, r.Report)
+		case formatSARIF:
+			sarif.add(r, len(recs) > 1)
+		default:
+			if len(recs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", r.Name, i+1, len(recs), len(r.Files))
+			}
+			err = writeBagText(env.Stdout, r.Report, o.wide)
+		}
+		if err != nil {
+			return err
+		}
+		if r.Err != nil {
+			if len(recs) > 1 {
+				fmt.Fprintf(env.Stderr, "simclock: %v\n", r.Err)
+			}
+			readErr = r.Err
+		}
+		fail = fail || rules.Fails(r.Report.Findings, o.failOn)
+	}
+	if o.format == formatSARIF {
+		if err := sarif.write(env.Stdout, o); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct {
+		path  string
+		write func(*bag.Report, io.Writer) error
+	}{{o.svg, (*bag.Report).WriteSVG}, {o.html, (*bag.Report).WriteHTML}} {
+		if out.path == "" || len(recs) == 0 || recs[0].Report == nil {
+			continue
+		}
+		rep := recs[0].Report
+		if err := writeFileWith(out.path, func(w io.Writer) error { return out.write(rep, w) }); err != nil {
 			return err
 		}
 	}
 	if readErr != nil {
+		if len(recs) > 1 {
+			return errFindings // each error is printed after its report
+		}
 		return readErr
 	}
-	if failing(rep, o.failOn) {
+	if fail {
 		return errFindings
 	}
 	return nil
+}
+
+// recordingLine starts the lines of one recording when several are
+// reported.
+type recordingLine struct {
+	Name       string   `json:"name"`
+	Index      int      `json:"index"`
+	Recordings int      `json:"recordings"`
+	Files      []string `json:"files"`
 }
 
 func writeFileWith(path string, write func(io.Writer) error) error {
@@ -221,24 +305,9 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// failing reports whether a finding reaches the --fail-on severity.
-func failing(rep *bag.Report, failOn string) bool {
-	levels := map[string][]bag.Severity{
-		"error":   {bag.SeverityError},
-		"warning": {bag.SeverityError, bag.SeverityWarning},
-		"info":    {bag.SeverityError, bag.SeverityWarning, bag.SeverityInfo},
-	}
-	for _, s := range levels[failOn] {
-		if rep.Count(s) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
-	jl := newJSONLines(w)
-	if err := jl.Write(struct {
+// writeBagEnv writes the env line that starts bag inspect's JSON lines.
+func writeBagEnv(jl *report.JSONLines, o *bagInspectOptions) error {
+	return jl.Write("env", struct {
 		envHeader
 		Files           []string      `json:"files"`
 		Window          time.Duration `json:"window_ns"`
@@ -246,15 +315,100 @@ func writeBagJSON(w io.Writer, rep *bag.Report, o *bagInspectOptions) error {
 		GapPeriods      int           `json:"gap_periods"` // periods under its old name
 		BaseTolerance   time.Duration `json:"base_tolerance_ns"`
 		FutureTolerance time.Duration `json:"future_tolerance_ns"`
-	}{newEnvHeader("bag inspect"), o.files, o.window, o.periods, o.periods, o.baseTol, o.futureTol}); err != nil {
+	}{newEnvHeader("bag inspect"), o.files, o.window, o.periods, o.periods, o.baseTol, o.futureTol})
+}
+
+// writeBagJSON writes the report of one recording as the JSON lines
+// documented in package bag: bag (for a bag directory), file, clock,
+// topic, finding, summary.
+func writeBagJSON(jl *report.JSONLines, rep *bag.Report) error {
+	var errs []error
+	write := func(kind string, v any) { errs = append(errs, jl.Write(kind, v)) }
+	if rep.Bag != nil {
+		write("bag", rep.Bag)
+	}
+	for _, f := range rep.Files {
+		if f.Compression == nil {
+			f.Compression = []string{}
+		}
+		write("file", f)
+	}
+	write("clock", rep.Clock)
+	for _, t := range rep.Topics {
+		if t.TimeFields == nil {
+			t.TimeFields = []bag.TimeFieldReport{}
+		}
+		write("topic", t)
+	}
+	errs = append(errs, jl.Findings(rep.Findings))
+	write("summary", struct {
+		Files      int   `json:"files"`
+		Messages   int64 `json:"messages"`
+		Bytes      int64 `json:"bytes"`
+		Topics     int   `json:"topics"`
+		StartLogNS int64 `json:"start_log_ns"`
+		EndLogNS   int64 `json:"end_log_ns"`
+		Errors     int   `json:"errors"`
+		Warnings   int   `json:"warnings"`
+		Infos      int   `json:"infos"`
+		Complete   bool  `json:"complete"`
+		Skipped    int64 `json:"skipped_messages"`
+	}{len(rep.Files), rep.Messages, rep.Bytes, len(rep.Topics), rep.StartLogNS, rep.EndLogNS, rep.Count(bag.SeverityError),
+		rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo), rep.Complete, rep.Skipped})
+	return errors.Join(errs...)
+}
+
+// bagSARIF gathers the findings of every recording inspected into one
+// SARIF 2.1.0 run, each located in its bag (the file its first example is
+// in, for files given one by one) and at its topic and Time field. A
+// recording that could not be read to its end makes an unsuccessful run.
+type bagSARIF struct {
+	results       []report.Result
+	notifications []report.Notification
+	failed        bool
+}
+
+func (s *bagSARIF) add(r bag.Recording, several bool) {
+	rep := r.Report
+	if why := rep.Incomplete(); why != "" {
+		level := rules.Warning
+		if r.Err != nil {
+			level = rules.Error
+		}
+		if several {
+			why = "recording " + r.Name + ": " + why
+		}
+		s.notifications = append(s.notifications, report.Notification{Level: level, Message: why})
+	}
+	s.failed = s.failed || r.Err != nil
+	for _, f := range rep.Findings {
+		s.results = append(s.results, report.Result{Finding: f, Artifact: bagArtifact(rep, f, r.Files)})
+	}
+}
+
+func (s *bagSARIF) write(w io.Writer, o *bagInspectOptions) error {
+	roots, err := report.ScanRoot(o.root, o.files)
+	if err != nil {
 		return err
 	}
-	for _, l := range rep.JSONLines() {
-		if err := jl.Write(l); err != nil {
-			return err
+	run := report.SARIF{Version: Version, Checks: bag.Checks(), Roots: roots, Failed: s.failed, Notifications: s.notifications}
+	return run.Write(w, s.results)
+}
+
+// bagArtifact is where a finding is: the bag directory, or the file its
+// first example is in, or the recording's first file.
+func bagArtifact(rep *bag.Report, f rules.Finding, files []string) string {
+	if rep.Bag != nil {
+		return rep.Bag.Dir
+	}
+	if len(f.Examples) > 0 {
+		for _, fi := range rep.Files {
+			if filepath.Base(fi.Path) == f.Examples[0].File {
+				return fi.Path
+			}
 		}
 	}
-	return nil
+	return files[0]
 }
 
 // rel formats a log time relative to the bag's start.
@@ -302,6 +456,9 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if len(f.Damaged) > 0 {
 			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
 		}
+		if f.SummaryDamage != "" {
+			p("    summary section not trusted (%s): read from the data section\n", f.SummaryDamage)
+		}
 	}
 	if rep.Messages > 0 {
 		p("messages: %d (%d bytes) over %s s of log time from %s\n", rep.Messages, rep.Bytes,
@@ -337,38 +494,15 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	}
 	topics.write(ew, wide)
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
-	for _, f := range rep.Findings {
-		where := f.Topic
-		if f.Field != "" {
-			where += " " + f.Field
-		}
-		if f.Rule != "" {
-			where += " [" + f.Rule + "]"
-		}
-		p("%-7s %s %s ×%d: %s\n", f.Severity, f.Code, strings.TrimSpace(where), f.Count, f.Message)
-		for _, e := range f.Examples {
-			if d := rep.Describe(f, e); d != "" {
-				p("          %s\n", d)
-			}
-		}
+	text := report.Text{Layout: report.Records, Width: tableWidth, Example: rep.Describe}
+	if wide {
+		text.Width = 0
 	}
-	switch {
-	case rep.Complete:
-	case rep.Count(bag.SeverityError) > 0 && rep.DamagedChunks() > 0 && !hasCode(rep, bag.CodeReadError):
-		p("\n%d damaged chunks were skipped (%d messages): the report covers the rest of the bag\n", rep.DamagedChunks(), rep.Skipped)
-	default:
-		p("\nthe bag could not be read to its end: the report covers everything before the error\n")
+	text.Write(ew, rep.Findings) //nolint:errcheck // ew keeps the error
+	if why := rep.Incomplete(); why != "" {
+		p("\n%s\n", why)
 	}
 	return ew.err
-}
-
-func hasCode(rep *bag.Report, code string) bool {
-	for _, f := range rep.Findings {
-		if f.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // errWriter keeps the first write error.
@@ -453,12 +587,6 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag clock: no bag given")
 			}
-			if err := checkFormat(o.format); err != nil {
-				return err
-			}
-			if err := checkTransport(o.transport); err != nil {
-				return err
-			}
 			if !(o.rate > 0) || math.IsInf(o.rate, 0) {
 				return flagErrorf("--rate %v: must be positive", o.rate)
 			}
@@ -497,8 +625,8 @@ func bagTimeline(start, end int64, rate, hz float64, loop bool, delay time.Durat
 
 func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	start, end, err := bag.Span(ctx, o.files)
-	if errors.Is(err, bag.ErrUsage) {
-		return &usageError{err} // the same file twice, a directory beside its files
+	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
+		return &usageError{err} // the same file twice, a directory beside its files, no such file, a pipe
 	}
 	if err != nil {
 		return err

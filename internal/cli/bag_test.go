@@ -8,8 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/simclock/simclock/bag"
+	"github.com/simclock/simclock/internal/report/reporttest"
+	"github.com/simclock/simclock/rules"
 )
 
 const (
@@ -49,7 +54,7 @@ func TestBagInspectGolden(t *testing.T) {
 		{"damaged_text", []string{"bag", "inspect", "testdata/bag/damaged.mcap"}, 1, false},
 		{"damaged_nocrc_text", []string{"bag", "inspect", "--no-crc", "--fail-on", "never", "testdata/bag/damaged.mcap"}, 0, false},
 		// A real rosbag2 sqlite3 directory, checked against its metadata.yaml.
-		{"real_sqlite3_dir_json", []string{"bag", "inspect", "--format", "json", realBags + "-dirs/sqlite3-rewriter_b"}, 0, true},
+		{"real_sqlite3_dir_json", []string{"bag", "inspect", "--format", "json", realBags + "-dirs/sqlite3-rewriter_b"}, 1, true}, // unknown_schema warnings
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,6 +73,40 @@ func TestBagInspectGolden(t *testing.T) {
 			}
 			bagGolden(t, tc.name, out)
 		})
+	}
+}
+
+// TestBagInspectSARIF: the findings of a bag as SARIF 2.1.0, each result
+// in the bag and at its topic and Time field; a truncated bag is an
+// unsuccessful run that says why.
+func TestBagInspectSARIF(t *testing.T) {
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", "--format", "sarif", "--root", "testdata", hazardsBag)
+	if code != ExitFailure || errOut != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	// Artifact URIs are relative to --root; it is an absolute path, and
+	// the golden holds a stand-in.
+	root, _ := filepath.Abs("testdata")
+	out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
+	bagGolden(t, "hazards_sarif", sarifGolden(t, out, bag.Checks(), func(c rules.Check) string { return string(c.Code) }))
+
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut_0.mcap")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runBagCLI(t, false, "bag", "inspect", "--format", "sarif", cut)
+	if code != ExitFailure {
+		t.Errorf("truncated bag: exit %d, want 1", code)
+	}
+	reporttest.ValidateSARIF(t, []byte(out))
+	if !strings.Contains(out, `"executionSuccessful": false`) || !strings.Contains(out, "could not be read to its end") ||
+		!strings.Contains(out, `"ruleId": "read_error"`) {
+		t.Errorf("truncated bag: the run does not say it is partial:\n%s", out)
 	}
 }
 
@@ -150,9 +189,34 @@ func TestBagUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage hint", args, code, errOut)
 		}
 	}
-	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "no/such/file.mcap")
-	if code != ExitFailure || !strings.Contains(errOut, "no/such/file.mcap") {
-		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	// What cannot be a bag is refused at once, before anything is opened
+	// (a named pipe would block the open until a writer came), with
+	// nothing on stdout: a missing file, a FIFO, a shell pipe, a device,
+	// standard input.
+	fifo := filepath.Join(t.TempDir(), "fifo.mcap")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"no/such/file.mcap", "no/such/file.mcap: no such file or directory"},
+		{fifo, "a named pipe (FIFO), not a regular file"},
+		{"/dev/zero", "a character device, not a regular file"},
+		{"-", "standard input is not read"},
+	} {
+		for _, cmd := range [][]string{{"bag", "inspect"}, {"bag", "clock", "--transport", "inproc"}} {
+			code, out, errOut := runBagCLI(t, false, append(cmd, c.path)...)
+			if code != ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
+				t.Errorf("%v %s: exit %d, stderr %q, stdout %q; want exit 2, %q and no stdout", cmd, c.path, code, errOut, out, c.want)
+			}
+		}
+	}
+	dir := t.TempDir() // a bag directory whose storage file is a FIFO
+	if err := syscall.Mkfifo(filepath.Join(dir, "run_0.mcap"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runBagCLI(t, false, "bag", "inspect", dir)
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "run_0.mcap: a named pipe") {
+		t.Errorf("directory holding a FIFO: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
 	code, _, errOut = runBagCLI(t, false, "bag", "inspect", hazardsBag, hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
@@ -171,7 +235,7 @@ func TestBagInspectFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.window != 2*time.Second || got.periods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != "error" || got.svg != "t.svg" {
+	if got.window != 2*time.Second || got.periods != 3 || got.format != "json" || len(got.files) != 2 || got.failOn != rules.FailOnWarning || got.svg != "t.svg" {
 		t.Errorf("options %+v", got)
 	}
 }
@@ -247,5 +311,47 @@ func TestBagClockPlayOptions(t *testing.T) {
 	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--start-offset", "60", hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "--start-offset") {
 		t.Errorf("offset past the end: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// A folder of several recordings (here rosbag2's own test bags side by
+// side, without metadata.yaml) is reported one recording after the other,
+// each on its own; bag clock, which plays one timeline, refuses it.
+func TestBagInspectSeveralRecordings(t *testing.T) {
+	if _, err := os.Stat(realBags); err != nil {
+		t.Skip("shared/bags not available")
+	}
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--format", "json", realBags)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var names []string
+	summaries := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct {
+			Kind, Name string
+			Recordings int
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		switch v.Kind {
+		case "recording":
+			names = append(names, v.Name)
+		case "summary":
+			summaries++
+		}
+	}
+	want := []string{"cdr_test", "multiple_files", "only_services", "talker", "test_bag_for_seek", "topics_and_services"}
+	if strings.Join(names, ",") != strings.Join(want, ",") || summaries != len(want) {
+		t.Errorf("recordings %v, %d summaries; want %v", names, summaries, want)
+	}
+	text, _, _ := runSimclock(t, "bag", "inspect", realBags)
+	if !strings.Contains(text, "== recording multiple_files (2 of 6, 3 files) ==") || strings.Contains(text, "clock_backward") {
+		t.Errorf("text:\n%s", text)
+	}
+	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", realBags)
+	if code != ExitUsage || !strings.Contains(errOut, "holds 6 recordings") {
+		t.Errorf("bag clock: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/doctor"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport/dds"
 )
 
@@ -27,6 +26,7 @@ type doctorOptions struct {
 	interval  time.Duration
 	tolerance time.Duration
 	format    string
+	failOn    rules.FailOn
 	wide      bool
 }
 
@@ -50,8 +50,10 @@ watches passively for --duration, and reports:
   - findings with stable codes (docs/rules.md), each naming node, topic and fix.
 
 --format json writes JSON lines (kinds env, node, participant, clock, topic,
-finding, summary; docs/doctor.md). --watch refreshes every --interval until
-interrupted. Exit status: 1 when a warning or error is found, 2 on usage errors.
+finding, summary; docs/doctor.md); --format sarif writes the findings as
+SARIF 2.1.0, for code scanning of launch tests. --watch refreshes every
+--interval until interrupted. Exit status: 1 when a finding reaches --fail-on (default warning:
+warnings and errors fail, info does not), 2 on usage errors.
 
 Examples:
   simclock doctor
@@ -71,16 +73,16 @@ Examples:
 	f.BoolVar(&o.watch, "watch", false, "keep watching, reporting every --interval")
 	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
 	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
-	addFormatFlag(f, &o.format)
+	addFormatFlag(f, &o.format, formatSARIF)
+	addFailOnFlag(f, &o.failOn)
 	f.BoolVar(&o.wide, "wide", false, "print every column, and do not wrap lines at 100 columns")
 	return cmd
 }
 
 func (o *doctorOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
 	switch {
+	case o.format == formatSARIF && o.watch:
+		return flagErrorf("--format sarif writes one report: it does not go with --watch")
 	case o.duration < 0:
 		return flagErrorf("--duration must not be negative")
 	case o.duration == 0 && !o.watch:
@@ -100,22 +102,25 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
 	src := tr.(*dds.Transport)
-	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance})
+	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn})
 	if err != nil {
 		return err
 	}
 	defer w.Close() //nolint:errcheck // Err is checked below
 
-	jsonOut := o.format == formatJSON
-	out := newJSONLines(o.env.Stdout)
-	if jsonOut {
-		out.Write(o.envLine(src.Domain())) //nolint:errcheck // stdout
+	out := report.NewJSONLines(o.env.Stdout)
+	if o.format == formatJSON {
+		out.Write("env", o.envLine(src.Domain())) //nolint:errcheck // stdout
 	}
 	runCtx, cancel := withDuration(ctx, o.duration)
 	defer cancel()
 	print := func(r doctor.Report) {
-		if jsonOut {
+		switch o.format {
+		case formatJSON:
 			writeDoctorJSON(out, r) //nolint:errcheck // stdout
+			return
+		case formatSARIF:
+			writeDoctorSARIF(o.env.Stdout, r) //nolint:errcheck // stdout
 			return
 		}
 		if o.watch && o.env.StderrIsTTY {
@@ -196,12 +201,10 @@ func (o *doctorOptions) envLine(domain uint32) doctorEnv {
 	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch}
 }
 
-// writeDoctorJSON writes a report as JSON lines, each with its kind first.
-func writeDoctorJSON(out *jsonLines, r doctor.Report) error {
+// writeDoctorJSON writes a report as JSON lines.
+func writeDoctorJSON(out *report.JSONLines, r doctor.Report) error {
 	var errs []error
-	write := func(kind string, v any) {
-		errs = append(errs, out.Write(withKind(kind, v)))
-	}
+	write := func(kind string, v any) { errs = append(errs, out.Write(kind, v)) }
 	for _, n := range r.Nodes {
 		write("node", n)
 	}
@@ -214,28 +217,15 @@ func writeDoctorJSON(out *jsonLines, r doctor.Report) error {
 	for _, t := range r.Topics {
 		write("topic", t)
 	}
-	for _, f := range r.Findings {
-		write("finding", f)
-	}
+	errs = append(errs, out.Findings(r.Findings))
 	write("summary", r.Summary)
 	return errors.Join(errs...)
 }
 
-// withKind encodes v, a struct, as a JSON object whose first member is
-// "kind", so a reader of JSON lines can dispatch on the first key.
-func withKind(kind string, v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("cli: encoding %T: %v", v, err)) // report types always encode
-	}
-	body := bytes.TrimSpace(b.Bytes())
-	out := []byte(`{"kind":` + strconv.Quote(kind))
-	if len(body) > 2 {
-		out = append(out, ',')
-	}
-	return append(out, body[1:]...)
+// writeDoctorSARIF writes the findings of a report as SARIF 2.1.0: each
+// result names its node and topic as logical locations.
+func writeDoctorSARIF(w io.Writer, r doctor.Report) error {
+	return report.SARIF{Version: Version, Checks: doctor.Checks()}.Write(w, report.Results(r.Findings, ""))
 }
 
 // writeDoctorText writes the human report: nodes, other participants,
@@ -290,18 +280,11 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 		clocks.write(w, wide)
 	}
 	fmt.Fprintln(w)
-	width := tableWidth
+	text := report.Text{Layout: report.Sentences, Width: tableWidth}
 	if wide {
-		width = math.MaxInt
+		text.Width = 0
 	}
-	for _, f := range r.Findings {
-		for _, l := range wrap(fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), width, "  ") {
-			fmt.Fprintln(w, l)
-		}
-		for _, l := range wrap("  fix: "+f.Fix, width, "    ") {
-			fmt.Fprintln(w, l)
-		}
-	}
+	text.Write(w, r.Findings) //nolint:errcheck // stdout
 	s := r.Summary
 	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
 		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)

@@ -14,6 +14,7 @@ import (
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/fastpeer"
 	"github.com/simclock/simclock/internal/testdomain"
+	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of the mixed-graph tests.
@@ -42,7 +43,10 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 		))
 		startSimclock(t, bin, d, "monitor", "monitor", "--format", "json")
 		startTestNode(t, d, "planner", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/plan/temperature")
-		want := []struct{ code, node, topic string }{
+		want := []struct {
+			code        rules.Code
+			node, topic string
+		}{
 			{doctor.CodeNodeNotOnSimTime, "/robot/legacy_driver", "/clock"},
 			{doctor.CodeWallStamps, "/robot/legacy_driver", "/robot/legacy_imu"},
 			{doctor.CodeClockQoSMismatch, "/robot/strict", "/clock"},
@@ -56,7 +60,10 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 			return len(r.nodes) == 6 && r.topics["/robot/imu"].Samples > 0 && r.topics["/plan/temperature"].Samples > 0
 		})
 		for _, f := range r.findings {
-			if !slices.ContainsFunc(want, func(w struct{ code, node, topic string }) bool {
+			if !slices.ContainsFunc(want, func(w struct {
+				code        rules.Code
+				node, topic string
+			}) bool {
 				return w.code == f.Code && w.node == f.Node && w.topic == f.Topic
 			}) {
 				t.Errorf("unexpected finding %+v", f)

@@ -8,7 +8,10 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/report/reporttest"
 	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -87,9 +90,9 @@ func TestDoctorReportGolden(t *testing.T) {
 	checkGolden(t, filepath.Join("testdata", "doctor", "report_wide.txt"), text.String())
 
 	var js bytes.Buffer
-	out := newJSONLines(&js)
+	out := report.NewJSONLines(&js)
 	o := &doctorOptions{duration: 5 * time.Second, tolerance: time.Second}
-	if err := out.Write(o.envLine(7)); err != nil {
+	if err := out.Write("env", o.envLine(7)); err != nil {
 		t.Fatal(err)
 	}
 	if err := writeDoctorJSON(out, r); err != nil {
@@ -98,11 +101,20 @@ func TestDoctorReportGolden(t *testing.T) {
 	checkJSONLines(t, js.String())
 	checkGolden(t, filepath.Join("testdata", "doctor", "report.jsonl"), js.String())
 
-	codes := map[string]bool{}
+	// SARIF: each finding a result at its node and topic, valid SARIF 2.1.0.
+	var sarif bytes.Buffer
+	if err := writeDoctorSARIF(&sarif, r); err != nil {
+		t.Fatal(err)
+	}
+	reporttest.ValidateSARIF(t, sarif.Bytes())
+	checkGolden(t, filepath.Join("testdata", "doctor", "report.sarif"),
+		sarifGolden(t, sarif.String(), doctor.Checks(), func(c rules.Check) string { return string(c.Code) }))
+
+	codes := map[rules.Code]bool{}
 	for _, f := range r.Findings {
 		codes[f.Code] = true
 	}
-	for _, c := range []string{doctor.CodeNodeNotOnSimTime, doctor.CodeClockQoSMismatch, doctor.CodeMultipleClockPubs,
+	for _, c := range []rules.Code{doctor.CodeNodeNotOnSimTime, doctor.CodeClockQoSMismatch, doctor.CodeMultipleClockPubs,
 		doctor.CodeWallStamps, doctor.CodeZeroStamps, doctor.CodeStaleStamps, doctor.CodeParticipantNoEndpoints} {
 		if !codes[c] {
 			t.Errorf("no %s finding in %v", c, codes)

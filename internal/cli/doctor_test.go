@@ -20,7 +20,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/testdomain"
-	"github.com/simclock/simclock/rules/rulestest"
+	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of the doctor tests (this helper's range is 100-129).
@@ -31,10 +31,6 @@ var (
 	domainDoctorNoClock = testdomain.ID(105)
 	domainDoctorWatch   = testdomain.ID(106)
 )
-
-func TestDoctorChecksDocumented(t *testing.T) {
-	rulestest.CheckDocumented(t, doctor.Checks)
-}
 
 // startTestNode starts this test binary as a Go ROS node (testnode_test.go)
 // with the given SIMCLOCK_TEST_* settings, and waits until it is set up.
@@ -89,7 +85,7 @@ type doctorRun struct {
 	nodes    map[string]doctor.NodeReport
 	topics   map[string]doctor.TopicReport
 	clock    []doctor.ClockWriter
-	findings []doctor.Finding
+	findings []rules.Finding
 	summary  *doctor.Summary
 	raw      string
 }
@@ -143,7 +139,7 @@ func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorR
 			dec(&c)
 			r.clock = append(r.clock, c)
 		case "finding":
-			var f doctor.Finding
+			var f rules.Finding
 			dec(&f)
 			r.findings = append(r.findings, f)
 		case "summary":
@@ -160,8 +156,8 @@ func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorR
 	return r
 }
 
-func (r doctorRun) has(code, node, topic string) bool {
-	return slices.ContainsFunc(r.findings, func(f doctor.Finding) bool {
+func (r doctorRun) has(code rules.Code, node, topic string) bool {
+	return slices.ContainsFunc(r.findings, func(f rules.Finding) bool {
 		return f.Code == code && (node == "" || f.Node == node) && (topic == "" || f.Topic == topic)
 	})
 }
@@ -232,7 +228,10 @@ func TestDoctorLiveGraphs(t *testing.T) {
 		startTestNode(t, d, "prophet", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/early/temperature", "SIMCLOCK_TEST_STAMP=30s")
 		startTestNode(t, d, "strict", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_NS=/robot",
 			"SIMCLOCK_TEST_CLOCK_QOS=reliable_transient_local")
-		want := []struct{ code, node, topic string }{
+		want := []struct {
+			code        rules.Code
+			node, topic string
+		}{
 			{doctor.CodeNodeNotOnSimTime, "/forgetful", "/clock"},
 			{doctor.CodeWallStamps, "/forgetful", "/forgetful/temperature"},
 			{doctor.CodeWallStamps, "/wall_stamper", "/wall/temperature"},
@@ -254,7 +253,10 @@ func TestDoctorLiveGraphs(t *testing.T) {
 		}
 		// Nothing else: each node shows exactly its own hazard.
 		for _, f := range r.findings {
-			if !slices.ContainsFunc(want, func(w struct{ code, node, topic string }) bool {
+			if !slices.ContainsFunc(want, func(w struct {
+				code        rules.Code
+				node, topic string
+			}) bool {
 				return w.code == f.Code && w.node == f.Node && w.topic == f.Topic
 			}) {
 				t.Errorf("unexpected finding %+v", f)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 )
 
@@ -59,9 +60,6 @@ Examples:
   simclock experiment startup --mode realtime --plot startup.svg`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format); err != nil {
-				return err
-			}
 			if opts.runs < 1 {
 				return flagErrorf("--runs %d: want at least 1", opts.runs)
 			}
@@ -85,8 +83,10 @@ Examples:
 	f.Var(units.Duration(&c.MatchDelay, units.NonNegative), "match-delay", "wall time from subject creation to the subscription matching")
 	f.Var(units.Duration(&c.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
-	f.StringVar((*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime")
-	f.StringVar(&opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)")
+	addEnumFlag(f, (*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime (the OS clocks)",
+		string(experiment.Virtual), string(experiment.Realtime))
+	addEnumFlag(f, &opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)",
+		transportInproc, transportDDS)
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")
 	f.BoolVar(&opts.wide, "wide", false, "print every table column, even past 100 columns")
@@ -96,10 +96,7 @@ Examples:
 
 func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	began := time.Now()
-	if opts.transport != transportInproc {
-		if opts.transport != transportDDS {
-			return flagErrorf("--transport %q: want inproc or dds", opts.transport)
-		}
+	if opts.transport == transportDDS {
 		if err := configureDDSStartup(ctx, env, &opts.cfg); err != nil {
 			return err
 		}
@@ -136,22 +133,22 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 	}
 	elapsedWall := time.Since(began)
 	if opts.format == formatJSON {
-		out := newJSONLines(env.Stdout)
-		out.Write(struct { //nolint:errcheck // stdout
+		out := report.NewJSONLines(env.Stdout)
+		out.Write("env", struct { //nolint:errcheck // stdout
 			envHeader
 			Mode      experiment.Mode `json:"mode"`
 			Transport string          `json:"transport"`
 			Runs      int             `json:"runs"`
 		}{newEnvHeader("experiment startup"), opts.cfg.Mode, opts.transport, opts.runs})
 		for _, r := range results {
-			out.Write(r)
+			out.Write("scenario", r)
 		}
-		out.Write(history)
-		summary := startupSummary{Kind: "summary", Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
+		out.Write("history_time_zero", history)
+		summary := startupSummary{Scenarios: len(results), AllMatched: matched, ElapsedWall: elapsedWall}
 		if opts.runs > 1 {
 			summary.Runs, summary.RunsIdentical = opts.runs, &identical
 		}
-		if err := out.Write(summary); err != nil {
+		if err := out.Write("summary", summary); err != nil {
 			return err
 		}
 	} else {
@@ -273,9 +270,6 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			// Fixed readings keep the table reproducible.
 			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
 			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
@@ -291,22 +285,21 @@ func newClockTypesCmd(env *Env) *cobra.Command {
 				}
 			}
 			if format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
 				for _, o := range objects {
-					out.Write(o)
+					out.Write("clocktype_object", o)
 				}
 				for _, r := range rows {
-					out.Write(r)
+					out.Write("clocktype_op", r)
 				}
 				for _, r := range timerRows {
-					out.Write(r)
+					out.Write("clocktype_timer", r)
 				}
-				return out.Write(struct {
-					Kind       string `json:"kind"`
-					Operations int    `json:"operations"`
-					Agree      int    `json:"agree_with_rclpy"`
-				}{"summary", len(rows), agree})
+				return out.Write("summary", struct {
+					Operations int `json:"operations"`
+					Agree      int `json:"agree_with_rclpy"`
+				}{len(rows), agree})
 			}
 			w := env.Stdout
 			fmt.Fprintln(w, "Times built the rclpy ways:")
@@ -352,9 +345,6 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			if err := checkFloat("speed", cfg.Speed, false); err != nil {
 				return err
 			}
@@ -370,8 +360,8 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(struct { //nolint:errcheck // stdout
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", struct { //nolint:errcheck // stdout
 					envHeader
 					FirstClock time.Duration `json:"first_clock_ns"`
 					Period     time.Duration `json:"period_ns"`
@@ -379,10 +369,10 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 					Timeout    time.Duration `json:"timeout_ns"`
 				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
 				for _, c := range cases {
-					out.Write(c)
+					out.Write("dtspike_case", c)
 				}
 				for _, r := range rows {
-					out.Write(r)
+					out.Write("dtspike_tick", r)
 				}
 				return nil
 			}
@@ -439,7 +429,6 @@ func experimentSeconds(d time.Duration) string { return units.Exact(int64(d)) }
 
 // startupSummary is the last JSON line of simclock experiment startup.
 type startupSummary struct {
-	Kind          string        `json:"kind"`
 	Scenarios     int           `json:"scenarios"`
 	AllMatched    bool          `json:"all_predictions_matched"`
 	ElapsedWall   time.Duration `json:"elapsed_wall_ns"`

@@ -1,49 +1,57 @@
 package cli
 
 import (
-	"encoding/json"
-	"io"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
 
 // Output formats shared by every reporting command.
 const (
-	formatText = "text"
-	formatJSON = "json"
+	formatText  = "text"
+	formatJSON  = "json"
+	formatSARIF = "sarif"
 )
 
-// addFormatFlag registers --format on flags; allowed lists extra formats
-// (such as "sarif") beyond text and json.
-func addFormatFlag(flags *pflag.FlagSet, target *string, allowed ...string) {
-	help := "output format: text or json (JSON lines)"
-	for _, a := range allowed {
-		help += " or " + a
-	}
-	flags.StringVar(target, "format", formatText, help)
+// addFormatFlag registers --format on flags: text and json, and the extra
+// formats a command also writes (such as "sarif").
+func addFormatFlag(flags *pflag.FlagSet, target *string, extra ...string) {
+	choices := append([]string{formatText, formatJSON}, extra...)
+	addEnumFlag(flags, target, "format", formatText, "output format (json: JSON lines)", choices...)
 }
 
-// checkFormat validates a --format value.
-func checkFormat(got string, allowed ...string) error {
-	if got == formatText || got == formatJSON {
-		return nil
-	}
-	for _, a := range allowed {
-		if got == a {
-			return nil
-		}
-	}
-	return flagErrorf("--format %q: want text or json", got)
+// An enumFlag is a flag that takes one of a fixed set of words, as gh's
+// StringEnumFlag: any other value is a usage error that lists them
+// (`--format "xml"`: want text, json or sarif), and --help shows them.
+type enumFlag struct {
+	target  *string
+	choices []string
 }
 
-// jsonLines writes one JSON object per line.
-type jsonLines struct{ enc *json.Encoder }
-
-func newJSONLines(w io.Writer) *jsonLines {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return &jsonLines{enc: enc}
+// addEnumFlag registers --name on flags, one of choices, def by default.
+func addEnumFlag(flags *pflag.FlagSet, target *string, name, def, help string, choices ...string) {
+	*target = def
+	flags.Var(&enumFlag{target: target, choices: choices}, name, help+": "+oneOf(choices))
 }
 
-// Write encodes v as one line.
-func (j *jsonLines) Write(v any) error { return j.enc.Encode(v) }
+func (f *enumFlag) String() string { return *f.target }
+
+func (f *enumFlag) Set(s string) error {
+	if !slices.Contains(f.choices, s) {
+		return fmt.Errorf("want %s", oneOf(f.choices))
+	}
+	*f.target = s
+	return nil
+}
+
+func (f *enumFlag) Type() string { return "string" }
+
+// oneOf lists words as a choice: "text, json or sarif".
+func oneOf(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/lint"
 	"github.com/simclock/simclock/rules"
 )
@@ -22,6 +23,7 @@ type lintOptions struct {
 	rules  string
 	distro string
 	strict bool
+	failOn rules.FailOn
 	root   string
 	paths  []string
 }
@@ -69,9 +71,9 @@ errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed arou
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
-Exit status: 0 when clean (info findings alone do not fail), 1 when warnings
-or errors remain (or, with --strict, a file could not be parsed), 2 on usage
-errors.
+Exit status: 0 when clean, 1 when a finding that reaches --fail-on remains
+(default warning: warnings and errors fail, info does not) or, with --strict,
+a file could not be parsed; 2 on usage errors.
 
 Examples:
   simclock lint src/my_pkg
@@ -83,10 +85,11 @@ Examples:
 		},
 	}
 	flags := cmd.Flags()
-	addFormatFlag(flags, &opts.format, "sarif")
+	addFormatFlag(flags, &opts.format, formatSARIF)
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
 	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
 	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
+	addFailOnFlag(flags, &opts.failOn)
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
 	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
 		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
@@ -94,9 +97,6 @@ Examples:
 }
 
 func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
-	if err := checkFormat(opts.format, "sarif"); err != nil {
-		return err
-	}
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}
@@ -112,10 +112,10 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return flagErrorf("lint: %v", err)
 		}
 	}
-	if opts.root != "" && opts.format != "sarif" {
+	if opts.root != "" && opts.format != formatSARIF {
 		return flagErrorf("--root only applies to --format sarif")
 	}
-	roots, err := scanRoot(opts.root, opts.paths)
+	roots, err := report.ScanRoot(opts.root, opts.paths)
 	if err != nil {
 		return flagErrorf("--root: %v", err)
 	}
@@ -134,8 +134,8 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	}
 	switch opts.format {
 	case formatJSON:
-		err = writeLintJSON(env.Stdout, res, ids, opts.fix, fixed, opts.strict)
-	case "sarif":
+		err = writeLintJSON(env.Stdout, res, ids, fixed, opts)
+	case formatSARIF:
 		err = writeLintSARIF(env.Stdout, res, roots, opts.strict)
 	default:
 		err = writeLintText(env.Stdout, env.Stderr, res, fixed, opts.strict)
@@ -143,7 +143,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	if lintFailed(res, opts.strict) {
+	if lintFailed(res, opts) {
 		return errFindings
 	}
 	return nil
@@ -162,14 +162,14 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		if f.Fixed {
 			mark += " (fixed)"
 		}
-		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s%s\n", f.File, f.Line, f.Col, f.Rule, f.Message, mark); err != nil {
+		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s%s\n", f.File, f.Line, f.Col, f.Rule(), f.Message, mark); err != nil {
 			return err
 		}
 		if f.Fixed {
 			continue
 		}
-		if !slices.Contains(seen, f.Rule) {
-			seen = append(seen, f.Rule)
+		if !slices.Contains(seen, f.Rule()) {
+			seen = append(seen, f.Rule())
 		}
 		if err := printWrapped(out, "    ", "fix: "+f.Fix, "     "); err != nil {
 			return err
@@ -226,11 +226,11 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 	return nil
 }
 
-// JSON lines of simclock lint --format json (schema 1), one object per line:
+// JSON lines of simclock lint --format json (schema 2), one object per line:
 //
-//	{"kind":"env","schema":1,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
-//	{"kind":"finding","file":"...","line":1,"col":1,"end_line":1,"end_col":9,"rule":"R27",
-//	 "severity":"warning","message":"...","why":"...","fix":"...","level":"warning","fixable":false}
+//	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
+//	{"kind":"finding","code":"unguarded-window","severity":"warning","rules":["R27"],"file":"...",
+//	 "line":1,"col":1,"end_line":1,"end_col":9,"message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
 //
@@ -241,11 +241,12 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 // file that did not parse cleanly: "recovered" when it was analysed around
 // the error, else the file could not be parsed past "line" ("unparsed"
 // counts those; --strict fails the run on them). Fields may be added,
-// never renamed.
+// never renamed. Schema 2 writes a finding as every tool does
+// (rules.Finding): "code" (the rule's name) and "rules" (["R27"]) replace
+// schema 1's "rule" ("R27").
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
-	Kind string `json:"kind"`
 	lint.Finding
 	// Level is the severity in SARIF's words (info is "note"), kept for
 	// readers of schema 1 from before "severity".
@@ -264,120 +265,76 @@ type lintEnv struct {
 }
 
 type lintSummary struct {
-	Kind        string `json:"kind"`
-	Files       int    `json:"files"`
-	Findings    int    `json:"findings"`
-	Fixed       int    `json:"fixed"`
-	Failed      bool   `json:"failed"`
-	ParseErrors int    `json:"parse_errors"`
-	Unparsed    int    `json:"unparsed"`
+	Files       int  `json:"files"`
+	Findings    int  `json:"findings"`
+	Fixed       int  `json:"fixed"`
+	Failed      bool `json:"failed"`
+	ParseErrors int  `json:"parse_errors"`
+	Unparsed    int  `json:"unparsed"`
 }
 
-// lintFailed is the exit status's view of a run: warnings or errors left,
-// or under --strict a file that could not be parsed.
-func lintFailed(res *lint.Result, strict bool) bool {
-	return res.Failed() || strict && len(res.Failures()) > 0
+// lintFailed is the exit status's view of a run: a finding left that
+// reaches --fail-on, or under --strict a file that could not be parsed.
+func lintFailed(res *lint.Result, opts *lintOptions) bool {
+	return res.Failed(opts.failOn) || opts.strict && len(res.Failures()) > 0
 }
 
-// lintParseError is a file that did not parse cleanly, as a JSON line.
-type lintParseError struct {
-	Kind string `json:"kind"`
-	lint.ParseError
-}
-
-func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fix bool, fixed int, strict bool) error {
-	jl := newJSONLines(out)
+func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, opts *lintOptions) error {
+	jl := report.NewJSONLines(out)
 	if len(ids) == 0 {
 		for _, r := range lint.Rules {
 			ids = append(ids, r.ID)
 		}
 	}
-	if err := jl.Write(lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: fix}); err != nil {
+	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: opts.fix}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		lf := lintFinding{Kind: "finding", Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
+		lf := lintFinding{Finding: f, Level: f.Severity.SARIFLevel(), Fixable: len(f.Edits) > 0}
 		lf.Edits = nil
-		if err := jl.Write(lf); err != nil {
+		if err := jl.Write("finding", lf); err != nil {
 			return err
 		}
 	}
 	for _, p := range res.ParseErrors {
-		if err := jl.Write(lintParseError{Kind: "parse_error", ParseError: p}); err != nil {
+		if err := jl.Write("parse_error", p); err != nil {
 			return err
 		}
 	}
-	return jl.Write(lintSummary{Kind: "summary", Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
-		Failed: lintFailed(res, strict), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
+	return jl.Write("summary", lintSummary{Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
+		Failed: lintFailed(res, opts), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
 }
 
 // writeLintSARIF writes res as SARIF 2.1.0 with artifact URIs relative to
-// roots. Files that could not be parsed are tool notifications: warnings,
-// or errors under --strict (which then also marks the run unsuccessful).
-func writeLintSARIF(out io.Writer, res *lint.Result, roots sarifRoots, strict bool) error {
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "simclock", Version: Version,
-			InformationURI: rules.Home, Rules: []sarifRule{}}},
-		OriginalURIBaseIDs: roots.baseIDs(),
-		ColumnKind:         "unicodeCodePoints",
-		Results:            []sarifResult{},
-	}
-	index := map[rules.ID]int{}
-	for i, r := range lint.Rules {
-		index[r.ID] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: r.ID.String(), Name: r.Name, ShortDescription: sarifText{r.Summary},
-			FullDescription: sarifText{r.Help},
-			Help: sarifMarkdown{Text: r.Help + " Fix: " + r.Fix + ".",
-				Markdown: fmt.Sprintf("%s\n\n**Fix:** %s.\n\n[%s in docs/rules.md](%s)", r.Help, r.Fix, r.ID, r.HelpURL())},
-			HelpURI:              r.HelpURL(),
-			DefaultConfiguration: sarifDefault{r.Severity.SARIFLevel()},
-		})
-	}
-	inv := sarifInvocation{ExecutionSuccessful: true}
+// roots; rules are named by number (R27). Files that could not be parsed
+// are tool notifications: warnings, or errors under --strict (which then
+// also marks the run unsuccessful).
+func writeLintSARIF(out io.Writer, res *lint.Result, roots report.Roots, strict bool) error {
+	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: roots,
+		RuleID: func(c rules.Check) string { return c.Rules[0].String() }}
 	for _, p := range res.ParseErrors {
-		level := "note"
+		level := rules.Info
 		if !p.Recovered {
-			level = "warning"
+			level = rules.Warning
 			if strict {
-				level = "error"
-				inv.ExecutionSuccessful = false
+				level = rules.Error
+				run.Failed = true
 			}
 		}
-		loc := sarifPhysical{ArtifactLocation: roots.artifact(p.File)}
-		if p.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: p.Line}
-		}
-		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-			Level: level, Message: sarifText{parseErrorText(p)}, Locations: []sarifLocation{{PhysicalLocation: loc}}})
+		run.Notifications = append(run.Notifications, report.Notification{Level: level, Message: parseErrorText(p), File: p.File, Line: p.Line})
 	}
-	run.Invocations = []sarifInvocation{inv}
+	var results []report.Result
 	for _, f := range res.Findings {
 		if f.Fixed {
 			continue
 		}
-		art := roots.artifact(f.File)
-		sr := sarifResult{
-			RuleID: f.Rule.String(), RuleIndex: index[f.Rule], Level: f.Severity.SARIFLevel(),
-			Message: sarifText{f.Message + ". Fix: " + f.Fix},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: art,
-				Region:           &sarifRegion{StartLine: f.Line, StartColumn: f.Col, EndLine: f.EndLine, EndColumn: f.EndCol},
-			}}},
+		r := report.Result{Finding: f.Finding}
+		for _, e := range f.Edits {
+			r.Edits = append(r.Edits, report.Edit{Start: e.Start, End: e.End, New: e.New})
 		}
-		if len(f.Edits) > 0 {
-			ch := sarifArtifactChange{ArtifactLocation: art}
-			for _, e := range f.Edits {
-				ch.Replacements = append(ch.Replacements, sarifReplacement{
-					DeletedRegion:   sarifBytes{ByteOffset: e.Start, ByteLength: e.End - e.Start},
-					InsertedContent: sarifText{e.New},
-				})
-			}
-			sr.Fixes = []sarifFix{{Description: sarifText{f.Fix}, ArtifactChanges: []sarifArtifactChange{ch}}}
-		}
-		run.Results = append(run.Results, sr)
+		results = append(results, r)
 	}
-	return writeSARIF(out, sarifLog{Runs: []sarifRun{run}})
+	return run.Write(out, results)
 }
 
 // parseErrorText says what went wrong with a file.

@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/simclock/simclock/internal/report/reporttest"
+	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 // runCLI runs simclock in-process and returns stdout, stderr and the exit code.
@@ -40,6 +44,17 @@ func TestLintGolden(t *testing.T) {
 			// The scan root is an absolute path; the golden holds a stand-in.
 			root, _ := filepath.Abs("testdata/lint")
 			out = strings.ReplaceAll(out, "file://"+filepath.ToSlash(root)+"/", "file:///ROOT/")
+			switch tc.name {
+			case "sarif.golden":
+				reporttest.ValidateSARIF(t, []byte(out))
+				out = sarifGolden(t, out, lint.Checks(), func(c rules.Check) string { return c.Rules[0].String() })
+			case "json.golden":
+				var ids []rules.ID
+				for _, r := range lint.Rules {
+					ids = append(ids, r.ID)
+				}
+				out = lintJSONGolden(t, out, ids)
+			}
 			golden(t, tc.name, out)
 		})
 	}
@@ -116,7 +131,7 @@ func TestLintJSONLines(t *testing.T) {
 			t.Errorf("first line kind %q, want env", kind)
 		}
 		if kind == "finding" {
-			for _, k := range []string{"file", "line", "col", "rule", "level", "message", "why", "fix", "fixable"} {
+			for _, k := range []string{"code", "rules", "file", "line", "col", "level", "message", "why", "fix", "fixable"} {
 				if _, ok := m[k]; !ok {
 					t.Errorf("finding lacks %q: %s", k, line)
 				}
@@ -126,6 +141,20 @@ func TestLintJSONLines(t *testing.T) {
 	if kinds["env"] != 1 || kinds["summary"] != 1 || kinds["finding"] != 9 {
 		t.Errorf("kinds = %v, want 1 env, 9 findings, 1 summary", kinds)
 	}
+}
+
+// sarifLocation is the part of a SARIF location the tests check.
+type sarifLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation struct {
+			URI       string `json:"uri"`
+			URIBaseID string `json:"uriBaseId"`
+		} `json:"artifactLocation"`
+		Region struct {
+			StartLine   int `json:"startLine"`
+			StartColumn int `json:"startColumn"`
+		} `json:"region"`
+	} `json:"physicalLocation"`
 }
 
 // sarifShape is the part of a SARIF log the tests check.
@@ -398,12 +427,12 @@ func TestLintFix(t *testing.T) {
 	if strings.Contains(out, `"fixable":true`) {
 		t.Errorf("fixable findings after --fix:\n%s", out)
 	}
-	for _, rule := range []string{`"rule":"R2"`, `"rule":"R5"`, `"rule":"R6"`} {
+	for _, rule := range []string{`"rules":["R2"]`, `"rules":["R5"]`, `"rules":["R6"]`} {
 		if strings.Contains(out, rule) {
 			t.Errorf("%s still reported after --fix", rule)
 		}
 	}
-	if !strings.Contains(out, `"rule":"R16"`) {
+	if !strings.Contains(out, `"rules":["R16"]`) {
 		t.Errorf("the misspelt declaration is no longer reported:\n%s", out)
 	}
 	if !strings.Contains(out, `"parse_errors":0`) {

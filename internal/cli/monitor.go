@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -93,12 +94,6 @@ Examples:
 }
 
 func (o *monitorOptions) validate() error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return err
-	}
 	if o.periods <= 0 {
 		return flagErrorf("--periods %d: want a positive number", o.periods)
 	}
@@ -146,15 +141,8 @@ type monitorEnv struct {
 	Periods  int           `json:"periods"`
 }
 
-// monitorReport is a "report" JSON line.
-type monitorReport struct {
-	Kind string `json:"kind"`
-	clockstream.Report
-}
-
 // monitorSummary is the "summary" JSON line.
 type monitorSummary struct {
-	Kind string `json:"kind"`
 	clockstream.Totals
 	Checks []monitorCheck `json:"checks"`
 	OK     bool           `json:"ok"`
@@ -181,11 +169,11 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		return err
 	}
 	w := o.env.Stdout
-	out := newJSONLines(w)
+	out := report.NewJSONLines(w)
 	jsonOut := o.format == formatJSON
 	live := !jsonOut && o.env.StderrIsTTY
 	if jsonOut {
-		out.Write(monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
+		out.Write("env", monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
 			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods})
 	} else if !live {
 		fmt.Fprintln(w, monitorHeader)
@@ -193,7 +181,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 	onReport := func(r clockstream.Report) {
 		switch {
 		case jsonOut:
-			out.Write(monitorReport{"report", r}) //nolint:errcheck // stdout
+			out.Write("report", r) //nolint:errcheck // stdout
 		case live:
 			fmt.Fprintf(o.env.Stderr, "\r\033[K%s", fit(monitorRow(r), tableWidth))
 		default:
@@ -219,7 +207,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		ok = ok && c.OK
 	}
 	if jsonOut {
-		out.Write(monitorSummary{Kind: "summary", Totals: totals, Checks: checks, OK: ok}) //nolint:errcheck // stdout
+		out.Write("summary", monitorSummary{Totals: totals, Checks: checks, OK: ok}) //nolint:errcheck // stdout
 	} else {
 		writeMonitorSummary(w, o.topic, totals, checks)
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 )
 
@@ -19,7 +20,7 @@ import (
 //   - human tables fit 100 columns; --wide prints every column.
 
 // tableWidth is the width human tables fit by default.
-const tableWidth = 100
+const tableWidth = report.Width
 
 // jsonSchema is the version of a command's JSON-lines schema, in its env
 // line. Within a version fields are only ever added; a field renamed or
@@ -28,10 +29,16 @@ const jsonSchema = 1
 
 // schemaChanges holds the commands whose schema moved past jsonSchema,
 // with their version: experiment startup and dtspike carried float
-// seconds (_s) in schema 1 and carry integer nanoseconds (_ns) from 2.
+// seconds (_s) in schema 1 and carry integer nanoseconds (_ns) from 2;
+// lint, doctor and bag inspect write every finding as rules.Finding from 2
+// (a "rules" array, "R10,R29" in bag's "rule" and "R16" in lint's before;
+// lint adds "code", bag "fix").
 var schemaChanges = map[string]int{
 	"experiment startup": 2,
 	"experiment dtspike": 2,
+	"lint":               2,
+	"doctor":             2,
+	"bag inspect":        2,
 }
 
 // schemaOf returns command's JSON schema version.
@@ -42,10 +49,9 @@ func schemaOf(command string) int {
 	return jsonSchema
 }
 
-// envHeader starts every command's env line; each command embeds it
-// first in its own typed env struct, so "kind" comes first.
+// envHeader starts every command's env line ("kind":"env"); each command
+// embeds it first in its own typed env struct.
 type envHeader struct {
-	Kind    string `json:"kind"` // always "env"
 	Schema  int    `json:"schema"`
 	Command string `json:"command"` // "pub", "bag inspect", ...
 	Version string `json:"version"`
@@ -53,7 +59,7 @@ type envHeader struct {
 }
 
 func newEnvHeader(command string) envHeader {
-	return envHeader{Kind: "env", Schema: schemaOf(command), Command: command, Version: Version, Go: runtime.Version()}
+	return envHeader{Schema: schemaOf(command), Command: command, Version: Version, Go: runtime.Version()}
 }
 
 // liveEnv is the env line of the commands on a transport (pub, monitor).
@@ -101,36 +107,8 @@ func fit(s string, width int) string {
 }
 
 // wrap breaks text into lines of at most width columns at spaces, the
-// continuation lines indented by indent; spacing within a line is kept.
-// A word longer than a line stays whole.
-func wrap(text string, width int, indent string) []string {
-	var lines []string
-	line := []rune(text)
-	for len(line) > width {
-		cut := -1
-		for i := width; i > 0; i-- {
-			if line[i] == ' ' && strings.TrimSpace(string(line[:i])) != "" {
-				cut = i
-				break
-			}
-		}
-		if cut < 0 || len(strings.TrimSpace(string(line[cut:]))) == 0 {
-			break
-		}
-		lines = append(lines, strings.TrimRight(string(line[:cut]), " "))
-		rest := []rune(indent + strings.TrimLeft(string(line[cut:]), " "))
-		if len(rest) >= len(line) {
-			line = nil
-			lines = append(lines, string(rest))
-			break
-		}
-		line = rest
-	}
-	if line != nil {
-		lines = append(lines, string(line))
-	}
-	return lines
-}
+// continuation lines indented by indent (report.Wrap).
+func wrap(text string, width int, indent string) []string { return report.Wrap(text, width, indent) }
 
 // printWarnings writes each warning as "  ! text", wrapped to the table
 // width.

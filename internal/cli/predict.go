@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 )
 
@@ -37,9 +38,6 @@ Examples:
   simclock predict --start 0 --window 0.25 --hz 30 --clock-every 4`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format); err != nil {
-				return err
-			}
 			if opts.clockEvery < 1 {
 				return flagErrorf("--clock-every %d: must be at least 1", opts.clockEvery)
 			}
@@ -50,9 +48,9 @@ Examples:
 			}
 			p := experiment.Predict(in)
 			if opts.format == formatJSON {
-				out := newJSONLines(env.Stdout)
-				out.Write(newEnvHeader("predict")) //nolint:errcheck // stdout
-				return out.Write(predictionLine{Kind: "prediction", S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
+				out := report.NewJSONLines(env.Stdout)
+				out.Write("env", newEnvHeader("predict")) //nolint:errcheck // stdout
+				return out.Write("prediction", predictionLine{S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
 					ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
 					Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
 					Reasoning: p.Reasoning})
@@ -83,7 +81,6 @@ Examples:
 
 // predictionLine is the "prediction" JSON line of simclock predict.
 type predictionLine struct {
-	Kind             string        `json:"kind"`
 	S                time.Duration `json:"S_ns"`
 	W                time.Duration `json:"W_ns"`
 	Hz               float64       `json:"hz"`

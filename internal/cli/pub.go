@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -89,12 +90,6 @@ Examples:
 // config validates flag combinations before any work.
 func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, error) {
 	var none clockstream.ScheduleConfig
-	if err := checkFormat(o.format); err != nil {
-		return none, err
-	}
-	if err := checkTransport(o.transport); err != nil {
-		return none, err
-	}
 	changed := cmd.Flags().Changed
 	for _, c := range []struct {
 		name string
@@ -145,10 +140,6 @@ type pubEnv struct {
 }
 
 // pubLine is a "progress" or "summary" JSON line of simclock pub.
-type pubLine struct {
-	Kind string `json:"kind"`
-	clockstream.Progress
-}
 
 func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) error {
 	sch, err := clockstream.NewSchedule(cfg)
@@ -196,7 +187,7 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	}
 	cfg := sch.Config()
 	w := env.Stdout
-	out := newJSONLines(w)
+	out := report.NewJSONLines(w)
 	text := spec.format == formatText
 	if text {
 		if spec.about != "" {
@@ -206,14 +197,14 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), pub.ID())
 		fmt.Fprintln(w, pubHeader)
 	} else {
-		out.Write(pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
+		out.Write("env", pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
 			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
 	}
 	emit := func(kind string, p clockstream.Progress) {
 		if text {
 			writePubText(w, kind, p)
 		} else {
-			out.Write(pubLine{kind, p}) //nolint:errcheck // stdout
+			out.Write(kind, p) //nolint:errcheck // stdout
 		}
 	}
 	exec := env.newExecutor()

@@ -30,20 +30,12 @@ func openTransport(ctx context.Context, env *Env, kind string) (transport.Transp
 	case transportDDS:
 		return openDDS(ctx, env)
 	}
-	return nil, flagErrorf("--transport %q: want inproc or dds", kind)
+	return nil, flagErrorf("--transport %q: want %s", kind, oneOf([]string{transportDDS, transportInproc}))
 }
 
 // addTransportFlag registers --transport with its default.
 func addTransportFlag(f *pflag.FlagSet, target *string, def string) {
-	f.StringVar(target, "transport", def, "dds (a ROS 2 graph) or inproc (this process)")
-}
-
-// checkTransport validates a --transport value.
-func checkTransport(kind string) error {
-	if kind == transportInproc || kind == transportDDS {
-		return nil
-	}
-	return flagErrorf("--transport %q: want dds or inproc", kind)
+	addEnumFlag(f, target, "transport", def, "dds (a ROS 2 graph) or inproc (this process)", transportDDS, transportInproc)
 }
 
 // withDuration returns ctx bounded by d of wall-clock time when d > 0, or

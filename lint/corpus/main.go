@@ -109,12 +109,12 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 		files += res.Files
 		for _, f := range res.Findings {
 			rel, _ := filepath.Rel(dir, f.File)
-			k := key{name, filepath.ToSlash(rel), f.Line, f.Rule.String()}
+			k := key{name, filepath.ToSlash(rel), f.Line, f.Rule().String()}
 			seen[k] = true
-			c := perRule[f.Rule.String()]
+			c := perRule[f.Rule().String()]
 			if c == nil {
 				c = &count{}
-				perRule[f.Rule.String()] = c
+				perRule[f.Rule().String()] = c
 			}
 			switch known[k].verdict {
 			case "real":

@@ -40,7 +40,7 @@ func Doc(t testing.TB) string {
 func CheckDocumented(t testing.TB, checks []rules.Check) {
 	t.Helper()
 	doc := Doc(t)
-	seen := map[string]bool{}
+	seen := map[rules.Code]bool{}
 	for _, c := range checks {
 		if err := c.Validate(); err != nil {
 			t.Error(err)
@@ -49,7 +49,7 @@ func CheckDocumented(t testing.TB, checks []rules.Check) {
 			t.Errorf("finding code %q is used twice", c.Code)
 		}
 		seen[c.Code] = true
-		if !strings.Contains(doc, "`"+c.Code+"`") {
+		if !strings.Contains(doc, "`"+string(c.Code)+"`") {
 			t.Errorf("finding code %q is not documented in %s", c.Code, rules.DocPath)
 		}
 	}

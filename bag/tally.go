@@ -1,0 +1,686 @@
+package bag
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/units"
+	"github.com/simclock/simclock/ros2msg"
+	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/timemsg"
+)
+
+// A tally is what the streaming pass counted in a bag: per topic, per Time
+// field and for /clock, how many of each kind of occurrence, with the
+// first examples of each. It judges nothing: the checks (check_*.go) turn
+// it into findings once the bag has been read.
+type tally struct {
+	opts   Options
+	topics map[string]*topicTally
+	clock  clockTally
+
+	messages int64
+	bytes    int64
+	start    int64 // first log time
+	end      int64 // last log time
+	skipped  bool  // some messages were skipped (damaged chunks)
+
+	// What reading the files gave: the bag given, each file as read, and
+	// the error that stopped reading (nil when every file was read).
+	set     *bagSet
+	files   []FileInfo
+	readErr error
+
+	// The pass's own state.
+	file    string // base name of the file being read, for examples
+	byChan  map[*channel]*topicTally
+	schemas map[string]*ros2msg.Schema
+	schErr  map[string]error
+	tbuf    []ros2msg.TimeField // reused for every message
+	lastCh  *channel            // one-entry cache of byChan
+	lastT   *topicTally
+	// msgZstd: every message is zstd-compressed (compression_mode: message).
+	msgZstd bool
+	zdec    *zstd.Decoder
+	zbuf    []byte
+}
+
+// A counter counts one kind of occurrence and keeps its first examples.
+type counter struct {
+	n  int64
+	ex []rules.Example
+}
+
+// topicTally is what was counted on one topic.
+type topicTally struct {
+	rep       TopicReport // the counts as read (messages, bytes, log times, publishers, type)
+	schema    *ros2msg.Schema
+	parseErr  error // why the topic could not be decoded
+	isClock   bool  // the topic is /clock
+	clockType bool  // its type is rosgraph_msgs/msg/Clock
+	fields    map[string]*fieldTally
+	byPos     []*fieldTally // fields by position in the last message, a cache of fields
+	order     []string      // field paths in the order first seen
+
+	decodeErrors counter // messages that do not decode
+	firstErr     string  // the first decode error
+	beforeClock  counter // messages recorded before the first /clock
+}
+
+// fieldTally is what was counted on one Time field of one topic.
+type fieldTally struct {
+	topic    string
+	path     string // "header.stamp"
+	header   bool   // a std_msgs/Header stamp
+	count    int64
+	min, max int64
+
+	zero           counter // stamps of 0
+	notNormalized  counter // nanosec of 1e9 or more
+	backwards      counter // a stamp below the previous one (not for arrays)
+	windowNegative counter // stamp − W < 0
+	windowZero     counter // stamp − W == 0
+
+	// Every stamp is compared with two references: the recorder's log
+	// time, and the latest /clock (once there is one). The report uses
+	// /clock when the bag has it (ref).
+	log, clock baseTally
+
+	prev    int64 // the previous non-zero stamp, for backwards
+	hasPrev bool
+	series  decimator
+}
+
+// A baseTally compares stamps with one reference.
+type baseTally struct {
+	offBase counter // farther from the reference than Options.BaseTolerance
+	future  counter // within it, but ahead by more than Options.FutureTolerance
+	maxLead int64   // the largest lead within BaseTolerance; MinInt64 when none
+}
+
+// clockTally is what the /clock messages gave, described by the one
+// clockstream analyser.
+type clockTally struct {
+	stream *clockstream.Analyzer // nil before the first /clock message
+	at     time.Duration         // log time of the last message fed
+	idx    int64                 // index of the message being fed
+	winAt  time.Duration         // start of the current RTF interval
+	report ClockReport           // filled as read, completed by finish
+	seen   bool                  // a valid /clock value was recorded
+	last   int64                 // the latest valid value: the stamps' reference
+	// stale: messages were skipped (a damaged chunk) since last, which is
+	// then no reference for what follows: the hole may have held /clock
+	// messages far from it, the first /clock among them.
+	stale bool
+
+	rtfSeen bool // an RTF interval has completed
+
+	// Examples of the analyser's events (their counts are its totals).
+	backward, forward, gaps, pauses []rules.Example
+
+	windowNegative counter // values below W
+	windowZero     counter // values equal to W
+	series         decimator
+
+	// stand is the current run of one /clock value, so that a pause's
+	// example can say where it began and, once it ends, how long it held.
+	stand struct {
+		log, lastLog, idx, value, msgs int64
+		example                        int // index in pauses, or -1
+	}
+}
+
+func newTally(opts Options, set *bagSet) *tally {
+	t := &tally{
+		opts: opts, set: set, topics: map[string]*topicTally{}, byChan: map[*channel]*topicTally{},
+		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{},
+		start: math.MaxInt64, end: math.MinInt64,
+	}
+	t.clock.stand.example = -1
+	if set.meta != nil && set.meta.CompressionMode == "message" {
+		t.msgZstd = true
+	}
+	return t
+}
+
+// example keeps e in c's examples while there is room, naming the file.
+func (t *tally) example(c *counter, e rules.Example) {
+	c.n++
+	t.keep(&c.ex, e)
+}
+
+// keep appends e to list while it has room, naming the file.
+func (t *tally) keep(list *[]rules.Example, e rules.Example) {
+	if len(*list) < t.opts.Examples {
+		e.File = t.file
+		*list = append(*list, e)
+	}
+}
+
+func (t *tally) topic(ch *channel) *topicTally {
+	if ch == t.lastCh {
+		return t.lastT
+	}
+	if tt := t.byChan[ch]; tt != nil {
+		t.lastCh, t.lastT = ch, tt
+		return tt
+	}
+	tt := t.topics[ch.Topic]
+	if tt == nil {
+		tt = &topicTally{fields: map[string]*fieldTally{}}
+		tt.rep.Topic = ch.Topic
+		tt.rep.FirstLogNS = -1
+		tt.rep.Type, tt.rep.Encoding = ch.Type, ch.SchemaEncoding
+		tt.isClock = ch.Topic == timemsg.ClockTopic
+		tt.rep.Publishers = countProfiles(ch.OfferedQoS)
+		tt.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
+		var src string
+		tt.schema, src, tt.parseErr = t.schemaOf(ch)
+		if tt.schema != nil {
+			tt.rep.Definition = src
+		}
+		if tt.isClock && tt.clockType && tt.parseErr != nil {
+			tt.parseErr = nil // /clock is decoded by type, whatever its schema text
+		}
+		tt.rep.Decoded = tt.schema != nil || tt.isClock && tt.clockType
+		t.topics[ch.Topic] = tt
+	}
+	t.byChan[ch] = tt
+	t.lastCh, t.lastT = ch, tt
+	return tt
+}
+
+// schemaOf parses the definition of a channel's type, or says why it
+// cannot be decoded. A type the bag does not define (sqlite3 bags before
+// Iron store no definitions) is taken from the definitions shipped for
+// common interface packages; any other is unknown, never guessed.
+func (t *tally) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
+	switch {
+	case ch.MessageEncoding != "cdr":
+		return nil, "", fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
+	case ch.Type == "":
+		return nil, "", errors.New("the channel has no type")
+	case ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
+		key := "\x00shipped\x00" + ch.Type
+		s, ok := t.schemas[key]
+		if !ok {
+			var err error
+			s, err = ros2msg.ParseShipped(ros2msg.Canonical(ch.Type))
+			if errors.Is(err, ros2msg.ErrUnknownType) {
+				err = fmt.Errorf("the bag holds no definition of %s, and it is not among the shipped common interface types", ch.Type)
+			}
+			t.schemas[key], t.schErr[key] = s, err
+		}
+		return s, DefinitionShipped, t.schErr[key]
+	case ch.SchemaEncoding != "ros2msg":
+		return nil, "", fmt.Errorf("schema encoding %q is not ros2msg", ch.SchemaEncoding)
+	}
+	key := ch.Type + "\x00" + string(ch.Definition)
+	s, ok := t.schemas[key]
+	if !ok {
+		var err error
+		s, err = ros2msg.Parse(ch.Type, ch.Definition)
+		t.schemas[key], t.schErr[key] = s, err
+	}
+	return s, DefinitionBag, t.schErr[key]
+}
+
+// message counts one message: the sink's onMessage.
+func (t *tally) message(ch *channel, m *message) error {
+	tt := t.topic(ch)
+	logNS := m.LogTime
+	if t.msgZstd {
+		data, err := t.unzip(m.Data)
+		if err != nil {
+			t.messages++
+			tt.rep.Messages++
+			t.decodeError(tt, logNS, tt.rep.Messages-1, fmt.Errorf("zstd message compression: %w", err))
+			return nil
+		}
+		m.Data = data
+	}
+	t.messages++
+	t.bytes += int64(len(m.Data))
+	t.start = min(t.start, logNS)
+	t.end = max(t.end, logNS)
+	idx := tt.rep.Messages
+	tt.rep.Messages++
+	tt.rep.Bytes += int64(len(m.Data))
+	if tt.rep.FirstLogNS < 0 {
+		tt.rep.FirstLogNS = logNS
+	}
+	tt.rep.LastLogNS = logNS
+	if tt.isClock && tt.clockType {
+		t.clockMessage(tt, logNS, idx, m.Data)
+		return nil
+	}
+	if !t.clock.seen && !t.clock.stale {
+		t.example(&tt.beforeClock, rules.Example{LogNS: logNS, Index: idx})
+	}
+	if tt.schema == nil {
+		return nil
+	}
+	if t.opts.DecodeAll {
+		if _, err := tt.schema.Decode(m.Data); err != nil {
+			t.decodeError(tt, logNS, idx, err)
+		}
+	}
+	ts, err := tt.schema.AppendTimes(t.tbuf[:0], m.Data)
+	t.tbuf = ts
+	for i := range ts {
+		t.stamp(tt, i, &ts[i], logNS, idx)
+	}
+	if err != nil && !t.opts.DecodeAll {
+		t.decodeError(tt, logNS, idx, err)
+	}
+	return nil
+}
+
+// countProfiles counts the entries of an offered_qos_profiles YAML
+// sequence: one per publisher the recorder saw on the topic.
+func countProfiles(yaml string) int {
+	n := 0
+	for line := range strings.SplitSeq(yaml, "\n") {
+		if strings.HasPrefix(line, "- ") || line == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+func (t *tally) decodeError(tt *topicTally, logNS, idx int64, err error) {
+	if tt.firstErr == "" {
+		tt.firstErr = err.Error()
+	}
+	t.example(&tt.decodeErrors, rules.Example{LogNS: logNS, Index: idx, Detail: err.Error()})
+}
+
+func (tt *topicTally) field(path string, header bool) *fieldTally {
+	f := tt.fields[path]
+	if f == nil {
+		f = &fieldTally{topic: tt.rep.Topic, path: path, header: header, min: math.MaxInt64, max: math.MinInt64}
+		f.log.maxLead, f.clock.maxLead = math.MinInt64, math.MinInt64
+		tt.fields[path] = f
+		tt.order = append(tt.order, path)
+	}
+	return f
+}
+
+// fieldAt returns the tally of the i-th Time field of a message: messages
+// of one type usually list the same fields in the same order.
+func (tt *topicTally) fieldAt(i int, tf *ros2msg.TimeField) *fieldTally {
+	if i < len(tt.byPos) {
+		if f := tt.byPos[i]; f != nil && f.path == tf.Path {
+			return f
+		}
+	}
+	f := tt.field(tf.Path, tf.Header)
+	for len(tt.byPos) <= i {
+		tt.byPos = append(tt.byPos, nil)
+	}
+	tt.byPos[i] = f
+	return f
+}
+
+// stamp counts one Time value of a message: 0, not normalized, below the
+// previous one, against the window W, and against both references.
+func (t *tally) stamp(tt *topicTally, i int, tf *ros2msg.TimeField, logNS, idx int64) {
+	f := tt.fieldAt(i, tf)
+	v := tf.Time.Nanoseconds()
+	f.count++
+	f.min, f.max = min(f.min, v), max(f.max, v)
+	f.series.add(Point{logNS, v})
+	ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}
+	if tf.Index >= 0 {
+		ex.Element = tf.Index
+	}
+	if !tf.Time.Normalized() { // R8
+		e := ex
+		e.Detail = fmt.Sprintf("nanosec %d", tf.Time.Nanosec)
+		t.example(&f.notNormalized, e)
+	}
+	if v == 0 { // R10, R29: nothing else to say about an unset stamp
+		t.example(&f.zero, ex)
+		return
+	}
+	if tf.Index < 0 {
+		if f.hasPrev && v < f.prev {
+			e := ex
+			e.Before = f.prev
+			t.example(&f.backwards, e)
+		}
+		f.prev, f.hasPrev = v, true
+	}
+	if w := t.opts.Window.Nanoseconds(); w > 0 { // R25, R27
+		switch {
+		case v < w:
+			t.example(&f.windowNegative, ex)
+		case v == w:
+			t.example(&f.windowZero, ex)
+		}
+	}
+	t.compare(&f.log, ex, logNS, "")
+	if t.clock.seen && !t.clock.stale {
+		detail := ""
+		if abs(v-logNS) <= t.opts.BaseTolerance.Nanoseconds() {
+			detail = "near log (wall) time"
+		}
+		t.compare(&f.clock, ex, t.clock.last, detail)
+	}
+}
+
+// compare counts a stamp against reference ref: off base, or in the
+// future; detail describes an off-base example.
+func (t *tally) compare(b *baseTally, ex rules.Example, ref int64, detail string) {
+	ex.RefNS = ref
+	if d := ex.ValueNS - ref; abs(d) > t.opts.BaseTolerance.Nanoseconds() {
+		ex.Detail = detail
+		t.example(&b.offBase, ex)
+	} else {
+		b.maxLead = max(b.maxLead, d)
+		if d > t.opts.FutureTolerance.Nanoseconds() {
+			t.example(&b.future, ex)
+		}
+	}
+}
+
+// ref is the reference f's stamps are judged against: /clock when the bag
+// has it, the recorder's log time otherwise. Stamps recorded only before
+// the first /clock are then before_first_clock, not on another time base.
+func (f *fieldTally) ref(t *tally) *baseTally {
+	if t.clock.seen {
+		return &f.clock
+	}
+	return &f.log
+}
+
+// stamp reports whether f holds stamps (std_msgs/Header stamps and fields
+// named *stamp): some checks are errors for stamps and warnings for other
+// Time fields, which may hold 0 or distant times on purpose.
+func (f *fieldTally) stamp() bool { return f.header || strings.HasSuffix(f.path, "stamp") }
+
+// lowered is the severity of a finding about f of a check that is an error
+// for stamps: the check's own for a stamp (Info, the zero value, stands
+// for it), a warning for another Time field.
+func (f *fieldTally) lowered() rules.Severity {
+	if f.stamp() {
+		return rules.Info
+	}
+	return rules.Warning
+}
+
+// subject is what a finding about f is about.
+func (f *fieldTally) subject() rules.Subject { return rules.Subject{Topic: f.topic, Field: f.path} }
+
+// rateHz is n messages logged from first to last, per second.
+func rateHz(n, first, last int64) float64 {
+	if n < 2 || last <= first {
+		return 0
+	}
+	return float64(n-1) / (float64(last-first) / 1e9)
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// clockMessage feeds one /clock message to the clockstream analyser, at
+// its log time (the recorder's receive time). The publisher of a recorded
+// message is unknown: clock_publishers comes from the recorded QoS
+// profiles.
+func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
+	c := &t.clock
+	at := time.Duration(logNS)
+	if c.stream == nil {
+		c.stream = clockstream.NewAnalyzer(t.clockConfig(), at)
+		c.at, c.winAt = at, at
+	}
+	// The analyser needs receive order; chunks of a bag may overlap.
+	at = max(at, c.at)
+	s := clockstream.Decode(at, "", data)
+	c.idx = idx
+	c.stream.Observe(s)
+	c.at = at
+	if at-c.winAt >= time.Second { // close an RTF interval
+		if r := c.stream.Report(at, nil); r.RTF != nil {
+			if !c.rtfSeen {
+				c.report.RTFMin, c.report.RTFMax, c.rtfSeen = *r.RTF, *r.RTF, true
+			}
+			c.report.RTFMin, c.report.RTFMax = min(c.report.RTFMin, *r.RTF), max(c.report.RTFMax, *r.RTF)
+		}
+		c.winAt = at
+	}
+	if s.Err != nil {
+		if bad := notNormalized(s.Err); bad != nil { // R8: counted and dropped
+			f := tt.field("clock", false)
+			t.example(&f.notNormalized, rules.Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx,
+				Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
+		} else {
+			t.decodeError(tt, logNS, idx, s.Err)
+		}
+		return
+	}
+	v := s.Value
+	c.series.add(Point{logNS, v})
+	if w := t.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
+		ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}
+		if v == w {
+			t.example(&c.windowZero, ex)
+		} else {
+			t.example(&c.windowNegative, ex)
+		}
+	}
+	if !c.seen || v != c.stand.value {
+		t.endStand()
+		c.stand.log, c.stand.idx, c.stand.value, c.stand.msgs = logNS, idx, v, 0
+	}
+	c.stand.lastLog = logNS
+	c.stand.msgs++
+	if !c.seen {
+		c.seen = true
+		c.report.FirstLogNS = logNS
+	}
+	c.last, c.report.LastLogNS, c.stale = v, logNS, false
+}
+
+// notNormalized returns the message a /clock decode error refused for a
+// nanosec of 1e9 or more, or nil. (A function of its own, so that only an
+// error costs an allocation, not every /clock message.)
+func notNormalized(err error) *timemsg.InvalidClockError {
+	var bad *timemsg.InvalidClockError
+	if errors.Is(err, clockstream.ErrNotNormalized) && errors.As(err, &bad) {
+		return bad
+	}
+	return nil
+}
+
+// endStand ends the current run of one /clock value: if the analyser
+// called it a pause, its example now says how long the value held.
+func (t *tally) endStand() {
+	c := &t.clock
+	if i := c.stand.example; i >= 0 {
+		c.pauses[i].Detail = fmt.Sprintf("/clock held at one value for %s s of log time (%d messages)",
+			units.Span(c.stand.lastLog-c.stand.log), c.stand.msgs)
+	}
+	c.stand.example = -1
+}
+
+// clockConfig is the analyser's configuration: clockstream's defaults,
+// with Options.Periods.
+func (t *tally) clockConfig() clockstream.Config {
+	cfg := clockstream.DefaultConfig()
+	cfg.Periods = t.opts.Periods
+	cfg.OnEvent = t.clockEvent
+	return cfg
+}
+
+// clockEvent keeps an example of each gap, pause and jump the analyser
+// reports; the event's At is the log time of the message revealing it.
+func (t *tally) clockEvent(e clockstream.Event) {
+	c := &t.clock
+	ex := rules.Example{LogNS: int64(e.At), ValueNS: e.To, Index: c.idx}
+	switch e.Kind {
+	case clockstream.BackwardJump: // R14, R22: a backward jump resets ROS timers
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("back by %s s", units.Span(e.From-e.To))
+		t.keep(&c.backward, ex)
+	case clockstream.ForwardJump:
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("ahead by %s s in %s s of log time", units.Span(e.To-e.From), units.Span(e.At-c.at))
+		t.keep(&c.forward, ex)
+	case clockstream.Gap:
+		ex.Before, ex.Detail = e.From, fmt.Sprintf("no /clock for %s s of log time", units.Span(e.Length))
+		if per := c.stream.Period(); per > 0 {
+			ex.Detail += fmt.Sprintf(" (%.0f periods)", float64(e.Length)/float64(per))
+		}
+		t.keep(&c.gaps, ex)
+	case clockstream.Pause: // the example is the run's first message; endStand completes it
+		if len(c.pauses) < t.opts.Examples {
+			c.stand.example = len(c.pauses)
+		}
+		t.keep(&c.pauses, rules.Example{LogNS: c.stand.log, ValueNS: c.stand.value, Index: c.stand.idx})
+	}
+}
+
+// skip is told that messages were skipped (a damaged chunk): steps
+// across the hole are not judged, neither for /clock nor for stamps, and
+// until the next /clock nothing is judged against /clock (stamps,
+// before_first_clock): every reference that depends on it is reset.
+func (t *tally) skip() {
+	t.skipped = true
+	t.clock.stale = !t.opts.holesKeepClock
+	if t.clock.stream != nil {
+		t.clock.stream.Break()
+	}
+	t.endStand()                        // a pause ends at the hole
+	t.clock.stand.value = math.MinInt64 // the next value starts a new run
+	for _, tt := range t.topics {
+		for _, f := range tt.fields {
+			f.hasPrev = false
+		}
+	}
+}
+
+// finishClock completes the /clock summary from the analyser's totals.
+func (t *tally) finishClock() {
+	t.endStand()
+	c := &t.clock
+	r := &c.report
+	if c.stream != nil {
+		tot := c.stream.Totals(c.at)
+		r.Present, r.Messages, r.FirstNS, r.LastNS = tot.HaveClock, int64(tot.Messages), tot.First, tot.Last
+		r.PeriodNS, r.StepNS = int64(tot.Period), int64(tot.Step)
+		if tot.RTF != nil {
+			r.RTF = *tot.RTF
+		}
+		r.BackwardJumps, r.ForwardJumps, r.Gaps = int64(tot.BackwardJumps), int64(tot.ForwardJumps), int64(tot.Gaps)
+		r.Pauses, r.Stalls = int64(tot.Pauses), int64(tot.Pauses)
+		if tt := t.topics[timemsg.ClockTopic]; tt != nil {
+			r.RateHz = rateHz(tt.rep.Messages, tt.rep.FirstLogNS, tt.rep.LastLogNS)
+		}
+	}
+	r.SimTimeLog = c.seen && abs(r.FirstNS-r.FirstLogNS) <= t.opts.BaseTolerance.Nanoseconds()
+	for _, tt := range t.topics {
+		if tt.isClock {
+			r.Publishers = max(r.Publishers, tt.rep.Publishers)
+		}
+	}
+}
+
+// sortedTopics returns the topics by name.
+func (t *tally) sortedTopics() []*topicTally {
+	out := make([]*topicTally, 0, len(t.topics))
+	for _, tt := range t.topics {
+		out = append(out, tt)
+	}
+	slices.SortFunc(out, func(a, b *topicTally) int { return strings.Compare(a.rep.Topic, b.rep.Topic) })
+	return out
+}
+
+// timeFields returns every Time field, topic by topic (by name), each
+// topic's in the order first seen.
+func (t *tally) timeFields() []*fieldTally {
+	var out []*fieldTally
+	for _, tt := range t.sortedTopics() {
+		for _, p := range tt.order {
+			out = append(out, tt.fields[p])
+		}
+	}
+	return out
+}
+
+// skippedMessages is how many messages damaged chunks held.
+func (t *tally) skippedMessages() int64 {
+	var n int64
+	for _, f := range t.files {
+		n += f.Skipped
+	}
+	return n
+}
+
+// unzip decompresses one message of a bag with zstd message compression.
+func (t *tally) unzip(data []byte) ([]byte, error) {
+	if t.zdec == nil {
+		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+		if err != nil {
+			return nil, err
+		}
+		t.zdec = z
+	}
+	out, err := t.zdec.DecodeAll(data, t.zbuf[:0])
+	if err != nil {
+		return nil, err
+	}
+	t.zbuf = out
+	return out, nil
+}
+
+func (t *tally) close() {
+	if t.zdec != nil {
+		t.zdec.Close()
+	}
+}
+
+// fileName names a file of the bag in an example.
+func fileName(path string) string { return filepath.Base(path) }
+
+// decimator keeps at most maxPoints points of a series, halving its
+// resolution whenever it fills, so memory stays flat however long the bag.
+type decimator struct {
+	pts    []Point
+	stride int64
+	skip   int64 // points to pass over before the next one kept
+}
+
+const maxPoints = 2048
+
+func (d *decimator) add(p Point) {
+	if d.skip > 0 {
+		d.skip--
+		return
+	}
+	if d.stride == 0 {
+		d.stride = 1
+	}
+	if len(d.pts) == maxPoints {
+		half := d.pts[:0]
+		for i := 0; i < len(d.pts); i += 2 {
+			half = append(half, d.pts[i])
+		}
+		d.pts = half
+		d.stride *= 2 // p, the (maxPoints × old stride)-th, falls on the new stride
+	}
+	d.pts = append(d.pts, p)
+	d.skip = d.stride - 1
+}
+
+func (d *decimator) points() []Point { return d.pts }

@@ -1,0 +1,49 @@
+package doctor
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/rules"
+)
+
+// CodeNodeNotOnSimTime: in a graph on sim time, a node with no /clock
+// reader runs on wall time.
+const CodeNodeNotOnSimTime rules.Code = "node_not_on_sim_time"
+
+func init() {
+	detectors.Register(rules.Detector[*analysis]{
+		Check: rules.Check{Code: CodeNodeNotOnSimTime, Severity: rules.Error, Rules: []rules.ID{rules.R16},
+			Title: "a node has no /clock reader in a graph that runs on sim time, so it runs on wall time",
+			Fix:   "start the node with use_sim_time true: --ros-args -p use_sim_time:=true, or parameters=[{'use_sim_time': True}] in the launch file"},
+		Detect: nodeNotOnSimTime,
+	})
+}
+
+// nodeNotOnSimTime: in a sim-time graph, a node with no /clock reader
+// that does not publish /clock itself (a simulator, bag play) and is not
+// hidden (ros2 daemon, tools).
+func nodeNotOnSimTime(a *analysis) []rules.Finding {
+	if !a.simGraph() {
+		return nil
+	}
+	why := "nodes follow /clock"
+	if len(a.clockWriters) > 0 {
+		why = "/clock is published by " + a.clockSources()
+	}
+	var out []rules.Finding
+	for _, n := range a.snap.Nodes {
+		if n.Hidden() {
+			continue
+		}
+		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
+		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
+		if readsClock || writesClock {
+			continue
+		}
+		out = append(out, finding(n.FullName(), "/clock",
+			fmt.Sprintf("%s has no /clock reader while %s: it runs on wall time (use_sim_time is false)", n.FullName(), why)))
+	}
+	return out
+}
