@@ -20,6 +20,10 @@ type channel struct {
 	Fallback        bool
 	MessageEncoding string // serialization format, "cdr"
 	OfferedQoS      string // offered_qos_profiles YAML, one entry per publisher
+
+	// tally is what inspect counts for the channel's topic, found once
+	// (tally.topic) instead of looked up for every message.
+	tally *topicTally
 }
 
 // A message is one recorded message. Data aliases a buffer that is reused

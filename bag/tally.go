@@ -41,12 +41,9 @@ type tally struct {
 
 	// The pass's own state.
 	file    string // base name of the file being read, for examples
-	byChan  map[*channel]*topicTally
 	schemas map[string]*ros2msg.Schema
 	schErr  map[string]error
 	tbuf    []ros2msg.TimeField // reused for every message
-	lastCh  *channel            // one-entry cache of byChan
-	lastT   *topicTally
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
 	zdec    *zstd.Decoder
@@ -140,7 +137,7 @@ type clockTally struct {
 
 func newTally(opts Options, set *bagSet) *tally {
 	t := &tally{
-		opts: opts, set: set, topics: map[string]*topicTally{}, byChan: map[*channel]*topicTally{},
+		opts: opts, set: set, topics: map[string]*topicTally{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{},
 		start: math.MaxInt64, end: math.MinInt64,
 	}
@@ -166,12 +163,8 @@ func (t *tally) keep(list *[]rules.Example, e rules.Example) {
 }
 
 func (t *tally) topic(ch *channel) *topicTally {
-	if ch == t.lastCh {
-		return t.lastT
-	}
-	if tt := t.byChan[ch]; tt != nil {
-		t.lastCh, t.lastT = ch, tt
-		return tt
+	if ch.tally != nil {
+		return ch.tally
 	}
 	tt := t.topics[ch.Topic]
 	if tt == nil {
@@ -193,8 +186,7 @@ func (t *tally) topic(ch *channel) *topicTally {
 		tt.rep.Decoded = tt.schema != nil || tt.isClock && tt.clockType
 		t.topics[ch.Topic] = tt
 	}
-	t.byChan[ch] = tt
-	t.lastCh, t.lastT = ch, tt
+	ch.tally = tt
 	return tt
 }
 
@@ -367,29 +359,42 @@ func (t *tally) stamp(tt *topicTally, i int, tf *ros2msg.TimeField, logNS, idx i
 			t.example(&f.windowZero, ex)
 		}
 	}
-	t.compare(&f.log, ex, logNS, "")
+	t.compare(&f.log, &ex, logNS, "")
 	if t.clock.seen && !t.clock.stale {
 		detail := ""
 		if abs(v-logNS) <= t.opts.BaseTolerance.Nanoseconds() {
 			detail = "near log (wall) time"
 		}
-		t.compare(&f.clock, ex, t.clock.last, detail)
+		t.compare(&f.clock, &ex, t.clock.last, detail)
 	}
 }
 
 // compare counts a stamp against reference ref: off base, or in the
-// future; detail describes an off-base example.
-func (t *tally) compare(b *baseTally, ex rules.Example, ref int64, detail string) {
-	ex.RefNS = ref
+// future; detail describes an off-base example. (ex is built only when it
+// is kept: a stamp on another time base, such as every stamp of a
+// sim-time bag against the log time, costs a count.)
+func (t *tally) compare(b *baseTally, ex *rules.Example, ref int64, detail string) {
 	if d := ex.ValueNS - ref; abs(d) > t.opts.BaseTolerance.Nanoseconds() {
-		ex.Detail = detail
-		t.example(&b.offBase, ex)
+		if t.room(&b.offBase) {
+			e := *ex
+			e.RefNS, e.Detail = ref, detail
+			t.keep(&b.offBase.ex, e)
+		}
 	} else {
 		b.maxLead = max(b.maxLead, d)
-		if d > t.opts.FutureTolerance.Nanoseconds() {
-			t.example(&b.future, ex)
+		if d > t.opts.FutureTolerance.Nanoseconds() && t.room(&b.future) {
+			e := *ex
+			e.RefNS = ref
+			t.keep(&b.future.ex, e)
 		}
 	}
+}
+
+// room counts one more occurrence in c and reports whether an example of
+// it would be kept.
+func (t *tally) room(c *counter) bool {
+	c.n++
+	return len(c.ex) < t.opts.Examples
 }
 
 // ref is the reference f's stamps are judged against: /clock when the bag
