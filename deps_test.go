@@ -37,6 +37,7 @@ const depsRules = `
 	    github.com/tree-sitter/tree-sitter-cpp/bindings/go,
 	    github.com/tree-sitter/tree-sitter-python/bindings/go;
 	STD < github.com/spf13/pflag < github.com/spf13/cobra;
+	unsafe < golang.org/x/sys/unix;
 	STD < github.com/santhosh-tekuri/jsonschema/v6;
 
 	# Core values: times, durations and clocks (the root package), the CDR
@@ -82,10 +83,12 @@ const depsRules = `
 	simclock/bag, simclock/doctor, simclock/experiment, simclock/lint < TOOLS;
 
 	# The one writer of output (JSON lines, findings as text and SARIF), the
-	# CLI, the one place a real transport is wired in, and main.
+	# CLI, the one place a real transport is wired in, and main, which
+	# reads the terminal's keys (bag clock's space to pause).
 	simclock/rules < simclock/internal/report;
 	TOOLS, TRANSPORTS, simclock/internal/report, github.com/spf13/cobra, os/exec
-	< simclock/internal/cli < simclock/cmd/simclock;
+	< simclock/internal/cli;
+	simclock/internal/cli, golang.org/x/sys/unix < simclock/cmd/simclock;
 
 	# Development tools and test support.
 	simclock/lint < simclock/lint/corpus;

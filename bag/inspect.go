@@ -185,6 +185,7 @@ func (t *tally) finish() *Report {
 	if t.messages > 0 {
 		rep.StartLogNS, rep.EndLogNS = t.start, t.end
 	}
+	rep.Holes = t.holes
 	if t.clock.seen {
 		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: t.clock.series.points()})
 	}

@@ -43,6 +43,10 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	q := func(format string, args ...any) { fmt.Fprintf(&body, format, args...) }
 
 	title := "no messages"
+	if r.Messages > 0 {
+		title = fmt.Sprintf("no /clock and no stamp field: %d messages over %s s of log time, nothing to plot", r.Messages,
+			units.Span(r.EndLogNS-r.StartLogNS))
+	}
 	yLabel := "value (s)"
 	if len(series) > 0 {
 		title = fmt.Sprintf("%s %s against log time", series[0].Topic, series[0].Field)
@@ -74,12 +78,29 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	// Axes with labels in seconds: x relative to the bag start, y absolute.
 	q(`<g stroke="#444"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>`+"\n",
 		padL, plotH-padB, plotW-padR, plotH-padB, padL, padT, padL, plotH-padB)
-	for _, t := range niceTicks(0, (x1-x0)/1e9) {
-		q(`<text x="%.1f" y="%d" text-anchor="middle">%g</text>`+"\n", X(x0+t*1e9), plotH-padB+16, t)
+	xTicks := niceTicks(0, (x1-x0)/1e9)
+	for i, label := range tickLabels(xTicks, 0) {
+		q(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", X(x0+xTicks[i]*1e9), plotH-padB+16, label)
 	}
-	for _, t := range niceTicks(y0/1e9, y1/1e9) {
+	// Unix-epoch values (most real bags) would need ten digits per label:
+	// they are labelled from a round base the axis title names.
+	yTicks := niceTicks(y0/1e9, y1/1e9)
+	base := tickBase(yTicks)
+	if base != 0 {
+		yLabel += fmt.Sprintf(", from %s s", strconv.FormatFloat(base, 'f', -1, 64))
+	}
+	for i, label := range tickLabels(yTicks, base) {
+		t := yTicks[i]
 		q(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n",
-			padL, Y(t*1e9), plotW-padR, Y(t*1e9), padL-6, Y(t*1e9)+4, strconv.FormatFloat(t, 'f', -1, 64))
+			padL, Y(t*1e9), plotW-padR, Y(t*1e9), padL-6, Y(t*1e9)+4, label)
+	}
+	// Damaged chunks were skipped here: a grey band over the hole.
+	for _, h := range r.Holes {
+		a, b := math.Max(float64(h.After), x0), math.Min(float64(h.Before), x1)
+		xa, xb := X(a), math.Max(X(b), X(a)+3)
+		q(`<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#999" fill-opacity="0.35"><title>damaged chunk: messages skipped, not analysed</title></rect>`+"\n",
+			xa, padT, xb-xa, plotH-padB-padT)
+		q(`<text x="%.1f" y="%d" fill="#555" font-size="10">damaged</text>`+"\n", xa+2, plotH-padB-4)
 	}
 	q(`<text x="%d" y="%d" text-anchor="middle">log time since the first message (s)</text>`+"\n", (plotW+padL)/2, plotH-padB+34)
 	q(`<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">%s</text>`+"\n",
@@ -230,6 +251,36 @@ func (ls *labelSpace) place(x0, x1, top, bottom, length float64) (float64, bool)
 		}
 	}
 	return 0, false
+}
+
+// tickLabels prints ticks (as niceTicks returns them) minus base with as
+// many decimals as their step needs: 0.6, not 0.6000000000000001; a
+// label relative to a base is signed (+2.5).
+func tickLabels(ticks []float64, base float64) []string {
+	decimals := 0
+	if len(ticks) > 1 {
+		step := ticks[1] - ticks[0]
+		decimals = max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
+	}
+	labels := make([]string, len(ticks))
+	for i, t := range ticks {
+		labels[i] = strconv.FormatFloat(t-base, 'f', decimals, 64)
+		if base != 0 && t-base >= 0 {
+			labels[i] = "+" + labels[i]
+		}
+	}
+	return labels
+}
+
+// tickBase is 0 when the ticks' labels are short, else a round value at
+// or below the first tick that they are labelled from: seconds since the
+// epoch over a few seconds of a bag print as +0 … +5.
+func tickBase(ticks []float64) float64 {
+	if len(ticks) < 2 || math.Max(math.Abs(ticks[0]), math.Abs(ticks[len(ticks)-1])) < 1e5 {
+		return 0
+	}
+	unit := math.Pow(10, math.Ceil(math.Log10(ticks[len(ticks)-1]-ticks[0])))
+	return math.Floor(ticks[0]/unit) * unit
 }
 
 // niceTicks returns 3 to 10 round values (1, 2 or 5 times a power of

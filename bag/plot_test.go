@@ -173,3 +173,53 @@ func TestWriteHTMLCarriesTheReport(t *testing.T) {
 		}
 	}
 }
+
+// Tick labels print as many decimals as their step needs (a 0.1 step
+// gave 0.6000000000000001), and Unix-epoch values count from a round base
+// the axis title names, so no label is cut at the plot's edge.
+func TestPlotTickLabels(t *testing.T) {
+	ticks := niceTicks(0, 1)
+	labels := tickLabels(ticks, tickBase(ticks))
+	if got := strings.Join(labels, " "); got != "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0" && got != "0.0 0.2 0.4 0.6 0.8 1.0" {
+		t.Errorf("labels %q", got)
+	}
+	ticks = niceTicks(1700000000.2, 1700000004.9)
+	base := tickBase(ticks)
+	if base != 1700000000 {
+		t.Errorf("base %v", base)
+	}
+	if got := strings.Join(tickLabels(ticks, base), " "); got != "+1 +2 +3 +4" {
+		t.Errorf("epoch labels %q", got)
+	}
+	rep, err := Inspect(context.Background(), []string{writeFile(t, bagBytes(t, writerModes["zstd"], []genTopic{clockTopic, rangeTopic},
+		simBag(1700000000*sec, 2)))}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if !strings.Contains(svg, "/clock value, sim time (s), from 1700000000 s") || strings.Contains(svg, "e+09") {
+		t.Errorf("epoch axis not labelled from a base:\n%s", svg)
+	}
+}
+
+// A bag with messages but nothing to plot says so, not "no messages";
+// skipped damage is drawn where it lies.
+func TestPlotTitleAndHoles(t *testing.T) {
+	rep := &Report{Messages: 150, StartLogNS: 0, EndLogNS: 100_000_000,
+		Holes: []Hole{{After: 20_000_000, Before: 40_000_000}}}
+	var b bytes.Buffer
+	if err := rep.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if !strings.Contains(svg, "no /clock and no stamp field: 150 messages over 0.100 s of log time") || strings.Contains(svg, ">no messages<") {
+		t.Errorf("title:\n%s", svg)
+	}
+	if !strings.Contains(svg, "damaged chunk: messages skipped") {
+		t.Errorf("no hole drawn:\n%s", svg)
+	}
+}

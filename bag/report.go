@@ -44,6 +44,17 @@ type Report struct {
 	// Window is the W of the stamp − W checks (Options.Window), drawn on
 	// plots; 0 when off.
 	Window time.Duration `json:"-"`
+	// Holes are where damaged chunks were skipped, in log time, drawn on
+	// plots.
+	Holes []Hole `json:"-"`
+}
+
+// A Hole is a stretch of a bag's messages that was skipped (damaged
+// chunks): between the log time of the last message read before it and
+// that of the first message read after it. After is math.MinInt64 when
+// the hole comes first, Before math.MaxInt64 when nothing follows it.
+type Hole struct {
+	After, Before int64
 }
 
 // Count returns how many findings have severity s.

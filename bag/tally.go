@@ -32,6 +32,10 @@ type tally struct {
 	start    int64 // first log time
 	end      int64 // last log time
 	skipped  bool  // some messages were skipped (damaged chunks)
+	// holes, lastLog and inHole track the skipped stretches, for plots.
+	holes   []Hole
+	lastLog int64 // log time of the last message read (math.MinInt64: none)
+	inHole  bool
 
 	// What reading the files gave: the bag given, each file as read, and
 	// the error that stopped reading (nil when every file was read).
@@ -139,7 +143,7 @@ func newTally(opts Options, set *bagSet) *tally {
 	t := &tally{
 		opts: opts, set: set, topics: map[string]*topicTally{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{},
-		start: math.MaxInt64, end: math.MinInt64,
+		start: math.MaxInt64, end: math.MinInt64, lastLog: math.MinInt64,
 	}
 	t.clock.stand.example = -1
 	if set.meta != nil && set.meta.CompressionMode == "message" {
@@ -241,6 +245,10 @@ func (t *tally) message(ch *channel, m *message) error {
 	}
 	t.messages++
 	t.bytes += int64(len(m.Data))
+	if t.inHole {
+		t.holes[len(t.holes)-1].Before, t.inHole = logNS, false
+	}
+	t.lastLog = logNS
 	t.start = min(t.start, logNS)
 	t.end = max(t.end, logNS)
 	idx := tt.rep.Messages
@@ -562,6 +570,10 @@ func (t *tally) clockEvent(e clockstream.Event) {
 // before_first_clock): every reference that depends on it is reset.
 func (t *tally) skip() {
 	t.skipped = true
+	if !t.inHole {
+		t.holes = append(t.holes, Hole{After: t.lastLog, Before: math.MaxInt64})
+		t.inHole = true
+	}
 	t.clock.stale = !t.opts.holesKeepClock
 	if t.clock.stream != nil {
 		t.clock.stream.Break()

@@ -94,7 +94,11 @@ type Counts struct {
 
 // PublisherStats is what one publisher sent.
 type PublisherStats struct {
-	ID       string  `json:"id"`
+	ID string `json:"id"`
+	// Node is the ROS node owning the publisher ("/ns/name"), when a tool
+	// that sees the graph has named it (monitor does, through
+	// ros_discovery_info); empty otherwise.
+	Node     string  `json:"node,omitempty"`
 	Messages int     `json:"messages"`
 	RateHz   float64 `json:"rate_hz"`
 	// RTF is this publisher's own real-time factor; nil until its value

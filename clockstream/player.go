@@ -22,8 +22,8 @@ type PlayerOptions struct {
 	// steady time.
 	ReportEvery time.Duration
 	OnReport    func(Progress)
-	// OnTick, when set, is called after each tick: sent, dropped or failed
-	// (err is the publish error).
+	// OnTick, when set, is called after each tick: sent, dropped, skipped
+	// (Tick.Skip) or failed (err is the publish error).
 	OnTick func(t Tick, err error)
 	// OnDone, when set, is called once when the run ends, with the error
 	// that ended it (nil at the end of the schedule, at Duration or Stop).
@@ -66,14 +66,21 @@ func (p *Progress) add(q Progress) {
 	}
 }
 
-// A Player publishes a Schedule's ticks on an executor's steady clock:
+// A Ticker yields the ticks a Player publishes, in order of their wall
+// times: a Schedule (a simulator), or a bag's player.
+type Ticker interface {
+	// Next returns the next tick, or false when the run has ended.
+	Next() (Tick, bool)
+}
+
+// A Player publishes a Ticker's ticks on an executor's steady clock:
 // tick t goes out t.Wall after the player was created. On a virtual-time
 // executor it never sleeps. Its callbacks run on the executor.
 type Player struct {
 	ctx    context.Context
 	exec   *executor.Executor
 	pub    transport.Publisher
-	sched  *Schedule
+	sched  Ticker
 	opts   PlayerOptions
 	q      *timer.Queue
 	origin int64
@@ -96,7 +103,7 @@ var ErrPublish = errors.New("clockstream: cannot publish /clock")
 // once is published before NewPlayer returns. ctx bounds each
 // publish (flow control); the run itself ends when the schedule does, at
 // opts.Duration, or when exec stops spinning.
-func NewPlayer(ctx context.Context, exec *executor.Executor, pub transport.Publisher, s *Schedule, opts PlayerOptions) (*Player, error) {
+func NewPlayer(ctx context.Context, exec *executor.Executor, pub transport.Publisher, s Ticker, opts PlayerOptions) (*Player, error) {
 	p := &Player{ctx: ctx, exec: exec, pub: pub, sched: s, opts: opts, buf: make([]byte, 0, 16)}
 	p.q = timer.NewQueue(exec.Steady())
 	p.origin = exec.Steady().Now().Nanoseconds()
@@ -117,6 +124,23 @@ func NewPlayer(ctx context.Context, exec *executor.Executor, pub transport.Publi
 }
 
 func (p *Player) now() int64 { return p.exec.Steady().Now().Nanoseconds() }
+
+// Elapsed is the steady time since the player started: the wall offset
+// ticks are scheduled against.
+func (p *Player) Elapsed() time.Duration { return time.Duration(p.now() - p.origin) }
+
+// Rearm drops the tick waiting to be published and asks the ticker for
+// the next one again: for a ticker whose future changed since (a player
+// paused or resumed). Call it from the executor's goroutine.
+func (p *Player) Rearm() {
+	if p.done || p.next == nil {
+		return
+	}
+	p.q.Remove(p.next)
+	p.next.Cancel()
+	p.next = nil
+	p.arm()
+}
 
 // arm schedules the next tick, or finishes. The first tick, when due at
 // once, is published right away: a player started from a callback
@@ -154,6 +178,13 @@ func (p *Player) fire() {
 func (p *Player) send() {
 	t := p.tick
 	var err error
+	if t.Skip {
+		if p.opts.OnTick != nil {
+			p.opts.OnTick(t, nil)
+		}
+		p.arm()
+		return
+	}
 	if t.Dropped {
 		p.cur.Dropped++
 	} else {

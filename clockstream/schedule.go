@@ -95,6 +95,9 @@ type Tick struct {
 	// Dropped marks a message the simulated link loses (Config.Drop):
 	// do not send it.
 	Dropped bool
+	// Skip marks a tick that publishes nothing: a wake-up at Wall (a
+	// paused Playback waiting, the silent end of one).
+	Skip bool
 }
 
 // A Schedule yields the ticks of one run. It is not safe for concurrent use.

@@ -36,13 +36,13 @@ func DefaultDtSpike() DtSpikeConfig {
 func (c DtSpikeConfig) Validate() error {
 	switch {
 	case c.Period <= 0:
-		return fmt.Errorf("experiment: dtspike period %v must be positive", c.Period)
+		return fmt.Errorf("experiment: dtspike period %s must be positive", FormatSeconds(int64(c.Period)))
 	case c.Ticks <= 0 || c.Ticks > 100_000:
 		return fmt.Errorf("experiment: dtspike ticks %d must be between 1 and 100000", c.Ticks)
 	case c.FirstClock <= 0 || c.FirstClock > 1<<31*time.Second:
-		return fmt.Errorf("experiment: dtspike first /clock %v must be positive and fit a message", c.FirstClock)
+		return fmt.Errorf("experiment: dtspike first /clock %s must be positive and fit a message", FormatSeconds(int64(c.FirstClock)))
 	case c.Timeout <= 0:
-		return fmt.Errorf("experiment: dtspike timeout %v must be positive", c.Timeout)
+		return fmt.Errorf("experiment: dtspike timeout %s must be positive", FormatSeconds(int64(c.Timeout)))
 	}
 	return nil
 }

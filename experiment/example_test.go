@@ -34,6 +34,6 @@ func ExampleRunStartup() {
 			experiment.FormatSeconds(int64(r.S)), r.Ctor.NowNs, w.Exceptions, w.Zeros, w.Matched())
 	}
 	// Output:
-	// S=0s: constructor now()=0, 9 raise, 1 zero, prediction matched: true
-	// S=100s: constructor now()=0, 0 raise, 0 zero, prediction matched: true
+	// S=0 s: constructor now()=0, 9 raise, 1 zero, prediction matched: true
+	// S=100 s: constructor now()=0, 0 raise, 0 zero, prediction matched: true
 }

@@ -5,8 +5,11 @@ import (
 	"html"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/simclock/simclock/internal/units"
 )
 
 // PlotStartupSVG draws one panel per scenario and window W asked for
@@ -74,23 +77,31 @@ func PlotStartupSVG(w io.Writer, cfg StartupConfig, results []ScenarioResult) er
 			}
 			return float64(y0) + panelH - (s-lo)/(hi-lo)*panelH
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %s, W = %s: pre-clock %.3gs, %d /clock messages, RTF %.3g</text>`+"\n",
-			left, y0-12, FormatSeconds(int64(r.S)), FormatSeconds(int64(mark)), r.PreClockWall.Seconds(), r.Published, r.MeasuredRTF)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" font-weight="bold">S = %s, W = %s: first /clock after %s s, %d /clock messages, RTF %.3g</text>`+"\n",
+			left, y0-12, FormatSeconds(int64(r.S)), FormatSeconds(int64(mark)), units.Span(r.PreClockWall), r.Published, r.MeasuredRTF)
 		// Before the first /clock.
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#eee"/>`+"\n", x(0), y0, x(r.PreClockWall.Seconds())-x(0), panelH)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#888">before the first /clock: now() = 0</text>`+"\n", x(0)+4, y0+14)
 		// Axes.
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, y0+panelH, left+panelW, y0+panelH)
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, y0, left, y0+panelH)
-		for s := 0.0; s <= maxWall+1e-9; s += 0.5 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%gs</text>`+"\n", x(s), y0+panelH+16, s)
+		for k := 0; float64(k)*0.5 <= maxWall+1e-9; k++ {
+			s := float64(k) * 0.5
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s s</text>`+"\n", x(s), y0+panelH+16, strconv.FormatFloat(s, 'f', 1, 64))
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">wall time since the subject was created</text>`+"\n", left+panelW, y0+panelH+32)
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%gs</text><text x="%d" y="%.1f" text-anchor="end">%gs</text>`+"\n", left-6, y(lo)+4, lo, left-6, y(hi)+4, hi)
+		// Far from 0 (a Unix-epoch S) the axis counts from lo, which the
+		// axis title names: ten-digit labels would not fit.
+		yTitle, loLabel, hiLabel := "now() seen (sim time)", strconv.FormatFloat(lo, 'f', -1, 64)+" s", strconv.FormatFloat(hi, 'f', 1, 64)+" s"
+		if lo >= 1e5 {
+			yTitle = "now() seen, from " + strconv.FormatFloat(lo, 'f', -1, 64) + " s"
+			loLabel, hiLabel = "+0 s", "+"+strconv.FormatFloat(hi-lo, 'f', 1, 64)+" s"
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text><text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, y(lo)+4, loLabel, left-6, y(hi)+4, hiLabel)
 		if lo > 0 {
 			fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#888">axis broken: ticks at now() = 0 are drawn on the bottom edge</text>`+"\n", left+panelW/2, y0+panelH-6)
 		}
-		fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">now() seen (sim time)</text>`+"\n", y0+panelH/2, y0+panelH/2)
+		fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">%s</text>`+"\n", y0+panelH/2, y0+panelH/2, yTitle)
 		if win := mark.Seconds(); win >= lo && win <= hi {
 			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#36c" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#36c" text-anchor="end">W = %s</text>`+"\n",
 				left, y(win), left+panelW, y(win), left+panelW-4, y(win)-4, FormatSeconds(int64(mark)))

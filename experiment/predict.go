@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/units"
 )
 
 // MaxTicks bounds the ticks and /clock messages one prediction or
@@ -18,21 +19,21 @@ const MaxTicks = 10_000_000
 func (in PredictInput) Check() error {
 	switch {
 	case in.Start < 0:
-		return fmt.Errorf("experiment: start %v must not be negative", in.Start)
+		return fmt.Errorf("experiment: start %s must not be negative", FormatSeconds(int64(in.Start)))
 	case in.Window <= 0:
-		return fmt.Errorf("experiment: window %v must be positive", in.Window)
+		return fmt.Errorf("experiment: window %s must be positive", FormatSeconds(int64(in.Window)))
 	case !(in.Hz > 0) || periodOf(in.Hz) <= 0:
 		return fmt.Errorf("experiment: timer rate %v Hz must be positive and below 1 GHz", in.Hz)
 	case in.ClockStep <= 0:
-		return fmt.Errorf("experiment: clock step %v must be positive", in.ClockStep)
+		return fmt.Errorf("experiment: clock step %s must be positive", FormatSeconds(int64(in.ClockStep)))
 	case in.Duration <= 0:
-		return fmt.Errorf("experiment: duration %v must be positive", in.Duration)
+		return fmt.Errorf("experiment: duration %s must be positive", FormatSeconds(int64(in.Duration)))
 	case overflows(in.Start, in.Duration):
-		return fmt.Errorf("experiment: start %v + duration %v: %w", in.Start, in.Duration, simclock.ErrOverflow)
+		return fmt.Errorf("experiment: start %s + duration %s: %w", FormatSeconds(int64(in.Start)), FormatSeconds(int64(in.Duration)), simclock.ErrOverflow)
 	case in.Duration/periodOf(in.Hz) > MaxTicks:
-		return fmt.Errorf("experiment: %v at %v Hz is more than %d ticks", in.Duration, in.Hz, MaxTicks)
+		return fmt.Errorf("experiment: a run of %s at %v Hz is more than %d ticks", FormatSeconds(int64(in.Duration)), in.Hz, MaxTicks)
 	case in.Duration/in.ClockStep > MaxTicks:
-		return fmt.Errorf("experiment: %v in /clock steps of %v is more than %d messages", in.Duration, in.ClockStep, MaxTicks)
+		return fmt.Errorf("experiment: a run of %s in /clock steps of %s is more than %d messages", FormatSeconds(int64(in.Duration)), FormatSeconds(int64(in.ClockStep)), MaxTicks)
 	}
 	return nil
 }
@@ -105,12 +106,12 @@ func Predict(in PredictInput) Prediction {
 	sec := FormatSeconds
 	p.ClosedForm = T%Δ == 0 && S%Δ == 0 && W < end
 	say := func(format string, args ...any) { p.Reasoning = append(p.Reasoning, fmt.Sprintf(format, args...)) }
-	say("The timer runs at %g Hz, so its period T is %v; it is created while the clock reads 0, so its first deadline is T (R19).", in.Hz, p.Period)
+	say("The timer runs at %g Hz, so its period T is %s s; it is created while the clock reads 0, so its first deadline is T (R19).", in.Hz, units.Span(p.Period))
 	switch {
 	case S == 0:
-		say("The first /clock carries 0: no jump, so the first tick comes at T = %s and then every T (R23).", sec(T))
+		say("The first /clock carries 0: no jump, so the first tick comes at T = %s s and then every T (R23).", units.Span(T))
 	case S >= T:
-		say("The first /clock carries S = %s >= T: a forward jump past the deadline, so the timer fires once, immediately, with now = S (R22, R23), then on the multiples of T after S.", sec(S))
+		say("The first /clock carries S = %s ≥ T: a forward jump past the deadline, so the timer fires once, immediately, with now = S (R22, R23), then on the multiples of T after S.", sec(S))
 	default:
 		say("The first /clock carries S = %s < T: a jump, but not past the deadline T, so the first tick comes at T.", sec(S))
 	}
@@ -130,7 +131,7 @@ func Predict(in PredictInput) Prediction {
 		if W%T == 0 && W > S {
 			z++
 		}
-		say("Closed form (Δ = %v divides T and S is on the clock grid): errors E = [T ≤ S < W] + max(0, ceil(W/T) − 1 − floor(S/T)) = %d; zeros Z = [S = W ≥ T] + [T divides W and W > S] = %d.", in.ClockStep, e, z)
+		say("Closed form (Δ = %s divides T and S is on the clock grid): errors E = [T ≤ S < W] + max(0, ceil(W/T) − 1 − floor(S/T)) = %d; zeros Z = [S = W ≥ T] + [T divides W and W > S] = %d.", sec(int64(in.ClockStep)), e, z)
 		if S == 0 {
 			say("With S = 0 this is R25: ceil(W·f) − 1 ticks raise, and when W·f is whole the tick k = W·f yields time 0 exactly.")
 		} else if S <= W && S%T == 0 {
@@ -142,11 +143,11 @@ func Predict(in PredictInput) Prediction {
 			say("WARNING: the closed form (%d, %d) disagrees with the enumeration (%d, %d).", e, z, p.Exceptions, p.Zeros)
 		}
 	} else {
-		say("The clock step Δ = %v does not divide T (or S is off its grid), so a deadline m·T fires at the first clock value at or after it: the boundary tick can shift past W and a zero result needs W itself to be a clock value. These counts come from enumerating that rule exactly; no simpler closed form is claimed.", in.ClockStep)
+		say("The clock step Δ = %s does not divide T (or S is off its grid), so a deadline m·T fires at the first clock value at or after it: the boundary tick can shift past W and a zero result needs W itself to be a clock value. These counts come from enumerating that rule exactly; no simpler closed form is claimed.", sec(int64(in.ClockStep)))
 	}
 	say("Ticks before the run ends: %d. now − %s raises on %d, is exactly 0 on %d, is a real instant on %d.", len(p.Ticks), sec(W), p.Exceptions, p.Zeros, p.Positives)
 	if p.FirstPositiveNow != nil {
-		say("The first tick with a usable window has now = %s.", sec(*p.FirstPositiveNow))
+		say("The first tick with a usable window has now = %s s.", units.Value(*p.FirstPositiveNow))
 	}
 	say("Code that runs before the first /clock (constructors, wall timers, subscription callbacks) sees now() = 0 whatever S is, so now() − %s raises there (R26). The guard that catches all of it is 'skip if now ≤ W' (R27).", sec(W))
 	return p

@@ -95,29 +95,29 @@ func (c StartupConfig) Validate() error {
 	case len(c.Starts) == 0:
 		return fmt.Errorf("experiment: no start times")
 	case c.ClockStep <= 0:
-		return fmt.Errorf("experiment: clock step %v must be positive", c.ClockStep)
+		return fmt.Errorf("experiment: clock step %s must be positive", FormatSeconds(int64(c.ClockStep)))
 	case c.ClockPeriod <= 0:
-		return fmt.Errorf("experiment: clock period %v must be positive", c.ClockPeriod)
+		return fmt.Errorf("experiment: clock period %s must be positive", FormatSeconds(int64(c.ClockPeriod)))
 	case c.ClockDepth < 0:
 		return fmt.Errorf("experiment: clock depth %d must not be negative", c.ClockDepth)
 	case c.ClockEvery < 1:
 		return fmt.Errorf("experiment: clock-every %d must be at least 1", c.ClockEvery)
 	case c.Duration <= 0:
-		return fmt.Errorf("experiment: duration %v must be positive", c.Duration)
+		return fmt.Errorf("experiment: duration %s must be positive", FormatSeconds(int64(c.Duration)))
 	case c.WallTimerHz <= 0:
 		return fmt.Errorf("experiment: wall timer rate %v Hz must be positive", c.WallTimerHz)
 	case c.PreClock < 0 || c.MatchDelay < 0:
-		return fmt.Errorf("experiment: pre-clock %v and match delay %v must not be negative", c.PreClock, c.MatchDelay)
+		return fmt.Errorf("experiment: pre-clock %s and match delay %s must not be negative", FormatSeconds(int64(c.PreClock)), FormatSeconds(int64(c.MatchDelay)))
 	case c.Mode != Virtual && c.Mode != Realtime:
 		return fmt.Errorf("experiment: mode %q: want virtual or realtime", c.Mode)
 	}
 	for _, s := range c.Starts {
 		if s < 0 {
-			return fmt.Errorf("experiment: start time %v must not be negative", s)
+			return fmt.Errorf("experiment: start time %s must not be negative", FormatSeconds(int64(s)))
 		}
 		if end, err := simclock.AddDurations(s, c.Duration); err != nil || end > maxClockValue {
-			return fmt.Errorf("experiment: start %s + duration %v is past the last /clock value, %s (int32 seconds): %w",
-				FormatSeconds(int64(s)), c.Duration, FormatSeconds(int64(maxClockValue)), simclock.ErrOutOfRange)
+			return fmt.Errorf("experiment: start %s + duration %s is past the last /clock value, %s (int32 seconds): %w",
+				FormatSeconds(int64(s)), FormatSeconds(int64(c.Duration)), FormatSeconds(int64(maxClockValue)), simclock.ErrOutOfRange)
 		}
 	}
 	for _, hz := range append([]float64{c.WallTimerHz}, c.TimerHz...) {
@@ -127,7 +127,7 @@ func (c StartupConfig) Validate() error {
 	}
 	for _, w := range c.Windows {
 		if w <= 0 {
-			return fmt.Errorf("experiment: window %v must be positive", w)
+			return fmt.Errorf("experiment: window %s must be positive", FormatSeconds(int64(w)))
 		}
 	}
 	for _, hz := range c.TimerHz {
@@ -137,7 +137,7 @@ func (c StartupConfig) Validate() error {
 		}
 	}
 	if c.Duration/c.ClockStep > MaxTicks {
-		return fmt.Errorf("experiment: %v in /clock steps of %v is more than %d messages", c.Duration, c.ClockStep, MaxTicks)
+		return fmt.Errorf("experiment: %s in /clock steps of %s is more than %d messages", FormatSeconds(int64(c.Duration)), FormatSeconds(int64(c.ClockStep)), MaxTicks)
 	}
 	// In float64: the wall run in ns can pass int64 (a long run of slow
 	// messages), and converting such a float to a Duration is undefined.

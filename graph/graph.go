@@ -2,6 +2,7 @@ package graph
 
 import (
 	"cmp"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"sync"
@@ -195,6 +196,43 @@ func (g *Graph) SetDiscoveryInfo(info ParticipantEntitiesInfo) {
 			}
 		}
 	}
+}
+
+// NodeOf returns the full name of the ROS node that lists the reader or
+// writer gid in its participant's ros_discovery_info ("/ns/name"), as
+// ros2 topic info -v names endpoints, or "" when no node lists it (yet).
+func (g *Graph) NodeOf(gid GUID) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, info := range g.info {
+		for _, n := range info.Nodes {
+			if slices.Contains(n.Writers, gid) || slices.Contains(n.Readers, gid) {
+				return n.FullName()
+			}
+		}
+	}
+	return ""
+}
+
+// ParseGUID reads a GUID as String writes it (four dot-separated groups
+// of eight hex digits), the form transports use for publisher IDs.
+func ParseGUID(s string) (GUID, bool) {
+	var g GUID
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return g, false
+	}
+	for i, p := range parts {
+		if len(p) != 8 {
+			return g, false
+		}
+		b, err := hex.DecodeString(p)
+		if err != nil {
+			return g, false
+		}
+		copy(g[4*i:], b)
+	}
+	return g, true
 }
 
 // Version increases with every change; a caller can poll it to know

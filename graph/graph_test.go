@@ -197,3 +197,30 @@ func TestNames(t *testing.T) {
 		t.Errorf("UserDataValue = %q %v", v, ok)
 	}
 }
+
+// A writer's GID names its node through ros_discovery_info, as ros2 topic
+// info -v does; the transport's string form of a GID parses back.
+func TestNodeOf(t *testing.T) {
+	g := graph.New()
+	w, r := gid(7), gid(8)
+	if g.NodeOf(w) != "" {
+		t.Error("a GID no node lists has a node")
+	}
+	g.SetDiscoveryInfo(graph.ParticipantEntitiesInfo{GID: gid(1), Nodes: []graph.NodeEntitiesInfo{
+		{Namespace: "/sim", Name: "gazebo", Writers: []graph.GUID{w}, Readers: []graph.GUID{r}}}})
+	if got := g.NodeOf(w); got != "/sim/gazebo" {
+		t.Errorf("NodeOf(writer) = %q", got)
+	}
+	if got := g.NodeOf(r); got != "/sim/gazebo" {
+		t.Errorf("NodeOf(reader) = %q", got)
+	}
+	back, ok := graph.ParseGUID(w.String())
+	if !ok || back != w {
+		t.Errorf("ParseGUID(%q) = %v, %v", w.String(), back, ok)
+	}
+	for _, bad := range []string{"", "01.02.03.04", "0102030g.00000000.00000000.00000000", "handle-12"} {
+		if _, ok := graph.ParseGUID(bad); ok {
+			t.Errorf("ParseGUID(%q) accepted", bad)
+		}
+	}
+}

@@ -141,18 +141,32 @@ func exits(stmts []*stmt) bool {
 	return false
 }
 
-// isWindowSub reports whether e is now() - Duration.
+// isWindowSub reports whether e is now() - Duration, or a message's stamp
+// minus a Duration (isStampWindow).
 func (c *checker) isWindowSub(e *expr, f *fn) bool {
 	if e.kind != eBinary || e.op != "-" {
 		return false
 	}
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
-	if l&fNow == 0 || r&fDuration == 0 || r&fTime != 0 {
+	if l&fNow == 0 && !c.isStampWindow(e, f) || r&fDuration == 0 || r&fTime != 0 {
 		return false
 	}
 	// A zero window, or one that scales with now (now - 0.9 * now), cannot
 	// go negative.
 	return !zeroDuration(e.r) && !c.mentions(e.r, c.aliases(e.l, f), f, true)
+}
+
+// isStampWindow reports whether e is a ROS time that is not the clock's
+// now() (a message's header stamp, Time.from_msg, a member holding the last
+// one) minus a Duration: under sim time stamps count from the simulator's
+// start, so the result is negative for the stamps of the first W seconds
+// (robot_localization's last_measurement_time - history_length).
+func (c *checker) isStampWindow(e *expr, f *fn) bool {
+	if e.kind != eBinary || e.op != "-" {
+		return false
+	}
+	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
+	return l&fROS != 0 && l&(fNow|fSystem|fZero|fUnset) == 0 && r&fDuration != 0 && r&fTime == 0
 }
 
 // zeroDuration reports whether e constructs a Duration from literal zeros

@@ -57,13 +57,31 @@ func (c *cppFront) class(n *node) {
 	for _, ch := range n.children {
 		if ch.kind == "base_class_clause" {
 			for _, b := range ch.children {
-				if isNodeType(normType(c.u.text(b))) {
+				if b.kind == "access_specifier" || b.kind == "comment" {
+					continue
+				}
+				t := normType(c.u.text(b))
+				if isNodeType(t) {
 					cls.isNode = true
 				}
+				cls.bases = append(cls.bases, simpleTypeName(t))
 			}
 		}
 	}
 	if body := n.child("body"); body != nil {
+		// Members declared below the constructor that initialises them are
+		// known to it: record their names and types first.
+		for _, ch := range body.children {
+			if ch.kind != "field_declaration" {
+				continue
+			}
+			typ := normType(c.u.text(ch.child("type")))
+			for _, d := range ch.childrenField("declarator") {
+				if name := c.u.text(d); d.kind == "field_identifier" && cls.fields[name] == nil {
+					cls.fields[name] = &field{name: name, typ: typ, n: d, decl: ch, file: c.u}
+				}
+			}
+		}
 		c.top(body, cls)
 	}
 }
@@ -76,6 +94,15 @@ func isNodeType(t string) bool {
 	}
 	last := t[strings.LastIndexByte(t, '.')+1:]
 	return last == "Node" || last == "LifecycleNode"
+}
+
+// simpleTypeName is the last component of a normalised type name, without
+// template arguments: ns.Base<int> is Base.
+func simpleTypeName(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	return t[strings.LastIndexByte(t, '.')+1:]
 }
 
 // normType normalises a C++ type or qualified name: no spaces, "::" as ".",
@@ -121,6 +148,21 @@ func (c *cppFront) construct(typ string, n *node, f *fn) *expr {
 	return c.expr(n, f)
 }
 
+// innerDeclarator returns the declarator a pointer or reference declarator
+// wraps: the "declarator" field, or (a reference declarator has none) the
+// first child that is a declarator.
+func innerDeclarator(n *node) *node {
+	if d := n.child("declarator"); d != nil {
+		return d
+	}
+	for _, c := range n.children {
+		if strings.HasSuffix(c.kind, "declarator") {
+			return c
+		}
+	}
+	return nil
+}
+
 // declName finds the identifier a declarator declares.
 func (c *cppFront) declName(n *node) *node {
 	for n != nil {
@@ -141,7 +183,7 @@ func (c *cppFront) function(n *node, cls *class) {
 	u := c.u
 	fd := n.child("declarator")
 	for fd != nil && fd.kind != "function_declarator" {
-		fd = fd.child("declarator")
+		fd = innerDeclarator(fd)
 	}
 	if fd == nil {
 		return
@@ -407,6 +449,20 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 			}
 		}
 		return e
+	case "new_expression":
+		// new ns::X(args) constructs an X, like a call of the type.
+		if t := n.child("type"); t != nil {
+			e := &expr{kind: eCall, n: n, recv: &expr{kind: eName, n: t, name: normType(u.text(t))}}
+			if args := n.child("arguments"); args != nil {
+				e.argList = args
+				for _, a := range args.children {
+					if a.kind != "comment" {
+						e.args = append(e.args, c.expr(a, f))
+					}
+				}
+			}
+			return e
+		}
 	case "compound_literal_expression":
 		typ := normType(u.text(n.child("type")))
 		if v := n.child("value"); v != nil {
@@ -437,6 +493,11 @@ func (c *cppFront) expr(n *node, f *fn) *expr {
 		}
 	case "number_literal":
 		return &expr{kind: eNumber, n: n}
+	case "initializer_list":
+		// A table of numbers (a generated lookup table): one expression.
+		if numbersOnly(n) {
+			return &expr{kind: eOther, n: n}
+		}
 	case "user_defined_literal":
 		if s := n.firstKind("literal_suffix"); s != nil && chronoSuffixes[u.text(s)] {
 			return &expr{kind: eChrono, n: n}

@@ -33,8 +33,8 @@
 // included) and the left side of && and ||.
 //
 // Flow-insensitivity over-approximates; these rules keep it precise on
-// real code (the corpus of lint/corpus/repos.tsv, 21 public repositories,
-// is the test bed; scripts/lint-corpus measures it):
+// real code (the development corpus of lint/corpus/dev.tsv is the test
+// bed; scripts/lint-corpus measures it):
 //   - A default-constructed rclcpp::Time member that nothing assigns is
 //     SYSTEM_TIME 0. One that only methods assign (not a constructor or an
 //     initialiser such as on_configure, onInit, reset) is "unset": reported
@@ -64,10 +64,24 @@
 // in a tf2 lookup is the intended "latest" idiom and is not R28. A
 // throttle or rate limiter that only compares the elapsed time with a
 // minimum is not R29: a large first interval lets one event through.
-// Neither is a watchdog whose expiry only clears what the baseline's
-// setter sets with it, nor an elapsed time only ever compared alongside
-// (and) a flag set with the baseline: before the first command, neither
-// acts on the constructor's baseline.
+// Neither is a watchdog whose expiry only resets state (clears what the
+// baseline's setter sets, stops, publishes, logs), nor an elapsed time only
+// ever compared alongside (and) a flag set with the baseline, nor a dt
+// bounded from above: before the first command, none acts on the
+// constructor's baseline.
+//
+// R29 follows what runs before the first /clock (startup.go): a Node's
+// constructor, and the constructors of what it, a plugin's initialiser or
+// main builds, followed across a package's files; an object built later
+// (a behaviour tree's element, in a tick) takes the current time. A
+// constructor baseline is reported when no assignment on the way to the
+// subtraction moves it (a method called first, an action server's
+// accepted-handler), as a warning where the dt goes into arithmetic
+// (integrals, rates) and at info where the elapsed time is a timeout or a
+// freshness answer whose effect the linter cannot judge. In C++ on Humble
+// and Jazzy a negative window is stored silently, so R26 and R27 are info
+// there, and nothing where the result is only compared or kept as a
+// baseline that is only compared or subtracted from.
 //
 // What now() - W below 0 does depends on the distribution ([Config]
 // RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp

@@ -17,4 +17,7 @@ var (
 	ErrUnknownDistro = errors.New("unknown ROS 2 distribution")
 	// ErrOverlappingEdits is returned when two fixes touch the same bytes.
 	ErrOverlappingEdits = errors.New("overlapping edits")
+	// ErrNotRegular is returned for a path that is neither a directory nor
+	// a regular file (a named pipe would be read forever).
+	ErrNotRegular = errors.New("not a regular file or directory")
 )

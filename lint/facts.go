@@ -55,10 +55,17 @@ type dataflow struct {
 	// agoLevel records the R27 guard level of each now() - Duration
 	// subtraction; fAgo is dropped where the guard is correct.
 	agoLevel map[*expr]int
-	// ctorCallees holds, per class, the names of the methods its
-	// constructors call (calledFromCtor), found once: solve asks for
-	// every member stamped with now(), in every round.
-	ctorCallees map[*class]map[string]bool
+	// startup holds the classes built before the first /clock, and
+	// ctorReach per class the methods its constructors run (startup.go).
+	startup   map[*class]bool
+	ctorReach map[*class]map[*fn]bool
+	byName    map[string][]*class
+	insts     map[*fn][]instSite
+	// retDepth bounds returnFacts' descent into getters calling getters.
+	retDepth int
+	// flows are the calls that carry arguments into parameters.
+	flows []argFlow
+	inits map[initKey]*fn
 }
 
 type memberAssign struct {
@@ -67,7 +74,7 @@ type memberAssign struct {
 }
 
 func newDataflow(units []*unit, classes []*class) *dataflow {
-	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, ctorCallees: map[*class]map[string]bool{}}
+	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, insts: map[*fn][]instSite{}}
 	d.declared = map[*fn]map[string]bool{}
 	d.localTypes = map[*fn]map[string]string{}
 	for _, u := range units {
@@ -91,6 +98,7 @@ func newDataflow(units []*unit, classes []*class) *dataflow {
 			d.localTypes[f] = types
 		}
 	}
+	d.findStartup()
 	return d
 }
 
@@ -144,26 +152,35 @@ func (d *dataflow) solve() {
 			// other methods set is unset until then (fUnset): the checks
 			// report it only where it is read before its first assignment,
 			// with no guard (behind a flag or a state, it is usually set).
+			// rclcpp::Time t_{}; and t_{0} are default-constructed too.
+			dflt := fl.init == nil || isTimeType(fl.typ) && zeroSystemTime(fl.init)
 			switch {
-			case fl.init == nil && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
+			case dflt && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
 				d.members[c][name] = fSystem | fZero
-			case fl.init == nil && isTimeType(fl.typ) && !d.setInCtor(c, name):
+			case dflt && isTimeType(fl.typ) && !d.setInCtor(c, name):
 				d.members[c][name] = fUnset | fZero
-			case fl.init == nil && fl.typ == "rclcpp.Clock":
+			case dflt && fl.typ == "rclcpp.Clock":
 				d.members[c][name] = fSysClock // rclcpp::Clock's default clock type is RCL_SYSTEM_TIME
-			case fl.init == nil:
+			case dflt:
 				d.members[c][name] = typeFacts(fl.typ)
 			}
 		}
 	}
 	d.solveFields()
 	flows := d.collectArgFlows()
+	d.flows = flows
 	for range 3 {
 		changed := false
 		for _, c := range d.classes {
 			for name, fl := range c.fields {
-				if fl.init != nil {
-					changed = d.addMember(c, name, d.valueFacts(fl.typ, fl.init, nil)) || changed
+				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) {
+					// A default member initialiser runs in every constructor.
+					init := d.initFn(c, fl.file)
+					ft := d.valueFacts(fl.typ, fl.init, init)
+					if ft&fNow != 0 && d.startup[c] && !backDated(fl.init) {
+						ft |= fCtorNow
+					}
+					changed = d.addMember(c, name, ft) || changed
 				}
 			}
 			for name, vals := range d.memberVals[c] {
@@ -173,7 +190,7 @@ func (d *dataflow) solve() {
 						typ = fl.typ
 					}
 					ft := d.valueFacts(typ, v.value, v.f)
-					if ft&fNow != 0 && (v.f.ctor || d.calledFromCtor(c, v.f)) {
+					if ft&fNow != 0 && d.startup[c] && d.reach(c)[v.f] && !backDated(v.value) {
 						ft |= fCtorNow
 					}
 					changed = d.addMember(c, name, ft) || changed
@@ -276,43 +293,38 @@ func (d *dataflow) setInCtor(c *class, name string) bool {
 	return false
 }
 
-// calledFromCtor reports whether method f of class c is called by name
-// from one of c's constructors (init_variables(), this->reset(),
-// self.init_state()): a now() it stores runs before the first /clock just as
-// one written in the constructor itself (turtlebot3_fake_node).
-func (d *dataflow) calledFromCtor(c *class, f *fn) bool {
-	if f.ctor || f.cls != c || f.name == "" {
-		return false
+// zeroSystemTime reports whether a C++ initialiser constructs the zero
+// SYSTEM_TIME rclcpp::Time a default constructor gives: {}, {0}, (0, 0).
+func zeroSystemTime(init *expr) bool {
+	return init.kind == eCall && zeroTime(init) && !strings.Contains(init.text(), "RCL_")
+}
+
+// initFn returns a stand-in constructor of class c in file u, in which
+// its default member initialisers are evaluated.
+func (d *dataflow) initFn(c *class, u *unit) *fn {
+	key := initKey{c, u}
+	if f, ok := d.inits[key]; ok {
+		return f
 	}
-	called, ok := d.ctorCallees[c]
-	if !ok {
-		called = map[string]bool{}
-		visit := func(e *expr) {
-			if e.kind != eCall || e.recv == nil {
-				return
-			}
-			switch r := e.recv; {
-			case r.kind == eName:
-				called[r.name] = true
-			case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
-				called[r.name] = true
-			}
-		}
-		for _, g := range c.fns {
-			if !g.ctor {
-				continue
-			}
-			eachStmt(g.body, func(s *stmt) {
-				for _, e := range []*expr{s.e, s.target, s.value} {
-					if e != nil {
-						walkExpr(e, visit)
-					}
-				}
-			})
-		}
-		d.ctorCallees[c] = called
+	if d.inits == nil {
+		d.inits = map[initKey]*fn{}
 	}
-	return called[f.name]
+	f := &fn{name: c.name, cls: c, ctor: true, u: u, params: map[string]string{}}
+	d.inits[key] = f
+	d.locals[f] = map[string]fact{}
+	return f
+}
+
+type initKey struct {
+	c *class
+	u *unit
+}
+
+// backDated reports whether a baseline is stored already in the past,
+// now() - W: the author wants it expired from the start ("start timed out"),
+// and under sim time it is expired just the same.
+func backDated(v *expr) bool {
+	return v != nil && v.kind == eBinary && v.op == "-"
 }
 
 // stateMember reports whether a method other than a constructor or an
@@ -423,10 +435,18 @@ func (d *dataflow) lookup(p string, f *fn) fact {
 		return 0
 	}
 	if m, ok := strings.CutPrefix(p, "self."); ok {
-		if f.cls == nil || strings.Contains(m, ".") {
+		// A field of a member (state_.last, self.odom.stamp) is tracked
+		// like a member of its own.
+		if f.cls == nil {
 			return 0
 		}
-		return d.members[f.cls][m]
+		ft := d.members[f.cls][m]
+		if strings.Contains(m, "header.") && ft&fTime != 0 {
+			// A message's header stamp holds no clock type: read back, it
+			// converts to rclcpp::Time as RCL_ROS_TIME whatever was stored.
+			ft = ft&^(fSystem|fUnset) | fROS
+		}
+		return ft
 	}
 	for g := f; g != nil; g = g.outer {
 		if ft, ok := d.locals[g][p]; ok {
@@ -592,6 +612,9 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 				ft |= fZero
 			}
 			return ft
+		case q == "rclcpp.Time.max":
+			// Time::max(rcl_clock_type_t clock_type = RCL_SYSTEM_TIME)
+			return clockTypeFacts(d.cppClockArg(e), fSystem, fROS, fSystem)
 		case q == "rclcpp.Duration" || strings.HasPrefix(q, "rclcpp.Duration.from_") || q == "rclcpp.Duration.max":
 			return fDuration
 		case isChronoDuration(q), q == "tf2.durationFromSec", q == "tf2_ros.fromMsg<rclcpp.Duration>":
@@ -608,8 +631,20 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 			return fNow
 		}
 	}
+	if g := d.sameClassMethod(e, f); g != nil {
+		return d.returnFacts(g)
+	}
 	if callee.kind != eAttr {
 		return 0
+	}
+	// A getter of another class of the group, called on a member or local
+	// of that class (monitor_->getLastUpdateTime(), self.monitor.stamp()).
+	if cls := d.classOf(callee.recv, f); cls != nil {
+		for _, g := range cls.fns {
+			if g.name == callee.name && !g.ctor && g.outer == nil {
+				return d.returnFacts(g)
+			}
+		}
 	}
 	switch callee.name {
 	case "get_clock":
@@ -657,6 +692,48 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		}
 	}
 	return 0
+}
+
+// sameClassMethod returns the method of f's class that call calls
+// (method(), this->method(), self.method()), or nil.
+func (d *dataflow) sameClassMethod(call *expr, f *fn) *fn {
+	if f.cls == nil || call.recv == nil {
+		return nil
+	}
+	name := ""
+	switch r := call.recv; {
+	case r.kind == eName && f.u.lang == langCPP:
+		name = r.name
+	case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+		name = r.name
+	}
+	if name == "" {
+		return nil
+	}
+	for _, g := range f.cls.fns {
+		if g.name == name && !g.ctor && g.outer == nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// returnFacts is what a method's return statements give, so that a getter
+// (self._now(), getLastUpdateTime()) keeps the clock type of what it
+// returns. Helpers calling helpers are followed two levels deep.
+func (d *dataflow) returnFacts(g *fn) fact {
+	if d.retDepth >= 2 {
+		return 0
+	}
+	d.retDepth++
+	defer func() { d.retDepth-- }()
+	var ft fact
+	eachStmt(g.body, func(s *stmt) {
+		if s.kind == sExit && s.e != nil && s.n != nil && s.n.kind == "return_statement" {
+			ft |= d.facts(s.e, g)
+		}
+	})
+	return ft &^ fAgo
 }
 
 // clockArg returns the clock_type argument of an rclpy call: the keyword,
@@ -719,8 +796,8 @@ func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
 		if ft := d.facts(a, f); ft&fTime != 0 {
 			return ft & fTime
 		}
-		if a.kind == eNumber {
-			return fSystem
+		if a.kind == eNumber || d.isInteger(a, f) {
+			return fSystem // Time(int64_t nanoseconds, RCL_SYSTEM_TIME)
 		}
 		t := strings.ToLower(a.text())
 		if strings.Contains(t, "stamp") || strings.Contains(t, "header") || strings.Contains(t, "msg") {
@@ -733,6 +810,100 @@ func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
 		return fSystem
 	}
 	return 0
+}
+
+// isInteger reports whether a C++ expression is a count of nanoseconds
+// rather than a message: a local or parameter of an integer type, an
+// integer cast, a nanoseconds() call, arithmetic on such values.
+func (d *dataflow) isInteger(e *expr, f *fn) bool {
+	switch e.kind {
+	case eNumber:
+		return true
+	case eName:
+		if f == nil {
+			return false
+		}
+		for g := f; g != nil; g = g.outer {
+			if t, ok := d.localTypes[g][e.name]; ok {
+				return isIntegerType(t)
+			}
+		}
+		if f.cls != nil {
+			if fl := f.cls.fields[e.name]; fl != nil {
+				return isIntegerType(fl.typ)
+			}
+		}
+	case eCall:
+		if e.recv == nil {
+			return false
+		}
+		n := e.recv.name
+		if i := strings.IndexByte(n, '<'); i >= 0 {
+			return strings.HasSuffix(n[:i], "static_cast") && isIntegerType(n[i+1:len(n)-1])
+		}
+		n = n[strings.LastIndexByte(n, '.')+1:]
+		return n == "nanoseconds" || n == "RCL_S_TO_NS" || n == "RCL_MS_TO_NS" || n == "RCL_US_TO_NS" || n == "RCUTILS_S_TO_NS"
+	case eBinary:
+		return d.isInteger(e.l, f) && d.isInteger(e.r, f)
+	}
+	return false
+}
+
+// isIntegerType reports whether a normalised C++ type is an integer.
+func isIntegerType(t string) bool {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "const"), "std.")
+	switch t {
+	case "int64_t", "uint64_t", "int32_t", "uint32_t", "int", "long", "longlong", "unsigned", "unsignedlong", "size_t",
+		"rcl_time_point_value_t", "rcutils_time_point_value_t":
+		return true
+	}
+	return false
+}
+
+// classOf returns the class of the group that a receiver expression holds:
+// a member or local declared as that class, a pointer or shared pointer to
+// it, or (Python) assigned a construction of it.
+func (d *dataflow) classOf(e *expr, f *fn) *class {
+	if e == nil || f == nil {
+		return nil
+	}
+	p := d.path(e, f)
+	if p == "" || p == "self" {
+		return nil
+	}
+	typ := ""
+	if m, ok := strings.CutPrefix(p, "self."); ok {
+		if f.cls == nil {
+			return nil
+		}
+		if fl := f.cls.fields[m]; fl != nil {
+			typ = fl.typ
+		} else if f.u.lang == langPython {
+			for _, v := range d.memberVals[f.cls][m] {
+				if cs := d.constructed(v.value, v.f); len(cs) == 1 {
+					return cs[0]
+				}
+			}
+		}
+	} else {
+		for g := f; g != nil && typ == ""; g = g.outer {
+			typ = d.localTypes[g][p]
+		}
+	}
+	if typ == "" {
+		return nil
+	}
+	// std::shared_ptr<X>, std::unique_ptr<X>, X::SharedPtr, X::Ptr, X*
+	for _, w := range []string{"shared_ptr<", "unique_ptr<", "weak_ptr<"} {
+		if i := strings.Index(typ, w); i >= 0 {
+			typ = firstTemplateArg(typ[i+len(w)-1:])
+		}
+	}
+	typ = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(typ, ".SharedPtr"), ".Ptr"), ".ConstSharedPtr")
+	if cs := d.classesByName()[simpleTypeName(typ)]; len(cs) == 1 && cs[0].lang == f.u.lang {
+		return cs[0]
+	}
+	return nil
 }
 
 // text is the source text of e ("" for synthetic nodes).
@@ -818,17 +989,36 @@ func (d *dataflow) solveFields() {
 type argFlow struct {
 	from   *fn
 	to     *fn
+	call   *expr
 	args   []*expr
 	params []string
 }
 
 // collectArgFlows lists the calls through which propagateArgs moves facts:
-// a class's methods calling each other with as many arguments as the
-// callee has parameters.
+// a class's methods calling each other, and any code of the group
+// constructing a class (a clock handed to a helper's constructor), with as
+// many arguments as the callee has parameters.
 func (d *dataflow) collectArgFlows() []argFlow {
 	var out []argFlow
 	for _, u := range d.units {
 		for _, f := range u.fns {
+			for _, site := range d.instantiations(f) {
+				if site.call == nil || len(site.call.args) == 0 {
+					continue
+				}
+				for _, g := range site.cls.fns {
+					if !g.ctor {
+						continue
+					}
+					params := g.paramOrder
+					if g.u.lang == langPython && len(params) > 0 && params[0] == "self" {
+						params = params[1:]
+					}
+					if len(params) == len(site.call.args) {
+						out = append(out, argFlow{from: f, to: g, call: site.call, args: site.call.args, params: params})
+					}
+				}
+			}
 			if f.cls == nil {
 				continue
 			}
@@ -858,7 +1048,7 @@ func (d *dataflow) collectArgFlows() []argFlow {
 							if len(params) != len(call.args) {
 								continue // another overload, or defaults in play
 							}
-							out = append(out, argFlow{from: f, to: g, args: call.args, params: params})
+							out = append(out, argFlow{from: f, to: g, call: call, args: call.args, params: params})
 						}
 					})
 				}

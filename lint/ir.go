@@ -97,6 +97,14 @@ func bindUnit(u *unit) {
 	}
 }
 
+// pyImport is a top-level Python import statement: the first module it
+// names and the byte range of its lines.
+type pyImport struct {
+	module     string
+	from       bool
+	start, end int
+}
+
 // kwarg is a Python keyword argument.
 type kwarg struct {
 	name  string
@@ -133,6 +141,10 @@ type stmt struct {
 type class struct {
 	name   string
 	isNode bool // derives from rclpy/rclcpp Node or LifecycleNode
+	// bases are the simple names of the base classes, so that a class
+	// deriving from a Node subclass of the same package is a node too.
+	bases  []string
+	lang   lang
 	fields map[string]*field
 	fns    []*fn // every function whose class this is, lambdas included
 }
@@ -177,8 +189,11 @@ type unit struct {
 	imports map[string]string
 	// lastImportEnd is the byte offset after the last top-level import line.
 	lastImportEnd int
-	comments      []*node
-	strings       []*expr
+	// topImports are the top-level import statements, in file order, for
+	// placing an added import where ament_flake8's import order wants it.
+	topImports []pyImport
+	comments   []*node
+	strings    []*expr
 	// lines holds the byte offset of each line's start, built on demand.
 	lines []int
 }

@@ -50,6 +50,11 @@ type ParseError struct {
 	// Otherwise nothing after the error was analysed (a YAML or XML file
 	// that is not well formed).
 	Recovered bool `json:"recovered"`
+	// SyntaxError is set when the file is not valid code: a Python file
+	// the parser rejects (mid-edit, Python 2, not Python). C++ that
+	// tree-sitter cannot fully parse is usually valid code it cannot
+	// expand (a macro) and is not marked.
+	SyntaxError bool `json:"syntax_error"`
 }
 
 // Failures returns the parse errors that were not recovered from: files
@@ -58,6 +63,18 @@ func (r *Result) Failures() []ParseError {
 	var out []ParseError
 	for _, p := range r.ParseErrors {
 		if !p.Recovered {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SyntaxErrors returns the files that are not valid code (ParseError's
+// SyntaxError).
+func (r *Result) SyntaxErrors() []ParseError {
+	var out []ParseError
+	for _, p := range r.ParseErrors {
+		if p.SyntaxError {
 			out = append(out, p)
 		}
 	}
@@ -96,6 +113,11 @@ func Files(paths []string) ([]string, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
+			// A named pipe, socket or device would be read forever, or
+			// block: refused at once.
+			if !info.Mode().IsRegular() {
+				return nil, fmt.Errorf("%w: %s (%s)", ErrNotRegular, p, fileKind(info.Mode()))
+			}
 			out = append(out, p)
 			continue
 		}
@@ -121,6 +143,19 @@ func Files(paths []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// fileKind names a mode that is not a regular file or a directory.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // Run lints the files under paths (see Files). C++ classes are merged
@@ -260,8 +295,9 @@ feed:
 	return res, nil
 }
 
-// group is files analysed together: the C++ files of one package, whose
-// classes merge across headers and sources, or any other file alone.
+// group is files analysed together: the C++ and Python files of one package
+// (C++ classes merge across headers and sources, and a class is seen being
+// built by another file's constructor), or any other file alone.
 type group struct {
 	root string   // the package root of C++ files
 	srcs []source // in path order
@@ -287,7 +323,7 @@ func groupSources(srcs []source) []group {
 				size = info.Size()
 			}
 		}
-		if langOf(s.path) != langCPP {
+		if l := langOf(s.path); l != langCPP && l != langPython {
 			groups = append(groups, group{srcs: []source{s}, size: size})
 			continue
 		}
@@ -360,12 +396,12 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 		// not Python (no extension is read as Python), or Python 2 the
 		// grammar does not take (most of it, print statements included,
 		// it does).
-		why := "often an unexpanded macro"
 		if l == langPython {
-			why = "a file mid-edit, Python 2, or not Python"
+			return u, fileError{parse: &ParseError{File: s.path, Line: line, SyntaxError: true, Recovered: true,
+				Message: "syntax error (a file mid-edit, Python 2, or not Python); analysed around it"}}
 		}
-		return u, fileError{parse: &ParseError{File: s.path, Line: line,
-			Message: "syntax error (" + why + "); analysed around it", Recovered: true}}
+		return u, fileError{parse: &ParseError{File: s.path, Line: line, Recovered: true,
+			Message: "code the parser does not know (usually a macro it cannot expand); analysed around it"}}
 	}
 	return u, fileError{}
 }
@@ -443,7 +479,7 @@ func (t *classTable) get(name string) *class {
 	key := t.scope + "\x00" + name
 	c := t.byName[key]
 	if c == nil {
-		c = &class{name: name, fields: map[string]*field{}}
+		c = &class{name: name, lang: langCPP, fields: map[string]*field{}}
 		t.byName[key] = c
 		t.order = append(t.order, c)
 	}

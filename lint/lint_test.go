@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/simclock/simclock/rules"
@@ -287,5 +288,51 @@ func TestSyntaxErrorSaysWhy(t *testing.T) {
 		if w == "" || !strings.Contains(pe.Message, w) || !pe.Recovered || pe.Line < 1 {
 			t.Errorf("%s:%d: %q (recovered %v), want a recovered error saying %q", pe.File, pe.Line, pe.Message, pe.Recovered, w)
 		}
+	}
+}
+
+// TestRefusesNonRegular checks that a named pipe given as a path is
+// refused at once instead of being read forever.
+func TestRefusesNonRegular(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.py")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	_, err := Run(t.Context(), []string{fifo}, Config{})
+	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a named pipe") {
+		t.Fatalf("err = %v, want ErrNotRegular naming a named pipe", err)
+	}
+}
+
+// TestNumberTablesLowerSmall checks that a generated table of numbers is
+// one expression, not one per number: memory follows the code, not the
+// data (a 3.9 MB generated table took 334 MB before, 245 MB after).
+func TestNumberTablesLowerSmall(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("TABLE = [\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "    (%d, %d.5, -%d.25),\n", i, i, i)
+	}
+	b.WriteString("]\nNAMES = ['use_sim_time', 'rate']\n")
+	src := []byte(b.String())
+	root, _, err := parse(langPython, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unit{path: "table.py", lang: langPython, src: src, root: root}
+	lowerPython(u)
+	n := 0
+	for _, f := range u.fns {
+		eachStmt(f.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.target, s.value} {
+				walkExpr(e, func(*expr) { n++ })
+			}
+		})
+	}
+	if n > 20 {
+		t.Errorf("%d expressions for a table of 2000 rows and two names", n)
+	}
+	if len(u.strings) != 2 {
+		t.Errorf("%d string literals kept, want the 2 names (R16 reads them)", len(u.strings))
 	}
 }

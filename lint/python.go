@@ -40,6 +40,16 @@ func (p *pyFront) stmt(n *node, f *fn, cls *class) []*stmt {
 				end++
 			}
 			u.lastImportEnd = end
+			imp := pyImport{from: n.kind == "import_from_statement", start: n.start, end: end}
+			if imp.from {
+				imp.module = u.text(n.child("module_name"))
+			} else if names := n.childrenField("name"); len(names) > 0 {
+				imp.module = u.text(names[0])
+				if a := names[0].child("name"); names[0].kind == "aliased_import" && a != nil {
+					imp.module = u.text(a)
+				}
+			}
+			u.topImports = append(u.topImports, imp)
 		}
 		return nil
 	case "class_definition":
@@ -152,13 +162,16 @@ func (p *pyFront) ifStmt(n *node, f *fn, cls *class) *stmt {
 
 func (p *pyFront) class(n *node, outer *fn) {
 	u := p.u
-	c := &class{name: u.text(n.child("name")), fields: map[string]*field{}}
+	c := &class{name: u.text(n.child("name")), lang: langPython, fields: map[string]*field{}}
 	if sup := n.child("superclasses"); sup != nil {
 		for _, b := range sup.children {
 			q := p.qualify(b)
 			last := q[strings.LastIndexByte(q, '.')+1:]
 			if last == "Node" || last == "LifecycleNode" {
 				c.isNode = true
+			}
+			if last != "" {
+				c.bases = append(c.bases, last)
 			}
 		}
 	}
@@ -345,6 +358,13 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		}
 	case "integer", "float":
 		return &expr{kind: eNumber, n: n}
+	case "list", "tuple", "set", "dictionary", "expression_list":
+		// A table of numbers (generated data, calibration arrays) is
+		// nothing the checks read: one expression for all of it keeps
+		// memory proportional to code, not to data.
+		if numbersOnly(n) {
+			return &expr{kind: eOther, n: n}
+		}
 	case "subscript":
 		// x['key'] reads like an attribute x.key, so dict-based records
 		// flow like objects.
@@ -407,6 +427,25 @@ func (p *pyFront) expr(n *node, f *fn) *expr {
 		return &expr{kind: eOther, n: n}
 	}
 	return p.other(n, f)
+}
+
+// numbersOnly reports whether a literal collection holds nothing but
+// numbers (signed or not) and collections of numbers.
+func numbersOnly(n *node) bool {
+	for _, c := range n.children {
+		switch c.kind {
+		case "integer", "float", "comment":
+		case "unary_operator", "list", "tuple", "set", "dictionary", "pair", "expression_list", "parenthesized_expression", "unary_expression", "initializer_list", "number_literal":
+			if !numbersOnly(c) {
+				return false
+			}
+		default:
+			if c.field != "operator" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // other lowers an expression the checks do not model, keeping its

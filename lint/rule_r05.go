@@ -48,6 +48,11 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if e.kind == eBinary && (l&fDuration != 0 || r&fDuration != 0) && (l&fTime == 0 || r&fTime == 0) {
 		return
 	}
+	// msg.header.stamp != last_stamp_ compares messages: the rclcpp::Time
+	// converts to a builtin_interfaces Time, which has no clock type.
+	if e.kind == eCompare && f.u.lang == langCPP && rawMsgStamp(e.l) {
+		return
+	}
 	// Two parameters: their facts are the union over every caller, and
 	// which caller's pair meets here is unknown.
 	if c.isParam(e.l, f) && c.isParam(e.r, f) {
@@ -76,7 +81,8 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 				return
 			}
 		}
-		if c.stateGuarded(e, p, f, conds) {
+		if c.stateGuarded(e, p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
+			c.isParam(sys, f) && c.paramSetAtCalls(p, f) {
 			return
 		}
 		for _, cd := range conds {
@@ -116,6 +122,78 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	c.report(u, e, rule, msg, why, fix, c.clockTypeEdits(sys, f))
 }
 
+// constantTime reports whether a Time construction has only numeric
+// literals (and clock-type constants) as arguments.
+func constantTime(e *expr) bool {
+	lit := func(a *expr) bool {
+		for a != nil && a.kind == eOther && a.n != nil && (a.n.kind == "unary_operator" || a.n.kind == "unary_expression") && len(a.subs) == 1 {
+			a = a.subs[0]
+		}
+		return a != nil && (a.kind == eNumber || strings.Contains(a.text(), "_TIME"))
+	}
+	for _, a := range e.args {
+		if !lit(a) {
+			return false
+		}
+	}
+	for _, k := range e.kwargs {
+		if !lit(k.value) {
+			return false
+		}
+	}
+	return true
+}
+
+// clockTypeImport adds "from rclpy.clock import ClockType" where
+// ament_flake8's import order (flake8-import-order, google style) wants
+// it: among the third-party imports, before the first whose module sorts
+// after rclpy.clock, else after the last import (a group of its own when
+// only the standard library's come before).
+func clockTypeImport(u *unit) Edit {
+	const line = "from rclpy.clock import ClockType\n"
+	thirdParty := false
+	for _, imp := range u.topImports {
+		if stdlibModule(imp.module) {
+			continue
+		}
+		thirdParty = true
+		if strings.ToLower(imp.module) > "rclpy.clock" {
+			return Edit{Start: imp.start, End: imp.start, New: line}
+		}
+	}
+	if !thirdParty && len(u.topImports) > 0 {
+		return Edit{Start: u.lastImportEnd, End: u.lastImportEnd, New: "\n" + line}
+	}
+	return Edit{Start: u.lastImportEnd, End: u.lastImportEnd, New: line}
+}
+
+// stdlibModule reports whether a module is Python's standard library (the
+// modules ROS 2 nodes import; flake8-import-order keeps them in a group
+// before the third-party ones).
+func stdlibModule(m string) bool {
+	if i := strings.IndexByte(m, '.'); i >= 0 {
+		m = m[:i]
+	}
+	switch m {
+	case "__future__", "abc", "argparse", "array", "ast", "asyncio", "base64", "bisect", "builtins", "collections",
+		"concurrent", "configparser", "contextlib", "copy", "csv", "ctypes", "dataclasses", "datetime", "decimal",
+		"enum", "errno", "fcntl", "fractions", "functools", "getpass", "glob", "gzip", "hashlib", "heapq", "http",
+		"importlib", "inspect", "io", "ipaddress", "itertools", "json", "logging", "math", "multiprocessing",
+		"numbers", "operator", "os", "pathlib", "pickle", "platform", "pprint", "queue", "random", "re", "select",
+		"selectors", "shlex", "shutil", "signal", "socket", "sqlite3", "ssl", "statistics", "string", "struct",
+		"subprocess", "sys", "tempfile", "textwrap", "threading", "time", "timeit", "traceback", "types", "typing",
+		"unittest", "urllib", "uuid", "warnings", "weakref", "xml", "zipfile", "zlib":
+		return true
+	}
+	return false
+}
+
+// rawMsgStamp reports whether e reads a message header's stamp as the
+// message field it is (x.header.stamp), not converted to rclcpp::Time.
+func rawMsgStamp(e *expr) bool {
+	return e != nil && e.kind == eAttr && e.name == "stamp" && e.recv != nil && e.recv.kind == eAttr && e.recv.name == "header"
+}
+
 // clockTypeEdits returns edits that give the SYSTEM_TIME constructions
 // flowing into sys the ROS clock type: the construction itself when sys is
 // one, else every construction assigned to the variable sys names.
@@ -152,6 +230,14 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 		if c.d.callFacts(v, f)&^fZero != fSystem {
 			continue
 		}
+		// Only a time written as constants (Time(), Time(seconds=5),
+		// rclcpp::Time(5, 0)) keeps its meaning as ROS time: one built from a
+		// reading (Time(seconds=time.time()), a wall stamp's fields) would
+		// become a deadline the simulation reaches when it says so. No fix
+		// is offered then.
+		if !constantTime(v) {
+			return nil
+		}
 		q := canon(c.d.qual(v.recv, f), f.u.lang)
 		switch {
 		case q == "rclpy.time.Time" && v.argList != nil && !v.splat:
@@ -165,7 +251,7 @@ func (c *checker) clockTypeEdits(sys *expr, f *fn) []Edit {
 			}
 			edits = append(edits, Edit{Start: close, End: close, New: sep + "clock_type=ClockType.ROS_TIME"})
 			if _, ok := f.u.imports["ClockType"]; !ok {
-				edits = append(edits, Edit{Start: f.u.lastImportEnd, End: f.u.lastImportEnd, New: "from rclpy.clock import ClockType\n"})
+				edits = append(edits, clockTypeImport(f.u))
 			}
 		case q == "rclcpp.Time" && v.argList != nil:
 			if strings.Contains(v.text(), "RCL_") {

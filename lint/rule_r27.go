@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/simclock/simclock/rules"
 )
@@ -34,7 +35,62 @@ func (c *checker) unguardedWindow(e *expr, f *fn) bool {
 // is only compared. rclpy raises on every distribution, and rclcpp 28.2+
 // throws before any comparison runs.
 func (c *checker) harmlessWindow(e *expr, f *fn) bool {
-	return f.u.lang == langCPP && !rclcppThrowsOnNegative(c.distro) && c.comparedOnly[e]
+	return c.silentNegative(f) && (c.comparedOnly[e] || c.storedBaseline(e, f))
+}
+
+// silentNegative reports whether a negative Time in f is stored silently:
+// C++ on a distribution whose rclcpp predates 28.2. What harm it does then
+// depends on where it goes (tf2, a message), which the linter cannot
+// follow, so windows there are reported at info.
+func (c *checker) silentNegative(f *fn) bool {
+	return f.u.lang == langCPP && !rclcppThrowsOnNegative(c.distro)
+}
+
+// storedBaseline reports whether window subtraction site is stored in a
+// member that the class only ever compares or subtracts a time from
+// (last_command_ = now() - period, so that the first command goes out at
+// once): a negative Time does both correctly.
+func (c *checker) storedBaseline(site *expr, f *fn) bool {
+	if f.cls == nil {
+		return false
+	}
+	p := ""
+	eachStmt(f.body, func(s *stmt) {
+		if s.kind == sAssign && s.value == site {
+			p = c.d.path(s.target, f)
+		}
+	})
+	if !strings.HasPrefix(p, "self.") {
+		return false
+	}
+	ok := true
+	for _, g := range f.cls.fns {
+		var scan func(e *expr, parent *expr)
+		scan = func(e *expr, parent *expr) {
+			if e == nil || !ok {
+				return
+			}
+			if (e.kind == eName || e.kind == eAttr) && c.d.path(e, g) == p {
+				switch {
+				case parent != nil && parent.kind == eCompare:
+				case parent != nil && parent.kind == eBinary && parent.op == "-" && parent.r == e && c.d.facts(parent.l, g)&fTime != 0:
+				default:
+					ok = false
+				}
+				return
+			}
+			eachChild(e, func(ch *expr) { scan(ch, e) })
+		}
+		eachStmt(g.body, func(s *stmt) {
+			if s.kind == sAssign && c.d.path(s.target, g) == p {
+				scan(s.value, nil)
+				return
+			}
+			scan(s.e, nil)
+			scan(s.value, nil)
+		})
+	}
+	return ok
 }
 
 // windowFix is the fix of R26 and R27 in the file's language.
@@ -47,7 +103,8 @@ func windowFix(u *unit) string {
 // detectR27 reports a window subtraction outside a Node constructor (there
 // it is R26) whose guard does not exclude now <= W.
 func detectR27(c *checker, e *expr, f *fn, _ []cond) {
-	if f.ctor && f.cls != nil && f.cls.isNode || !c.unguardedWindow(e, f) {
+	stamp := c.isStampWindow(e, f)
+	if f.ctor && f.cls != nil && f.cls.isNode && !stamp || !c.unguardedWindow(e, f) {
 		return
 	}
 	outcome := negativeOutcome(f.u, c.distro)
@@ -62,8 +119,20 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	case guardBoundary:
 		msg = fmt.Sprintf("%q is guarded with now < W (or == 0 or < W), which lets the boundary tick now == W through: the result is time 0", e.text())
 	}
+	if stamp {
+		msg = fmt.Sprintf("%q subtracts a window from a message's stamp with no guard against stamp <= W: under sim time the stamps of the first W seconds are smaller", e.text())
+		why = "Under sim time stamps count from the simulator's start, so a stamp minus W is negative for the messages of the first W seconds (" +
+			outcome + ") (R4, R27)."
+	}
 	if c.d.agoLevel[e] != guardBoundary {
 		msg += ": " + outcome
 	}
-	c.report(f.u, e, rules.R27, msg, why, windowFix(f.u), nil)
+	fix := windowFix(f.u)
+	if stamp {
+		fix = fixText(f.u, "skip while the stamp is not past W: `if stamp.nanoseconds <= window.nanoseconds: ...` before subtracting",
+			"skip while the stamp is not past W: `if (stamp.nanoseconds() <= window.nanoseconds()) ...` before subtracting")
+	}
+	if fd := c.report(f.u, e, rules.R27, msg, why, fix, nil); fd != nil && c.silentNegative(f) {
+		fd.Severity = rules.Info
+	}
 }

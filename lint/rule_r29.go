@@ -23,8 +23,13 @@ func init() {
 	})
 }
 
-// detectR29 reports now - prev where prev was taken from now() in the
-// constructor.
+// detectR29 reports now - prev where prev was taken from now() by a
+// constructor that runs before the first /clock (startup.go), and no
+// assignment on the way from there to the subtraction moves it. What is
+// reported depends on how the elapsed time is used (elapsedUse): a dt in
+// arithmetic, the hazard itself, is a warning; a timeout whose effect the
+// analysis cannot judge is info; throttles, harmless watchdogs and dt
+// values bounded from above are not reported.
 func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 	if e.kind != eBinary || e.op != "-" || f.ctor {
 		return
@@ -48,13 +53,17 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 			return // some check looks at the baseline
 		}
 	}
-	if c.stateGuarded(e, prev, f, conds) || c.pairedGate(e, prev, f) || c.throttle(e, prev, f) || !c.once(f, prev) {
+	if c.stateGuarded(e, prev, f, conds) || c.pairedGate(e, prev, f) || c.resetBefore(e, prev, f) || !c.once(f, prev) {
 		return
 	}
 	for _, cd := range conds {
 		if c.readsMember(cd.e, f) {
 			return // behind a state (if (initial_count_ > SKIP) ...): usually set by then
 		}
+	}
+	use := c.elapsedUse(e, prev, f)
+	if use < elapsedUnknown {
+		return
 	}
 	u := f.u
 	// Does the function check dt < 0 on a value computed from this
@@ -77,138 +86,743 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 			}
 		}
 	}
-	msg := fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock) and %q does not guard against it", strings.TrimPrefix(prev, "self."), e.text())
-	if dtCheck {
+	base := strings.TrimPrefix(prev, "self.")
+	msg := fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock) and %q does not guard against it", base, e.text())
+	why := "A baseline stored before the first /clock is 0, so the first dt is the whole first /clock value (e.g. 125 s instead of 0.5 s): " +
+		"it is positive, passes a dt < 0 check, and inflates integrals or deflates finite-difference rates (R29)."
+	fix := "skip the update when prev <= 0 or now <= 0, then treat dt < 0 as a backward jump, and always move the baseline to now (or use simclock guard.DtTracker)"
+	if use == elapsedUnknown {
+		msg = fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock), so %q is the whole first /clock value the first time; "+
+			"a timeout or deadline measured from it expires at once under sim time (not a dt: check what it does)", base, e.text())
+		why = "A baseline stored before the first /clock is 0, so the first elapsed time measured from it is the whole first /clock value (R29): " +
+			"a grace period or deadline from startup is over before it began. Whether that matters depends on what the code does then, which the linter cannot tell."
+		fix = "start the baseline when the clock has started (skip while prev <= 0, then set it to now), or measure startup deadlines on a steady clock"
+	} else if dtCheck {
 		msg += "; a dt < 0 check does not catch it"
 	}
-	c.report(u, e, rules.R29, msg,
-		"A baseline stored before the first /clock is 0, so the first dt is the whole first /clock value (e.g. 125 s instead of 0.5 s): "+
-			"it is positive, passes a dt < 0 check, and inflates integrals or deflates finite-difference rates (R29).",
-		"skip the update when prev <= 0 or now <= 0, then treat dt < 0 as a backward jump, and always move the baseline to now (or use simclock guard.DtTracker)",
-		nil)
+	if fd := c.report(u, e, rules.R29, msg, why, fix, nil); fd != nil && use == elapsedUnknown {
+		fd.Severity = rules.Info
+	}
 }
 
-// throttle reports whether the elapsed time now - prev at site is only
-// compared with a threshold the way throttles and rate limiters do: a
-// branch taken while the elapsed time is small leaves ("if (dt < min)
-// return;"), or the branch taken once it is large moves the baseline
-// ("if (dt >= period) { prev = now; ... }"), or only expires what the
-// baseline's setter set (see expires). A large first interval then only
-// lets the first event through. An elapsed time used in arithmetic, or
-// compared as a timeout whose expiry does anything else, is not a throttle.
-func (c *checker) throttle(site *expr, prev string, f *fn) bool {
-	dts, defs := c.elapsedLocals(site, f)
-	uses := func(e *expr) bool { return containsExpr(e, site) || len(dts) > 0 && c.mentions(e, dts, f, false) }
-	found := false
+// resetBefore reports whether every way to the subtraction at site passes an
+// assignment of the baseline p first, outside the constructor:
+//   - f (or the function a lambda is defined in, before the lambda) calls a
+//     method of its class that assigns p unconditionally
+//     ("navigate() { initializeGoal(); ... [&]{ now() - start_time_ } }");
+//   - f is run only from methods of its class that assign p before they
+//     call or hand it on ("handle_accepted(g) { start_time_ = now();
+//     std::thread{std::bind(&Server::execute, this, g)}.detach(); }").
+func (c *checker) resetBefore(site *expr, p string, f *fn) bool {
+	if f.cls == nil {
+		return false
+	}
+	return c.callsSetterBefore(site, p, f, false) || c.setBeforeRefs(f, p)
+}
+
+// callsSetterBefore reports whether, before site, f (or the function a
+// lambda is defined in, before the lambda) calls a method of its class
+// that assigns member p unconditionally from ROS time, or (when direct)
+// assigns it itself.
+func (c *checker) callsSetterBefore(site *expr, p string, f *fn, direct bool) bool {
+	at := site.n.start
+	for g := f; g != nil; g = g.outer {
+		found := false
+		eachStmt(g.body, func(s *stmt) {
+			if found || s.n == nil || s.n.start >= at {
+				return
+			}
+			if direct && s.kind == sAssign && s.value != nil && c.d.path(s.target, g) == p && c.d.assignFacts(s, p, g)&(fNow|fROS) != 0 {
+				found = true
+			}
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(call *expr) {
+					if h := c.methodCalled(call, g); h != nil && c.assignsTop(h, p) {
+						found = true
+					}
+				})
+			}
+		})
+		if found {
+			return true
+		}
+		if g.n != nil {
+			at = g.n.start // in the outer function, only what runs before the lambda is defined
+		}
+	}
+	return false
+}
+
+// paramSetAtCalls reports whether every call that hands parameter param
+// of f a SYSTEM_TIME member assigns that member from ROS time first
+// ("self.last_move = self.now(); while ...: self.elapsed(self.last_move)"),
+// so the constructor's Time() never reaches f.
+func (c *checker) paramSetAtCalls(param string, f *fn) bool {
+	calls := 0
+	for _, fl := range c.d.flows {
+		if fl.to != f || fl.call == nil || fl.call.n == nil {
+			continue
+		}
+		for i, a := range fl.args {
+			if i >= len(fl.params) || fl.params[i] != param || c.d.facts(a, fl.from)&(fSystem|fUnset) == 0 {
+				continue
+			}
+			calls++
+			p := c.d.path(a, fl.from)
+			if !strings.HasPrefix(p, "self.") || !c.callsSetterBefore(fl.call, p, fl.from, true) {
+				return false
+			}
+		}
+	}
+	return calls > 0
+}
+
+// methodCalled returns the method of f's class that call calls by name
+// (method(), this->method(), self.method()), or nil.
+func (c *checker) methodCalled(call *expr, f *fn) *fn {
+	if call.kind != eCall || call.recv == nil || f.cls == nil {
+		return nil
+	}
+	name := ""
+	switch r := call.recv; {
+	case r.kind == eName && f.u.lang == langCPP:
+		name = r.name
+	case r.kind == eAttr && r.recv != nil && r.recv.kind == eName && r.recv.name == "self":
+		name = r.name
+	}
+	for _, g := range f.cls.fns {
+		if name != "" && g.name == name && g != f && !g.ctor && g.outer == nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// assignsTop reports whether method g assigns member path p from ROS time
+// in its own top-level statements (not under an if, a loop or a lambda).
+func (c *checker) assignsTop(g *fn, p string) bool {
+	for _, s := range g.body {
+		if s.kind == sAssign && s.value != nil && c.d.path(s.target, g) == p && c.d.assignFacts(s, p, g)&(fNow|fROS) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// setBeforeRefs reports whether f is referred to by other methods of its
+// class (called, or handed on as &Class::f or self.f), none of them a
+// constructor, and each such reference comes after an assignment to p in
+// the referring method.
+func (c *checker) setBeforeRefs(f *fn, p string) bool {
+	if f.cls == nil || f.name == "" || f.outer != nil {
+		return false
+	}
+	refs := 0
 	ok := true
+	for _, g := range f.cls.fns {
+		if g == f {
+			continue
+		}
+		eachStmt(g.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(x *expr) {
+					if !ok || x.n == nil || !c.refersTo(x, f) {
+						return
+					}
+					refs++
+					if g.ctor {
+						ok = false
+						return
+					}
+					set := false
+					eachStmt(g.body, func(a *stmt) {
+						if a.kind == sAssign && a.n != nil && a.n.end <= x.n.start && c.d.path(a.target, g) == p {
+							set = true
+						}
+					})
+					if !set {
+						ok = false
+					}
+				})
+			}
+		})
+	}
+	return ok && refs > 0
+}
+
+// refersTo reports whether x names method f: f(...), this->f, self.f, or
+// &Class::f.
+func (c *checker) refersTo(x *expr, f *fn) bool {
+	switch x.kind {
+	case eName:
+		return x.name == f.name || x.name == f.cls.name+"."+f.name || strings.HasSuffix(x.name, "."+f.cls.name+"."+f.name)
+	case eAttr:
+		return x.name == f.name && x.recv != nil && x.recv.kind == eName && x.recv.name == "self"
+	}
+	return false
+}
+
+// How the elapsed time now - prev is used, from harmless to hazardous.
+type elapsedKind int
+
+const (
+	elapsedUnused   elapsedKind = iota // only logged, or not at all
+	elapsedGuarded                     // an upper bound skips or clamps a large dt
+	elapsedHarmless                    // only compared, as a throttle or a watchdog whose expiry only resets state
+	elapsedUnknown                     // compared or handed on with effects the analysis cannot judge
+	elapsedArith                       // a dt in arithmetic: integrals, rates
+)
+
+// elapsedUse classifies the uses of the elapsed time at site: the
+// subtraction itself and the locals computed from it by a conversion
+// (dt = (now - prev).nanoseconds / 1e9). An upper bound that skips or
+// replaces a large dt guards the arithmetic after it, and the branch of an
+// if taken only while the elapsed time is small is guarded too.
+func (c *checker) elapsedUse(site *expr, prev string, f *fn) elapsedKind {
+	dts, defs := c.elapsedAliases(site, f)
+	uses := func(e *expr) bool { return containsExpr(e, site) || len(dts) > 0 && c.mentions(e, dts, f, false) }
+	// derived are the locals computed from the elapsed time by arithmetic
+	// (rate = count / dt, step = v * dt): where they go decides.
+	derived := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		eachStmt(f.body, func(s *stmt) {
+			if s.kind != sAssign || s.value == nil || defs[s] || !(uses(s.value) || c.mentions(s.value, derived, f, false)) ||
+				onlyCompared(s.value, func(e *expr) bool { return uses(e) || c.mentions(e, derived, f, false) }) {
+				return // a flag (fresh = elapsed < T) is a comparison, judged where it is stored
+			}
+			if p := c.d.rootPath(s.target, f); p != "" && !strings.HasPrefix(p, "self.") && !derived[p] && !dts[p] {
+				derived[p] = true
+				changed = true
+			}
+		})
+	}
+	usesAny := func(e *expr) bool { return uses(e) || len(derived) > 0 && c.mentions(e, derived, f, false) }
+	unknown, harmless, flag := false, false, false
+	guardAt := -1 // offset of the first guard
+	var ariths []int
+	arith := func(s *stmt) {
+		if s.n != nil {
+			ariths = append(ariths, s.n.start)
+		}
+	}
 	var walk func(stmts []*stmt)
 	walk = func(stmts []*stmt) {
 		for _, s := range stmts {
+			if defs[s] {
+				if c.clamps(s.value, uses) && (guardAt < 0 || s.n.start < guardAt) {
+					guardAt = s.n.start
+				}
+				continue
+			}
+			skipThen, skipElse := false, false
 			switch s.kind {
 			case sIf:
-				if uses(s.e) {
-					if !c.throttleIf(s, uses, prev, f) {
-						ok = false
+				switch {
+				case uses(s.e):
+					var kind elapsedKind
+					kind, skipThen, skipElse = c.elapsedIf(s, uses, dts, prev, f)
+					switch kind {
+					case elapsedGuarded:
+						if guardAt < 0 || s.n.start < guardAt {
+							guardAt = s.n.start
+						}
+					case elapsedHarmless:
+						harmless = true
+					case elapsedUnknown:
+						unknown = true
 					}
-					found = true
+				case usesAny(s.e):
+					unknown = true // a rate compared: a false alarm at most
 				}
 			case sAssign:
-				// should_publish = ... || dt > max_interval is a comparison
-				// too; dt * v is arithmetic.
-				if !slices.Contains(defs, s) && uses(s.value) && !onlyCompared(s.value, uses) {
-					ok = false
+				if s.value == nil || !usesAny(s.value) {
+					break
+				}
+				p := c.d.rootPath(s.target, f)
+				switch {
+				case derived[p] && !strings.HasPrefix(p, "self."):
+					// followed where it goes
+				case onlyCompared(s.value, usesAny) && !strings.HasPrefix(p, "self."):
+					// a local flag (should_publish = ... || dt > max): beside
+					// a throttle, one more reason to act on a large interval
+					flag = true
+				case onlyCompared(s.value, usesAny), c.conversionOf(s.value, uses, f):
+					unknown = true // a flag or the elapsed time stored: its effect is elsewhere
+				default:
+					arith(s)
+				}
+			case sExit:
+				if s.e != nil && usesAny(s.e) {
+					if onlyCompared(s.e, usesAny) || c.conversionOf(s.e, uses, f) {
+						unknown = true // returned: the caller decides
+					} else {
+						arith(s)
+					}
 				}
 			default:
-				if uses(s.e) {
-					ok = false
+				if s.e != nil && usesAny(s.e) && !c.onlyLogged(s.e, usesAny) {
+					if onlyCompared(s.e, usesAny) {
+						unknown = true // a loop condition: waiting until a deadline
+					} else {
+						arith(s) // handed to a computation: integrate(v, dt)
+					}
 				}
 			}
-			walk(s.then)
-			walk(s.els)
+			if !skipThen {
+				walk(s.then)
+			}
+			if !skipElse {
+				walk(s.els)
+			}
 			walk(s.body)
 		}
 	}
 	walk(f.body)
-	return found && ok
+	for _, at := range ariths {
+		if guardAt < 0 || at < guardAt {
+			return elapsedArith
+		}
+	}
+	switch {
+	case guardAt >= 0:
+		return elapsedGuarded
+	case unknown, flag && !harmless:
+		return elapsedUnknown
+	case harmless:
+		return elapsedHarmless
+	}
+	return elapsedUnused
 }
 
-// throttleIf reports whether if-statement s, whose condition compares the
-// elapsed time, has a throttle's shape.
-func (c *checker) throttleIf(s *stmt, uses func(*expr) bool, prev string, f *fn) bool {
+// elapsedAliases returns the locals that hold the elapsed time at site or
+// a conversion of it (dt = (now - prev).seconds(); dt_ms = dt * 1000;
+// dt = min(dt, 0.1)), and the assignments that define them.
+func (c *checker) elapsedAliases(site *expr, f *fn) (map[string]bool, map[*stmt]bool) {
+	dts := map[string]bool{}
+	defs := map[*stmt]bool{}
+	uses := func(e *expr) bool { return containsExpr(e, site) || len(dts) > 0 && c.mentions(e, dts, f, false) }
+	for changed := true; changed; {
+		changed = false
+		eachStmt(f.body, func(s *stmt) {
+			if s.kind != sAssign || s.value == nil || defs[s] || !uses(s.value) {
+				return
+			}
+			p := c.d.path(s.target, f)
+			if p == "" || strings.HasPrefix(p, "self.") || !c.conversionOf(s.value, uses, f) && !c.clamps(s.value, uses) {
+				return
+			}
+			dts[p] = true
+			defs[s] = true
+			changed = true
+		})
+	}
+	return dts, defs
+}
+
+// conversionOf reports whether e is the elapsed time converted: scaled by
+// constants, turned into seconds or nanoseconds, cast, with nothing else
+// of the program in it.
+func (c *checker) conversionOf(e *expr, uses func(*expr) bool, f *fn) bool {
+	if e == nil {
+		return true
+	}
+	if uses(e) && (e.kind == eName || e.kind == eBinary && e.op == "-" && c.d.facts(e, f)&fDuration != 0 && e.l != nil && c.d.facts(e.l, f)&fNow != 0) {
+		return true
+	}
+	switch e.kind {
+	case eNumber:
+		return true
+	case eName:
+		return isConstName(e.name)
+	case eAttr:
+		// (now - prev).nanoseconds, dt.seconds
+		return uses(e.recv) && c.conversionOf(e.recv, uses, f) || !uses(e) && isConstName(e.name)
+	case eCall:
+		switch {
+		case e.recv != nil && e.recv.kind == eAttr && uses(e.recv.recv):
+			// .seconds(), .nanoseconds(), .count(), .to_sec(), .to_msg()
+			return len(e.args) == 0 && c.conversionOf(e.recv.recv, uses, f)
+		case e.recv != nil && (e.recv.kind == eName || e.recv.kind == eAttr) && isCastName(e.recv.name):
+			for _, a := range e.args {
+				if !c.conversionOf(a, uses, f) {
+					return false
+				}
+			}
+			return len(e.args) > 0
+		}
+		return false
+	case eBinary:
+		return (e.op == "*" || e.op == "/" || e.op == "+" || e.op == "-") && c.conversionOf(e.l, uses, f) && c.conversionOf(e.r, uses, f)
+	case eCond:
+		// ns > 0 ? ns / 1000 : 0
+		return len(e.subs) >= 2 && c.conversionOf(e.subs[0], uses, f) && c.conversionOf(e.subs[1], uses, f)
+	}
+	return false
+}
+
+// isConstName reports whether a name reads as a constant: 1e9-style
+// macros and ALL_CAPS or kConstant names.
+func isConstName(n string) bool {
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	if len(n) > 1 && n[0] == 'k' && n[1] >= 'A' && n[1] <= 'Z' {
+		return true
+	}
+	return n != "" && strings.ToUpper(n) == n && strings.ContainsAny(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+}
+
+// isCastName reports whether a callee converts a number: float(),
+// static_cast<double>, std::chrono::duration_cast<...>, abs().
+func isCastName(n string) bool {
+	if i := strings.IndexByte(n, '<'); i >= 0 {
+		n = n[:i]
+	}
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	switch n {
+	case "float", "int", "double", "static_cast", "duration_cast", "abs", "fabs", "round", "from_nanoseconds", "from_seconds", "Duration", "toSec", "to_sec":
+		return true
+	}
+	return false
+}
+
+// clamps reports whether e bounds the elapsed time from above:
+// min(dt, max_dt), std::min(dt, 0.1), std::clamp(dt, 0.0, max), np.clip.
+func (c *checker) clamps(e *expr, uses func(*expr) bool) bool {
+	if e == nil || e.kind != eCall || e.recv == nil || len(e.args) < 2 {
+		return false
+	}
+	n := e.recv.name
+	if i := strings.IndexByte(n, '<'); i >= 0 {
+		n = n[:i]
+	}
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	switch n {
+	case "min", "fmin", "clamp", "clip":
+		return uses(e) && slices.ContainsFunc(e.args, func(a *expr) bool { return !uses(a) })
+	}
+	return false
+}
+
+// onlyLogged reports whether every use of the elapsed time in e is an
+// argument of a logging call (RCLCPP_INFO, get_logger().warn, print).
+func (c *checker) onlyLogged(e *expr, uses func(*expr) bool) bool {
+	if e == nil || !uses(e) {
+		return true
+	}
+	if e.kind == eCall && isLogCall(e) {
+		return true
+	}
+	if e.kind == eBinary && e.op == "<<" && strings.HasPrefix(strings.TrimSpace(e.text()), "std::c") {
+		return true // std::cout << ... << dt
+	}
+	ok := true
+	eachChild(e, func(ch *expr) {
+		if ch != nil && !c.onlyLogged(ch, uses) {
+			ok = false
+		}
+	})
+	return ok && e.kind != eCall
+}
+
+// isLogCall reports whether call logs: RCLCPP_*, ROS_*, LOG_* and
+// RCUTILS_LOG_* macros, printf, print, and a logger's debug/info/warn/
+// error/fatal methods.
+func isLogCall(call *expr) bool {
+	r := call.recv
+	if r == nil {
+		return false
+	}
+	switch r.kind {
+	case eName:
+		n := r.name
+		return strings.HasPrefix(n, "RCLCPP_") || strings.HasPrefix(n, "ROS_") || strings.HasPrefix(n, "LOG_") ||
+			strings.HasPrefix(n, "RCUTILS_LOG") || n == "printf" || n == "fprintf" || n == "print" || n == "std.printf"
+	case eAttr:
+		switch r.name {
+		case "debug", "info", "warn", "warning", "error", "fatal", "critical", "log", "loginfo", "logwarn":
+			return true
+		}
+	}
+	return false
+}
+
+// elapsedIf classifies an if-statement whose condition compares the
+// elapsed time, and says which branch runs only while it is small (its
+// uses are guarded).
+func (c *checker) elapsedIf(s *stmt, uses func(*expr) bool, dts map[string]bool, prev string, f *fn) (kind elapsedKind, smallThen, smallElse bool) {
+	then, els := s.then, s.els
 	cond, neg := s.e, false
 	for cond.kind == eNot {
 		cond, neg = cond.l, !neg
 	}
-	var cmp *expr
-	var find func(e *expr)
-	find = func(e *expr) {
-		if e == nil || cmp != nil {
+	if neg { // not (a and b): the branches swap and the condition reads positively
+		then, els = els, then
+	}
+	// role of a comparison in the condition: alone, a top-level conjunct or
+	// disjunct (after De Morgan when negated), or deeper.
+	const (
+		alone = iota
+		conj
+		disj
+		deeper
+	)
+	type bound struct {
+		large bool // the comparison, as the condition reads it, holds when the elapsed time is large
+		role  int
+	}
+	var bounds []bound
+	var find func(e *expr, role int, depth int)
+	find = func(e *expr, role int, depth int) {
+		if e == nil {
 			return
 		}
-		if e.kind == eCompare && uses(e) {
-			cmp = e
+		switch e.kind {
+		case eAnd, eOr:
+			r := conj
+			if (e.kind == eOr) != neg {
+				r = disj
+			}
+			if depth > 0 && r != role {
+				r = deeper
+			}
+			find(e.l, r, depth+1)
+			find(e.r, r, depth+1)
 			return
+		case eCompare:
+			if !uses(e) || isZero(e.l) || isZero(e.r) || e.op == "==" || e.op == "!=" {
+				return // dt < 0, dt <= 0: backward-jump checks, not about a large value
+			}
+			var large bool
+			switch {
+			case uses(e.l) && !uses(e.r):
+				large = e.op == ">" || e.op == ">="
+			case uses(e.r) && !uses(e.l):
+				large = e.op == "<" || e.op == "<="
+			default:
+				return
+			}
+			bounds = append(bounds, bound{large: large != neg, role: role})
 		}
-		if e.kind == eAnd || e.kind == eOr {
-			find(e.l)
-			find(e.r)
+	}
+	find(cond, alone, 0)
+	if len(bounds) == 0 {
+		return elapsedUnused, false, false
+	}
+	kind = elapsedUnknown
+	// small marks a branch (of the condition as it reads, then or else)
+	// that runs only while the elapsed time is small.
+	small := func(effThen bool) {
+		if effThen != neg {
+			smallThen = true
+		} else {
+			smallElse = true
 		}
 	}
-	find(cond)
-	if cmp == nil {
-		return false
-	}
-	// small: the then branch runs while the elapsed time is small.
-	var small bool
-	switch {
-	case uses(cmp.l) && !uses(cmp.r):
-		small = cmp.op == "<" || cmp.op == "<="
-	case uses(cmp.r) && !uses(cmp.l):
-		small = cmp.op == ">" || cmp.op == ">="
-	default:
-		return false
-	}
-	if cmp.op == "==" || cmp.op == "!=" || isZero(cmp.l) || isZero(cmp.r) {
-		return false // dt < 0 is a backward-jump check, not a minimum interval
-	}
-	if neg {
-		small = !small
-	}
-	smallBranch, largeBranch := s.then, s.els
-	if !small {
-		smallBranch, largeBranch = s.els, s.then
-	}
-	if exits(smallBranch) {
-		return true
-	}
-	moves := false
-	eachStmt(largeBranch, func(st *stmt) {
-		if st.kind == sAssign && c.d.path(st.target, f) == prev {
-			moves = true
+	for _, b := range bounds {
+		// largeBr runs only when the elapsed time is large, smallBr only
+		// when it is small; nil when the condition does not say.
+		var largeBr, smallBr []*stmt
+		switch {
+		case b.large && b.role != conj && b.role != deeper:
+			largeBr, smallBr = then, els
+			small(false)
+		case b.large && b.role == conj:
+			// if dt > T and flag: the watchdog's branch, taken only when
+			// the flag allows it too
+			if c.harmlessBranch(then, prev, f, false) {
+				kind = min(kind, elapsedHarmless)
+			}
+			continue
+		case !b.large && b.role != disj && b.role != deeper:
+			smallBr = then
+			small(true)
+			if b.role == alone {
+				largeBr = els
+			}
+		case !b.large && b.role == disj:
+			largeBr = els
+		default:
+			continue
 		}
-	})
-	return moves || c.expires(largeBranch, prev, f)
+		switch {
+		case smallBr != nil && exits(smallBr):
+			kind = min(kind, elapsedHarmless) // a throttle: too soon, leave
+		case largeBr != nil && (exits(largeBr) && c.harmlessBranch(largeBr, prev, f, true) || c.reassigns(largeBr, dts, f)):
+			return elapsedGuarded, smallThen, smallElse // a large dt is skipped or replaced
+		case largeBr != nil && c.moves(largeBr, prev, f):
+			// A throttle: once the period is over it acts and moves the
+			// baseline; a large first interval lets the first action
+			// through at once.
+			kind = min(kind, elapsedHarmless)
+		case largeBr != nil && c.harmlessBranch(largeBr, prev, f, false):
+			kind = min(kind, elapsedHarmless) // a watchdog whose expiry only resets state
+		case smallBr != nil:
+			kind = min(kind, elapsedUnused) // the work is done only while small
+		}
+	}
+	return kind, smallThen, smallElse
 }
 
-// expires reports whether the branch a watchdog takes once the elapsed time
-// is large only assigns members that the method moving the baseline sets
-// together with it (turtlebot3's fake node zeroes the wheel speeds its
-// cmd_vel callback sets with last_cmd_vel_time_): it expires the last
-// command. With the constructor's baseline no command has set them yet, so
-// expiring them early changes nothing. A branch that sets anything else (a
-// stale flag, an error state) is still reported.
-func (c *checker) expires(branch []*stmt, prev string, f *fn) bool {
-	m, ok := strings.CutPrefix(prev, "self.")
-	if !ok || f.cls == nil || len(branch) == 0 {
+// reassigns reports whether a branch assigns one of the elapsed-time
+// locals (dt = nominal).
+func (c *checker) reassigns(branch []*stmt, dts map[string]bool, f *fn) bool {
+	found := false
+	eachStmt(branch, func(s *stmt) {
+		if s.kind == sAssign && dts[c.d.path(s.target, f)] {
+			found = true
+		}
+	})
+	return found
+}
+
+// moves reports whether a branch assigns the baseline.
+func (c *checker) moves(branch []*stmt, prev string, f *fn) bool {
+	found := false
+	eachStmt(branch, func(s *stmt) {
+		if s.kind == sAssign && c.d.path(s.target, f) == prev {
+			found = true
+		}
+	})
+	return found
+}
+
+// harmlessBranch reports whether every statement of a branch only resets
+// state: assigns a constant, an empty or default-constructed value, or the
+// current time, to a local or to a member that the method moving the
+// baseline sets with it or whose initial value it is; counts; logs;
+// publishes; resets or clears a member; leaves (without a value, or with a
+// constant when exitOK). Such a timeout firing once at startup, when
+// nothing has arrived yet, changes nothing a user sees.
+func (c *checker) harmlessBranch(branch []*stmt, prev string, f *fn, exitOK bool) bool {
+	if len(branch) == 0 {
 		return false
 	}
-	paired := c.paired(f.cls, m)
-	for _, st := range branch {
-		if st.kind != sAssign || !paired[c.d.rootPath(st.target, f)] {
-			return false
+	m, _ := strings.CutPrefix(prev, "self.")
+	var paired map[string]bool
+	if f.cls != nil {
+		paired = c.paired(f.cls, m)
+	}
+	ok := true
+	var walk func(stmts []*stmt)
+	walk = func(stmts []*stmt) {
+		for _, s := range stmts {
+			if !ok {
+				return
+			}
+			switch s.kind {
+			case sExit:
+				if s.e != nil && !exitOK && !(s.n != nil && (s.n.kind == "continue_statement" || s.n.kind == "break_statement")) {
+					ok = false
+				}
+			case sAssign:
+				p := c.d.rootPath(s.target, f)
+				switch {
+				case p == prev, paired[p], s.value == nil:
+				case s.value.kind == eBinary && (s.value.op == "+" || s.value.op == "-") && s.value.r.kind == eNumber &&
+					c.d.path(s.value.l, f) == p:
+					// a counter: blocked += 1
+				case !strings.HasPrefix(p, "self."):
+					// a local, or a field of one: the stop command being built
+				case c.resetValue(s.value, f) && c.initialValue(p, s.value, f):
+				default:
+					if c.d.facts(s.value, f)&fNow == 0 {
+						ok = false
+					}
+				}
+			case sIf:
+				walk(s.then)
+				walk(s.els)
+			case sBlock:
+				walk(s.body)
+			default:
+				if !c.harmlessCall(s.e) {
+					ok = false
+				}
+			}
 		}
 	}
-	return true
+	walk(branch)
+	return ok
+}
+
+// resetValue reports whether v is a constant, an empty container, a
+// default-constructed value or the current time.
+func (c *checker) resetValue(v *expr, f *fn) bool {
+	switch v.kind {
+	case eNumber, eString, eChrono:
+		return true
+	case eName:
+		switch v.name {
+		case "True", "False", "None", "true", "false", "nullptr", "NULL":
+			return true
+		}
+		return isConstName(v.name)
+	case eCall:
+		if len(v.args) == 0 && len(v.kwargs) == 0 {
+			return true // Twist(), set(), {}
+		}
+		return c.d.facts(v, f)&fNow != 0
+	case eOther:
+		if v.n != nil {
+			switch v.n.kind {
+			case "list", "dictionary", "set", "tuple", "initializer_list", "unary_expression", "unary_operator":
+				for _, s := range v.subs {
+					if !c.resetValue(s, f) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// initialValue reports whether member p is given value v somewhere in a
+// constructor or initialiser too (or v is the zero of a counter): setting
+// it back is a reset.
+func (c *checker) initialValue(p string, v *expr, f *fn) bool {
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f.cls == nil {
+		return false
+	}
+	want := strings.Join(strings.Fields(v.text()), "")
+	if fl := f.cls.fields[m]; fl != nil {
+		if fl.init == nil || strings.Join(strings.Fields(fl.init.text()), "") == want ||
+			strings.Join(strings.Fields(fl.init.text()), "") == "{"+want+"}" {
+			return true
+		}
+	}
+	for _, a := range c.d.memberVals[f.cls][m] {
+		if (a.f.ctor || isInitMethod(a.f.name)) && strings.Join(strings.Fields(a.value.text()), "") == want {
+			return true
+		}
+	}
+	return isZero(v)
+}
+
+// harmlessCall reports whether an expression statement only logs,
+// publishes, or resets or clears something.
+func (c *checker) harmlessCall(e *expr) bool {
+	if e == nil {
+		return true
+	}
+	if e.kind == eOther && e.n != nil && (e.n.kind == "update_expression" || e.n.kind == "augmented_assignment") {
+		return true // a counter
+	}
+	if e.kind != eCall {
+		return false
+	}
+	if isLogCall(e) {
+		return true
+	}
+	if e.recv != nil && e.recv.kind == eAttr {
+		switch e.recv.name {
+		case "publish", "reset", "clear", "zero", "setZero", "fill", "cancel":
+			return true
+		}
+	}
+	return false
 }
 
 // onlyCompared reports whether every part of e that uses the elapsed time

@@ -55,14 +55,51 @@ func TestParseROSArgs(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"--ros-args", "-r"},
-		{"--ros-args", "-r", "chatter:=talk"},
+		{"--ros-args", "-r", "chatter:=bad topic"},
+		{"--ros-args", "-r", "/clock/:=/sim/clock"},
+		{"--ros-args", "-r", "talker:chatter:=talk"},
+		{"--ros-args", "-r", "__name:=x"},
 		{"--ros-args", "-r", "__node:=bad-name"},
 		{"--ros-args", "-p", "use_sim_time:=yes"},
-		{"--ros-args", "--log-level", "debug"},
+		{"--ros-args", "-p", "rate:=2"},
+		{"--ros-args", "--log-level"},
+		{"--ros-args", "--enclave", "/x"},
 		{"--ros-args", "-r", "__node"},
 	} {
 		if _, _, err := node.ParseROSArgs(bad); err == nil {
 			t.Errorf("ParseROSArgs(%q) accepted", bad)
+		}
+	}
+}
+
+// Topic remappings resolve as rcl's do: relative names in the node's
+// namespace, ~ in the node's private namespace, the first matching rule
+// wins, and a rule for another topic changes nothing.
+func TestRemapTopic(t *testing.T) {
+	ra, rest, err := node.ParseROSArgs([]string{"monitor", "--ros-args", "--log-level", "debug",
+		"-r", "/clock:=/sim/clock", "-r", "chatter:=talk", "-r", "~/state:=/state", "-r", "/clock:=/other"})
+	if err != nil || !slices.Equal(rest, []string{"monitor"}) {
+		t.Fatal(rest, err)
+	}
+	for _, c := range []struct{ topic, ns, want string }{
+		{"/clock", "/", "/sim/clock"},
+		{"clock", "/", "/sim/clock"},
+		{"clock", "/robot", "/robot/clock"},
+		{"chatter", "/robot", "/robot/talk"},
+		{"/robot/chatter", "/robot", "/robot/talk"},
+		{"/chatter", "/robot", "/chatter"},
+		{"~/state", "/robot", "/state"},
+		{"~", "/robot", "/robot/watch"},
+		{"/scan", "/", "/scan"},
+	} {
+		got, err := ra.RemapTopic(c.topic, c.ns, "watch")
+		if err != nil || got != c.want {
+			t.Errorf("RemapTopic(%q, %q) = %q, %v; want %q", c.topic, c.ns, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "bad topic!", "/clock/", "//clock", "/1clock", "a~b", "{node}/x"} {
+		if err := node.ValidateTopicName(bad); !errors.Is(err, node.ErrInvalidName) {
+			t.Errorf("ValidateTopicName(%q) = %v, want ErrInvalidName", bad, err)
 		}
 	}
 }

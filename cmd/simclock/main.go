@@ -14,12 +14,16 @@ import (
 func main() {
 	// SIGINT and SIGTERM both end a run the same way: with its summary.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], &cli.Env{
+	env := &cli.Env{
 		Stdin:       os.Stdin,
 		Stdout:      os.Stdout,
 		Stderr:      os.Stderr,
 		StderrIsTTY: isTerminal(os.Stderr),
-	})
+	}
+	if isTerminal(os.Stdin) {
+		env.Keyboard = openKeyboard
+	}
+	code := cli.Main(ctx, os.Args[1:], env)
 	stop()
 	os.Exit(code)
 }

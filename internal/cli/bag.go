@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
-	"github.com/simclock/simclock/timemsg"
 )
 
 func newBagCmd(env *Env) *cobra.Command {
@@ -49,6 +47,7 @@ type bagInspectOptions struct {
 	baseTol    time.Duration
 	futureTol  time.Duration
 	svg, html  string
+	plot       string // --plot, another --svg
 	decodeAll  bool
 	noCRC      bool
 	failOn     rules.FailOn
@@ -133,7 +132,7 @@ Examples:
 	f.Var(units.Duration(&o.baseTol, units.Positive), "base-tolerance", "stamps farther than this from the bag's clock are on another time base")
 	f.Var(units.Duration(&o.futureTol, units.Positive), "future-tolerance", "stamps ahead of the bag's clock by more than this are in the future")
 	f.StringVar(&o.svg, "svg", "", "write an SVG timeline of /clock against log time to `FILE`")
-	f.StringVar(&o.svg, "plot", "", "the same as --svg")
+	f.StringVar(&o.plot, "plot", "", "the same as --svg (both may be given: each file is written)")
 	f.StringVar(&o.html, "html", "", "write an HTML report with the timeline to `FILE`")
 	f.BoolVar(&o.decodeAll, "decode-all", false, "fully decode every message and report those that do not decode")
 	f.BoolVar(&o.noCRC, "no-crc", false, "skip the chunk CRC and lz4 checksum checks (faster; damage may go unnoticed)")
@@ -263,7 +262,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 	for _, out := range []struct {
 		path  string
 		write func(*bag.Report, io.Writer) error
-	}{{o.svg, (*bag.Report).WriteSVG}, {o.html, (*bag.Report).WriteHTML}} {
+	}{{o.svg, (*bag.Report).WriteSVG}, {o.plot, (*bag.Report).WriteSVG}, {o.html, (*bag.Report).WriteHTML}} {
 		if out.path == "" || len(recs) == 0 || recs[0].Report == nil {
 			continue
 		}
@@ -542,136 +541,3 @@ func (b *progressBar) update(done, total int64) {
 }
 
 func (b *progressBar) clear() { fmt.Fprint(b.w, "\r\033[K") }
-
-// bagClockOptions holds the flag values of simclock bag clock.
-type bagClockOptions struct {
-	rate        float64
-	hz          float64
-	loop        bool
-	startOffset time.Duration
-	delay       time.Duration
-	reliable    bool
-	transport   string
-	format      string
-	duration    time.Duration
-	files       []string
-}
-
-func newBagClockCmd(env *Env, runF func(context.Context, *bagClockOptions) error) *cobra.Command {
-	o := &bagClockOptions{}
-	cmd := &cobra.Command{
-		Use:   "clock [flags] DIR | FILE...",
-		Short: "Publish /clock along a bag's timeline, like ros2 bag play --clock",
-		Long: `simclock bag clock [--rate R] [--clock-hz HZ] [--start-offset S] [--delay D] [--loop] DIR | FILE...
-
-Publishes rosgraph_msgs/Clock on /clock the way "ros2 bag play --clock" does,
-over DDS by default (ROS_DOMAIN_ID, CYCLONEDDS_URI) and best-effort with depth
-1, rosbag2's player QoS (--reliable for reliable subscribers): HZ messages per
-second of wall time (--clock-hz, default 40 as "--clock" without a value),
-the bag's first log time plus --start-offset plus R times the wall time
-elapsed, ending on its last log time. --delay waits before the first message.
-With --loop it starts again, so /clock jumps back to the start (R14, R22).
-The bag's own recorded /clock is not replayed. The bag is a directory as
-ros2 bag record writes it (MCAP or sqlite3) or its files.
-
-It stops at the end of the bag, after --duration of wall-clock time, or on
-SIGINT or SIGTERM, and prints what it published as simclock pub does
-(--format json: env, progress, summary lines); on a terminal a progress bar
-through the bag goes to stderr.
-
-Examples:
-  simclock bag clock rosbag2_2024_05_01-10_00_00
-  simclock bag clock --rate 2 --start-offset 30 --loop run_0.mcap run_1.mcap`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.files = args
-			if len(o.files) == 0 {
-				return flagErrorf("bag clock: no bag given")
-			}
-			if !(o.rate > 0) || math.IsInf(o.rate, 0) {
-				return flagErrorf("--rate %v: must be positive", o.rate)
-			}
-			if !(o.hz > 0) || o.hz > 1e6 {
-				return flagErrorf("--clock-hz %v: must be in (0, 1e6]", o.hz)
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runBagClock(cmd.Context(), env, o)
-		},
-	}
-	f := cmd.Flags()
-	f.Float64Var(&o.rate, "rate", 1, "playback rate")
-	f.Float64Var(&o.hz, "clock-hz", 40, "/clock messages per second of wall time")
-	f.Float64Var(&o.hz, "hz", 40, "the same as --clock-hz")
-	f.BoolVar(&o.loop, "loop", false, "start again at the end")
-	f.Var(units.Duration(&o.startOffset, units.NonNegative), "start-offset", "start this far into the bag (seconds, or 1.5s, 200ms)")
-	f.Var(units.Duration(&o.delay, units.NonNegative), "delay", "wait this long before the first /clock (seconds)")
-	f.BoolVar(&o.reliable, "reliable", false, "publish RELIABLE instead of rosbag2's BEST_EFFORT")
-	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
-	addTransportFlag(f, &o.transport, transportDDS)
-	addFormatFlag(f, &o.format)
-	return cmd
-}
-
-// bagTimeline is the schedule of "ros2 bag play --clock" over [start, end]
-// (ns of log time): after delay, hz messages per second of wall time, each
-// rate × the period further, the last on end.
-func bagTimeline(start, end int64, rate, hz float64, loop bool, delay time.Duration) (*clockstream.Schedule, error) {
-	period := time.Duration(float64(time.Second) / hz)
-	return clockstream.NewSchedule(clockstream.ScheduleConfig{Start: time.Duration(start), Period: period,
-		Step: time.Duration(rate * float64(period)), HasUntil: true, Until: time.Duration(end), EndAtUntil: true,
-		Loop: loop && end > start, PreClock: delay})
-}
-
-func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
-	start, end, err := bag.Span(ctx, o.files)
-	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
-		return &usageError{err} // the same file twice, a directory beside its files, no such file, a pipe
-	}
-	if err != nil {
-		return err
-	}
-	if off := o.startOffset.Nanoseconds(); off > 0 {
-		if off > end-start {
-			return flagErrorf("--start-offset %s: the bag lasts only %s s", value(off), value(end-start))
-		}
-		start += off
-	}
-	sch, err := bagTimeline(start, end, o.rate, o.hz, o.loop, o.delay)
-	if err != nil {
-		return fmt.Errorf("bag clock: %w", err)
-	}
-	spec := playSpec{command: "bag clock", topic: timemsg.ClockTopic, transport: o.transport,
-		format: o.format, duration: o.duration, bestEffort: !o.reliable,
-		about: fmt.Sprintf("bag timeline %s → %s s, played at rate %s", value(start), value(end), strconv.FormatFloat(o.rate, 'f', -1, 64))}
-	if env.StderrIsTTY {
-		bar := &bagClockBar{w: env.Stderr, start: start, end: end}
-		spec.onTick = bar.tick
-		defer bar.clear()
-	}
-	return play(ctx, env, spec, sch)
-}
-
-// bagClockBar shows on a terminal how far through the bag /clock is.
-type bagClockBar struct {
-	w          io.Writer
-	start, end int64
-	last       int
-}
-
-func (b *bagClockBar) tick(t clockstream.Tick) {
-	done, total := t.Sim.Nanoseconds()-b.start, b.end-b.start
-	pct := 100
-	if total > 0 {
-		pct = int(max(0, min(done, total)) * 100 / total)
-	}
-	if pct == b.last {
-		return
-	}
-	b.last = pct
-	const width = 30
-	fill := pct * width / 100
-	fmt.Fprintf(b.w, "\r[%s%s] %3d%%  bag time %s s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), pct, value(t.Sim.Nanoseconds()))
-}
-
-func (b *bagClockBar) clear() { fmt.Fprint(b.w, "\r\033[K") }

@@ -301,8 +301,8 @@ func TestBagClockPlayOptions(t *testing.T) {
 	}
 	lines := strings.Split(out, "\n")
 	// The sqlite3 bag spans 1763999998.000 → 1764000003.990 s of log time.
-	if !strings.HasPrefix(lines[0], "bag timeline 1764000003.000000000 → 1764000003.990000000 s") {
-		t.Errorf("first line %q: want the timeline from start + 5 s", lines[0])
+	if !strings.HasPrefix(lines[1], "starting at 1764000003.000000000 s (--start-offset 5)") {
+		t.Errorf("second line %q: want the timeline from start + 5 s", lines[1])
 	}
 	// With --delay 2 the first progress second sends nothing.
 	if !strings.Contains(out, "    1.000  progress      0") || !strings.Contains(out, "summary      11") {

@@ -69,7 +69,20 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"pub", "--jump-to", "5"}, ExitUsage, "--jump-to and --jump-at"},
 		tc{[]string{"pub", "--resume-after", "1"}, ExitUsage, "--resume-after needs --pause-at"},
 		tc{[]string{"pub", "--loop"}, ExitUsage, "--loop needs --until"},
-		tc{[]string{"pub", "extra"}, ExitUsage, "takes no arguments"},
+		tc{[]string{"pub", "/a", "/b"}, ExitUsage, "at most one topic"},
+		tc{[]string{"pub", "/a", "--topic", "/b"}, ExitUsage, "the topic is given twice"},
+		// topic names ROS 2 rejects are usage errors, not DDS errors
+		tc{[]string{"pub", "bad topic!"}, ExitUsage, `topic name "bad topic!": invalid ROS name`},
+		tc{[]string{"pub", "--topic", ""}, ExitUsage, "empty"},
+		tc{[]string{"pub", "/clock/"}, ExitUsage, "ends with /"},
+		tc{[]string{"monitor", "~clock"}, ExitUsage, "invalid ROS name"},
+		tc{[]string{"monitor", "/1clock"}, ExitUsage, "starts with a digit"},
+		tc{[]string{"monitor", "--ros-args", "-r", "/clock:=/sim//clock"}, ExitUsage, "empty token"},
+		// ros2 topic's QoS flags
+		tc{[]string{"monitor", "--qos-reliability", "sometimes"}, ExitUsage, "want reliable, best_effort"},
+		tc{[]string{"monitor", "--qos-durability", "forever"}, ExitUsage, "want volatile, transient_local"},
+		tc{[]string{"monitor", "--qos-depth", "0"}, ExitUsage, "--qos-depth 0"},
+		tc{[]string{"monitor", "--qos-profile", "best_available"}, ExitUsage, "want action_status_default, clock"},
 		tc{[]string{"predict", "1", "2"}, ExitUsage, "simclock predict takes no arguments"},
 		tc{[]string{"experiment", "startup", "x"}, ExitUsage, "takes no arguments"},
 		tc{[]string{"experiment", "clocktypes", "x"}, ExitUsage, "takes no arguments"},
@@ -100,7 +113,7 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"experiment", "startup", "--timer-hz", "NaN"}, ExitUsage, "NaN"},
 		tc{[]string{"bag", "inspect", "--gap-periods", "NaN", hazards}, ExitUsage, "--gap-periods"},
 		tc{[]string{"bag", "clock", "--hz", "Inf", hazards}, ExitUsage, "hz"},
-		tc{[]string{"bag", "clock", "--clock-hz", "Inf", hazards}, ExitUsage, "--clock-hz"},
+		tc{[]string{"bag", "clock", "--clock-hz", "Inf", hazards}, ExitUsage, "--clock-hz +Inf"},
 		tc{[]string{"predict", "--duration", "Inf"}, ExitUsage, "--duration"},
 		tc{[]string{"bag", "inspect"}, ExitUsage, "no FILE"},
 		tc{[]string{"bag", "inspect", "--window", "NaN", hazards}, ExitUsage, "--window"},
@@ -108,11 +121,32 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"bag", "inspect", hazards, "./" + hazards}, ExitUsage, "given twice"},
 		tc{[]string{"bag", "clock", hazards, hazards}, ExitUsage, "given twice"},
 		tc{[]string{"bag", "clock", "--rate", "NaN", hazards}, ExitUsage, "--rate"},
+		tc{[]string{"bag", "clock", "-r", "0", hazards}, ExitUsage, "--rate 0"},
+		tc{[]string{"bag", "clock", "-r", "1e30", hazards}, ExitUsage, "--rate 1e+30: must be in (0, 1e6]"},
+		tc{[]string{"bag", "clock", "--clock", "0", hazards}, ExitUsage, "--clock 0"},
+		tc{[]string{"bag", "clock", "--clock-topics", "bad topic", hazards}, ExitUsage, "--clock-topics"},
+		tc{[]string{"bag", "clock", "--clock-topics", "/a", "--clock-topics-all", hazards}, ExitUsage, "give one"},
+		tc{[]string{"bag", "clock", "--playback-until-sec", "1", "--playback-until-nsec", "1", hazards}, ExitUsage, "give one"},
+		tc{[]string{"bag", "clock", "--playback-until-sec", "NaN", hazards}, ExitUsage, "--playback-until-sec"},
+		tc{[]string{"bag", "clock", "--playback-until-nsec", "-5", hazards}, ExitUsage, "--playback-until-nsec"},
+		tc{[]string{"bag", "clock", "--playback-duration", "-1", hazards}, ExitUsage, "must not be negative"},
 		tc{[]string{"bag", "clock", "--rate", "Inf", hazards}, ExitUsage, "--rate"},
 		tc{[]string{"lint", "--format", "xml", "."}, ExitUsage, "--format"},
 		tc{[]string{"doctor", "--duration", "NaN"}, ExitUsage, "--duration"},
 		tc{[]string{"doctor", "--tolerance", "0"}, ExitUsage, "must be positive"},
 		tc{[]string{"doctor", "--interval", "-1"}, ExitUsage, "must not be negative"},
+		// help for a command that does not exist
+		tc{[]string{"help", "nosuch"}, ExitUsage, `unknown command "nosuch" for "simclock"`},
+		tc{[]string{"help", "bag", "nosuch"}, ExitUsage, `unknown command "nosuch" for "simclock bag"`},
+		tc{[]string{"help", "bag", "clock"}, ExitOK, ""},
+		// numbers past what they set, and Go's parse errors in words
+		tc{[]string{"pub", "--rtf", "1e30", "--transport", "inproc"}, ExitUsage, "past the largest time a Clock message carries"},
+		tc{[]string{"predict", "--start", "2147483648"}, ExitUsage, "past the largest time a Clock message carries"},
+		tc{[]string{"predict", "--duration", "1000000000"}, ExitUsage, "a run of 1000000000 s at 10 Hz is more than"},
+		tc{[]string{"experiment", "startup", "--timer-hz", "abc"}, ExitUsage, `"abc": want a rate in Hz`},
+		tc{[]string{"experiment", "startup", "--clock-every", "1e6"}, ExitUsage, `invalid argument "1e6" for "--clock-every" flag: want a whole number`},
+		tc{[]string{"pub", "--seed", "-1"}, ExitUsage, "want a whole number, 0 or more"},
+		tc{[]string{"bag", "clock", "--hz", "10", "--clock-hz", "20", hazards}, ExitUsage, "give one"},
 		// clean runs and findings
 		tc{[]string{"predict"}, ExitOK, ""},
 		tc{[]string{"bag", "inspect", hazards}, ExitFailure, ""},
@@ -120,6 +154,9 @@ func TestExitCodeContract(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			_, stderr, code := runSimclock(t, c.args...)
+			if strings.Contains(stderr, "strconv.") {
+				t.Errorf("Go's parse error reaches the user: %q", stderr)
+			}
 			if code != c.code || !strings.Contains(stderr, c.want) {
 				t.Errorf("simclock %s: exit %d, stderr %q; want %d and %q", strings.Join(c.args, " "), code, stderr, c.code, c.want)
 			}
@@ -165,5 +202,35 @@ func TestJSONKindFirstEverywhere(t *testing.T) {
 				t.Errorf("simclock %s, line %d: %.80s", strings.Join(args, " "), i+1, line)
 			}
 		}
+	}
+}
+
+// The help of every command prints its defaults as a user types them
+// (--timer-hz's was "float64Slice (default [10.000000,20.000000])").
+func TestHelpDefaultsReadable(t *testing.T) {
+	leaves, groups := commandPaths(NewRoot(&Env{}), nil)
+	for _, path := range append(append([][]string{{}}, groups...), leaves...) {
+		out, _, _ := runSimclock(t, append(path, "--help")...)
+		for _, bad := range []string{"float64Slice", "Slice (default [", ".000000"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("simclock %s --help shows %q", strings.Join(path, " "), bad)
+			}
+		}
+	}
+}
+
+// A CYCLONEDDS_URI naming a missing file is said in words before Cyclone
+// DDS would print its raw log line.
+func TestMissingCycloneConfig(t *testing.T) {
+	var out, errOut strings.Builder
+	code := Main(t.Context(), []string{"monitor", "--duration", "1"}, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		Getenv: func(k string) string {
+			if k == "CYCLONEDDS_URI" {
+				return "file:///nonexistent/cyclonedds.xml"
+			}
+			return ""
+		}})
+	if code != ExitFailure || !strings.Contains(errOut.String(), "CYCLONEDDS_URI names file:///nonexistent/cyclonedds.xml, which cannot be read") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,7 +44,7 @@ type startupOptions struct {
 }
 
 func newStartupCmd(env *Env) *cobra.Command {
-	opts := startupOptions{cfg: experiment.DefaultStartup()}
+	opts := startupOptions{cfg: experiment.DefaultStartup(), timerHz: []float64{10, 20}}
 	cmd := &cobra.Command{
 		Use:   "startup",
 		Short: "How many callbacks computing now() - W fail, return 0 or succeed, per start S",
@@ -74,7 +75,7 @@ Examples:
 	c := &opts.cfg
 	f.Var(units.List(&c.Starts, units.NonNegative), "start", "simulator start times S, comma-separated")
 	f.Var(units.List(&c.Windows, units.NonNegative), "windows", "windows W replayed on every recorded now(), comma-separated")
-	f.Float64SliceVar(&opts.timerHz, "timer-hz", []float64{10, 20}, "rates of the subject's sim-clock timers")
+	f.Var(units.Rates(&opts.timerHz), "timer-hz", "rates of the subject's sim-clock timers")
 	f.Float64Var(&c.WallTimerHz, "wall-timer-hz", c.WallTimerHz, "rate of the subject's steady timer computing now() - 1 s")
 	f.Var(units.Duration(&c.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
 	f.Var(units.Duration(&c.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
@@ -203,14 +204,14 @@ func sameCounts(a, b []experiment.ScenarioResult) bool {
 
 func printStartupText(w io.Writer, opts *startupOptions, results []experiment.ScenarioResult, h experiment.HistoryResult) {
 	cfg := opts.cfg
-	paragraph(w, fmt.Sprintf("Startup experiment: /clock from S, %s s of sim time every %s s of wall time (one message in %d published), first message %s s after the subscription matched; the subject has %v Hz sim-clock timers and a %v Hz steady timer.",
-		span(cfg.ClockStep), span(cfg.ClockPeriod), cfg.ClockEvery, span(cfg.PreClock), cfg.TimerHz, cfg.WallTimerHz))
+	paragraph(w, fmt.Sprintf("Startup experiment: /clock from S, %s s of sim time every %s s of wall time (one message in %d published), first message %s s after the subscription matched; the subject has %s Hz sim-clock timers and a %g Hz steady timer.",
+		span(cfg.ClockStep), span(cfg.ClockPeriod), cfg.ClockEvery, span(cfg.PreClock), joinRates(cfg.TimerHz), cfg.WallTimerHz))
 
 	fmt.Fprintf(w, "\nBefore the first /clock (R26: now() is 0 whatever S is)\n")
-	t := newTable("S", "1st /clock", "ctor now()?", "ctor now()-1s", "wall @0 (pred)", "raised", "wall after", "raised",
+	t := newTable("S (s)", "1st /clock (s)", "ctor now()?", "ctor now()-1s", "wall @0 (pred)", "raised", "wall after", "raised",
 		"RTF", "/clock (lost)")
 	for _, r := range results {
-		t.row(fsecs(r.S), span(r.PreClockWall)+"s", fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
+		t.row(setting(r.S), span(r.PreClockWall), fmt.Sprint(r.Ctor.NowNs), string(r.Ctor.Minus1s),
 			fmt.Sprintf("%d (%d)", r.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0), fmt.Sprint(r.WallTimer.ExcNow0),
 			fmt.Sprint(r.WallTimer.CallsAfterClock), fmt.Sprint(r.WallTimer.ExcAfterClock), fmt.Sprintf("%.3g", r.MeasuredRTF),
 			fmt.Sprintf("%d (%d)", r.Published, r.Lost))
@@ -218,7 +219,7 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nSim-clock timers: now() - W per tick, measured (predicted) (R25)\n")
-	t = newTable("S", "W", "timer", "calls", "errors", "zeros", "positive", "first positive now", "match")
+	t = newTable("S (s)", "W (s)", "timer", "calls", "errors", "zeros", "positive", "first positive now (s)", "match")
 	for _, r := range results {
 		for _, wr := range r.Windows {
 			calls := 0
@@ -229,13 +230,13 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 			}
 			first := "-"
 			if wr.FirstPositiveNow != nil {
-				first = fsecs(*wr.FirstPositiveNow)
+				first = value(*wr.FirstPositiveNow)
 			}
 			mark := "✓"
 			if !wr.Matched() {
 				mark = "✗"
 			}
-			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprint(calls),
+			t.row(setting(r.S), setting(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprint(calls),
 				fmt.Sprintf("%d (%d)", wr.Exceptions, wr.PredictedExceptions), fmt.Sprintf("%d (%d)", wr.Zeros, wr.PredictedZeros),
 				fmt.Sprint(wr.Positives), first, mark)
 		}
@@ -243,10 +244,10 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 	t.write(w, opts.wide)
 
 	fmt.Fprintf(w, "\nGuards: the errors/zeros that get past each (R27)\n")
-	t = newTable("S", "W", "timer", "no guard", "skip if now <= W", "skip if now == 0 or now < W")
+	t = newTable("S (s)", "W (s)", "timer", "no guard", "skip if now <= W", "skip if now == 0 or now < W")
 	for _, r := range results {
 		for _, wr := range r.Windows {
-			t.row(fsecs(r.S), fsecs(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprintf("%d/%d", wr.Exceptions, wr.Zeros),
+			t.row(setting(r.S), setting(wr.W), fmt.Sprintf("%g Hz", wr.Hz), fmt.Sprintf("%d/%d", wr.Exceptions, wr.Zeros),
 				fmt.Sprintf("%d/%d", wr.GuardLE.Exceptions, wr.GuardLE.Zeros), fmt.Sprintf("%d/%d", wr.GuardEq0OrLt.Exceptions, wr.GuardEq0OrLt.Zeros))
 		}
 	}
@@ -261,11 +262,54 @@ func printStartupText(w io.Writer, opts *startupOptions, results []experiment.Sc
 		strings.Join(stamps, ", "), fsecs(h.QueryZeroGot), fsecs(h.Query99Got), h.StrictZeroErr))
 }
 
-// fsecs formats a time for the experiment tables exactly, in seconds
-// with the unit and without an exponent or float rounding
-// ("1700000000.005s", not "1.700000000005e+09s"): the experiments' times
-// are settings the user typed and values derived from them.
+// fsecs formats a setting or a time derived from settings exactly, in
+// seconds with the unit and without an exponent or float rounding
+// ("1700000000.005 s", not "1.700000000005e+09s"), for prose.
 func fsecs[D ~int64](ns D) string { return experiment.FormatSeconds(int64(ns)) }
+
+// setting is a table cell echoing a setting the user typed: exact seconds
+// under a head that carries the unit ("0.5").
+func setting[D ~int64](ns D) string { return units.Exact(int64(ns)) }
+
+// joinRates writes timer rates as prose: "10 and 20", "10, 20 and 30".
+func joinRates(hz []float64) string {
+	parts := make([]string, len(hz))
+	for i, f := range hz {
+		parts[i] = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// spanBanner returns a line naming two groups of the columns of table
+// (text as table.write prints it): the columns from the first "dt" head
+// to the first "timeout" head, and from the second "dt" to the second
+// "timeout". A table printed as records gets none.
+func spanBanner(table, first, second string) string {
+	head, _, _ := strings.Cut(table, "\n")
+	var cols []int
+	for i := 0; i+1 < len(head); i++ {
+		if (i == 0 || head[i-1] == ' ') && (strings.HasPrefix(head[i:], "dt ") || strings.HasPrefix(head[i:], "timeout")) {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) != 4 {
+		return ""
+	}
+	group := func(name string, from, to int) string {
+		width := max(to-from, len(name)+4)
+		dashes := width - len(name) - 2
+		return strings.Repeat("-", dashes/2) + " " + name + " " + strings.Repeat("-", dashes-dashes/2)
+	}
+	line := strings.Repeat(" ", cols[0]) + group(first, cols[0], cols[1]+len("timeout"))
+	line += strings.Repeat(" ", max(1, cols[2]-len(line))) + group(second, cols[2], cols[3]+len("timeout"))
+	return line + "\n"
+}
+
+// meters writes a distance or a speed with millimetre decimals.
+func meters(m float64) string { return strconv.FormatFloat(m, 'f', 3, 64) }
 
 func newClockTypesCmd(env *Env) *cobra.Command {
 	var format string
@@ -385,34 +429,37 @@ func newDtSpikeCmd(env *Env) *cobra.Command {
 			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
 				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
 			fmt.Fprintln(w)
-			fmt.Fprintf(w, "One step worked three ways: the robot went from %gm to %gm (%g m/s for one %s s period).\n", cases[0].PrevPositionM, cases[0].PositionM, cfg.Speed, experimentSeconds(cfg.Period))
-			ct := newTable("case", "prev", "now", "dt", "dt<0 skips", "distance", "speed", "watchdog over by")
+			fmt.Fprintf(w, "One step worked three ways: the robot went from %s m to %s m (%g m/s for one %s s period).\n", meters(cases[0].PrevPositionM), meters(cases[0].PositionM), cfg.Speed, experimentSeconds(cfg.Period))
+			fmt.Fprintln(w, "(times in s, distances in m, speeds in m/s)")
+			ct := newTable("case", "prev", "now", "dt", "dt<0 skip", "distance", "speed", "watchdog late")
 			for _, c := range cases {
 				speed := "x/0"
 				if c.SpeedMPS != nil {
-					speed = fmt.Sprintf("%gm/s", *c.SpeedMPS)
+					speed = meters(*c.SpeedMPS)
 				}
 				exceeded := "-"
 				if c.WatchdogTrips {
-					exceeded = fsecs(c.WatchdogExceeded)
+					exceeded = span(c.WatchdogExceeded)
 				}
-				ct.row(c.Case, fsecs(c.PrevTimeNs), fsecs(c.NowNs), fsecs(c.Dt), fmt.Sprint(!c.PassesDtCheck),
-					fmt.Sprintf("%gm", c.DistanceM), speed, exceeded)
+				ct.row(c.Case, value(c.PrevTimeNs), value(c.NowNs), span(c.Dt), fmt.Sprint(!c.PassesDtCheck),
+					meters(c.DistanceM), speed, exceeded)
 			}
 			ct.write(w, wide)
 			fmt.Fprintln(w)
-			fmt.Fprintln(w, "             ---------- naive ----------    ----------- guarded -----------")
-			t := newTable("tick", "now", "dt", "distance", "speed", "timeout", "dt", "distance", "speed", "timeout", "true distance")
+			t := newTable("tick", "now", "dt", "dist", "speed", "timeout", "dt", "dist", "speed", "timeout", "true dist")
 			for _, r := range rows {
-				gdt := fsecs(r.GuardDt)
+				gdt := span(r.GuardDt)
 				if r.GuardSkip != "ok" {
 					gdt = "skip"
 				}
-				t.row(fmt.Sprint(r.Tick), fsecs(r.NowNs), fsecs(r.NaiveDt), fmt.Sprintf("%gm", r.NaiveDistM),
-					fmt.Sprintf("%gm/s", r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, fmt.Sprintf("%gm", r.GuardDistM),
-					fmt.Sprintf("%gm/s", r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), fmt.Sprintf("%gm", r.TrueDistanceM))
+				t.row(fmt.Sprint(r.Tick), value(r.NowNs), span(r.NaiveDt), meters(r.NaiveDistM),
+					meters(r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, meters(r.GuardDistM),
+					meters(r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), meters(r.TrueDistanceM))
 			}
-			t.write(w, wide)
+			var tb strings.Builder
+			t.write(&tb, wide)
+			fmt.Fprint(w, spanBanner(tb.String(), "naive", "guarded"))
+			fmt.Fprint(w, tb.String())
 			fmt.Fprintln(w)
 			paragraph(w, "The naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip: no baseline yet, when prev <= 0 or now <= 0; it always moves the baseline) loses one sample and nothing else (R29).")
 			return nil

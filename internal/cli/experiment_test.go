@@ -156,7 +156,7 @@ func startupPlot(t *testing.T, args ...string) string {
 
 func TestExperimentPlot(t *testing.T) {
 	s := startupPlot(t)
-	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 12 || !strings.Contains(s, "W = 1s") || !strings.Contains(s, "#d22") {
+	if !strings.HasPrefix(s, "<svg") || strings.Count(s, "S = ") != 12 || !strings.Contains(s, "W = 1 s") || !strings.Contains(s, "#d22") {
 		t.Errorf("plot lacks panels (4 scenarios × 3 windows), window lines or failing ticks:\n%.500s", s)
 	}
 }
@@ -166,10 +166,10 @@ func TestExperimentPlot(t *testing.T) {
 // the 1 s constructor window would have coloured red.
 func TestExperimentPlotColoursByTheWindowsAskedFor(t *testing.T) {
 	s := startupPlot(t, "--start", "0", "--windows", "0.25")
-	if strings.Count(s, "S = ") != 1 || !strings.Contains(s, "W = 0.25s") || strings.Contains(s, "W = 1s") {
+	if strings.Count(s, "S = ") != 1 || !strings.Contains(s, "W = 0.25 s") || strings.Contains(s, "W = 1 s") {
 		t.Errorf("want one panel for W = 0.25 s:\n%.800s", s)
 	}
-	for _, want := range []string{"now 0.1s, now − 0.25s: error", "now 0.3s, now − 0.25s: positive"} {
+	for _, want := range []string{"now 0.1 s, now − 0.25 s: error", "now 0.3 s, now − 0.25 s: positive"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no tick %q in the plot", want)
 		}

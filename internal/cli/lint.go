@@ -57,17 +57,18 @@ Silence a finding with a comment on its line or alone on the line before:
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
 a SYSTEM_TIME baseline); guards are never inserted.
 
---ros-distro (default jazzy) words what now() - W below 0 does: rclpy
-raises; rclcpp throws from 28.2 (Kilted, Rolling) and silently gives a
-negative Time on Humble and Jazzy, where a window that is only compared is
-therefore harmless and not reported. Test code (gtest, pytest,
+--ros-distro (default $ROS_DISTRO, as every ROS shell sets it, else jazzy)
+says what now() - W below 0 does: rclpy raises; rclcpp throws from 28.2
+(Kilted, Rolling) and silently gives a negative Time on Humble and Jazzy,
+where a C++ window is info, and nothing when it is only compared. Test code (gtest, pytest,
 launch_testing) runs on wall time unless it mentions use_sim_time, so the
 sim-time startup rules (R26, R27, R29) skip it.
 
-Files that could not be parsed (YAML or XML that is not well formed) are
-named on stderr as file:line: could not parse, and counted; C++ with syntax
-errors (unexpanded C++ macros, Python mid-edit or not Python 3) is analysed around them and counted.
---strict fails the run when a file could not be parsed. SARIF artifact URIs
+Files that could not be parsed (YAML or XML that is not well formed) and
+Python files with syntax errors are named on stderr (file:line: ...) and
+analysed as far as they go; --strict fails the run on them. C++ the parser
+cannot fully follow (macros it cannot expand) is valid code: it is analysed
+around them and only counted. SARIF artifact URIs
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
@@ -91,8 +92,9 @@ Examples:
 	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
 	addFailOnFlag(flags, &opts.failOn)
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
-	flags.StringVar(&opts.distro, "ros-distro", lint.DefaultDistro,
-		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"): what a negative rclcpp::Time does depends on it")
+	flags.StringVar(&opts.distro, "ros-distro", "",
+		"ROS 2 distribution the code targets ("+strings.Join(lint.Distros, ", ")+"; default $ROS_DISTRO, else "+lint.DefaultDistro+
+			"): what a negative rclcpp::Time does depends on it")
 	return cmd
 }
 
@@ -104,11 +106,25 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 	if err != nil {
 		return flagErrorf("--rules: %v", err)
 	}
+	if opts.distro == "" {
+		// A ROS shell sets ROS_DISTRO: lint for the distribution in use.
+		if d := env.Getenv("ROS_DISTRO"); d != "" {
+			if _, err := lint.ParseDistro(d); err == nil {
+				opts.distro = d
+			} else {
+				fmt.Fprintf(env.Stderr, "simclock lint: ROS_DISTRO=%s is not one lint knows (%s): linting for %s\n",
+					escapeTerminal(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
+			}
+		}
+	}
 	if _, err := lint.ParseDistro(opts.distro); err != nil {
 		return flagErrorf("--ros-distro: %v", err)
 	}
 	for _, p := range opts.paths {
 		if _, err := os.Stat(p); err != nil {
+			return flagErrorf("lint: %v", err)
+		}
+		if _, err := lint.Files([]string{p}); errors.Is(err, lint.ErrNotRegular) {
 			return flagErrorf("lint: %v", err)
 		}
 	}
@@ -191,7 +207,8 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		}
 	}
 	failures := res.Failures()
-	for _, p := range failures {
+	syntax := res.SyntaxErrors()
+	for _, p := range append(failures, syntax...) {
 		where := p.File
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
@@ -208,8 +225,15 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		}
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
 	}
-	if n := len(res.ParseErrors) - len(failures); n > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d file(s) had syntax errors, analysed around them (--format json lists them)\n", n)
+	if n := len(syntax); n > 0 {
+		what := "analysed around them"
+		if strict {
+			what = "--strict: the run fails"
+		}
+		fmt.Fprintf(errOut, "simclock lint: %d file(s) with syntax errors; %s\n", n, what)
+	}
+	if n := len(res.ParseErrors) - len(failures) - len(syntax); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d C++ file(s) analysed around code the parser does not know (usually macros); --format json lists them\n", n)
 	}
 	return nil
 }
@@ -231,7 +255,7 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 //	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
 //	{"kind":"finding","code":"unguarded-window","severity":"warning","rules":["R27"],"file":"...",
 //	 "line":1,"col":1,"end_line":1,"end_col":9,"message":"...","why":"...","fix":"...","level":"warning","fixable":false}
-//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true}
+//	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true,"syntax_error":false}
 //	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
 //
 // Columns count Unicode code points from 1. "severity" is info, warning or
@@ -240,8 +264,10 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 // status's view (info alone does not fail). A parse_error line names each
 // file that did not parse cleanly: "recovered" when it was analysed around
 // the error, else the file could not be parsed past "line" ("unparsed"
-// counts those; --strict fails the run on them). Fields may be added,
-// never renamed. Schema 2 writes a finding as every tool does
+// counts those); "syntax_error" when it is not valid code (Python the
+// parser rejects), not code the parser cannot expand (a C++ macro).
+// --strict fails the run on the unparsed and the syntax errors. Fields may
+// be added, never renamed. Schema 2 writes a finding as every tool does
 // (rules.Finding): "code" (the rule's name) and "rules" (["R27"]) replace
 // schema 1's "rule" ("R27").
 
@@ -274,9 +300,10 @@ type lintSummary struct {
 }
 
 // lintFailed is the exit status's view of a run: a finding left that
-// reaches --fail-on, or under --strict a file that could not be parsed.
+// reaches --fail-on, or under --strict a file that could not be parsed or
+// has a syntax error.
 func lintFailed(res *lint.Result, opts *lintOptions) bool {
-	return res.Failed(opts.failOn) || opts.strict && len(res.Failures()) > 0
+	return res.Failed(opts.failOn) || opts.strict && (len(res.Failures()) > 0 || len(res.SyntaxErrors()) > 0)
 }
 
 func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, opts *lintOptions) error {
@@ -314,7 +341,7 @@ func writeLintSARIF(out io.Writer, res *lint.Result, roots report.Roots, strict 
 		RuleID: func(c rules.Check) string { return c.Rules[0].String() }}
 	for _, p := range res.ParseErrors {
 		level := rules.Info
-		if !p.Recovered {
+		if !p.Recovered || p.SyntaxError {
 			level = rules.Warning
 			if strict {
 				level = rules.Error
@@ -339,7 +366,10 @@ func writeLintSARIF(out io.Writer, res *lint.Result, roots report.Roots, strict 
 
 // parseErrorText says what went wrong with a file.
 func parseErrorText(p lint.ParseError) string {
-	if p.Recovered {
+	switch {
+	case p.SyntaxError:
+		return p.Message
+	case p.Recovered:
 		return "could not parse part of the file (" + p.Message + ")"
 	}
 	return "could not parse: " + p.Message

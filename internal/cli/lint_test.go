@@ -3,6 +3,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -101,7 +103,7 @@ func TestLintText(t *testing.T) {
 			t.Errorf("why %s printed %d times, want once", id, n)
 		}
 	}
-	if !strings.Contains(out, "window.cpp:8:14: R26:") || !strings.Contains(out, "tracker.py:24:15: R29:") {
+	if !strings.Contains(out, "window.cpp:8:14: R26:") || !strings.Contains(out, "tracker.py:25:15: R29:") {
 		t.Errorf("missing expected findings:\n%s", out)
 	}
 	// The R5 on window.cpp line 13 carries a suppression comment.
@@ -306,6 +308,41 @@ func TestLintSARIFRoot(t *testing.T) {
 	}
 }
 
+// TestLintSyntaxErrors checks that a Python syntax error is named as one
+// and fails --strict, while C++ the parser cannot expand (a component's
+// registration macro, as in ros2/examples) is valid code: never called a
+// syntax error, never failing --strict.
+func TestLintSyntaxErrors(t *testing.T) {
+	dir := t.TempDir()
+	py := filepath.Join(dir, "pkg", "broken.py")
+	cpp := filepath.Join(dir, "src", "component.cpp")
+	for p, src := range map[string]string{
+		py:  "def f(:\n    return 1\n",
+		cpp: "#include <rclcpp/rclcpp.hpp>\n\nnamespace demo\n{\nclass Talker : public rclcpp::Node\n{\npublic:\n  DEMO_PUBLIC explicit Talker(const rclcpp::NodeOptions & options)\n  : Node(\"talker\", options) {}\n};\n}  // namespace demo\n\nRCLCPP_COMPONENTS_REGISTER_NODE(demo::Talker)\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, errOut, code := runCLI(t, "lint", dir)
+	if code != ExitOK || !strings.Contains(errOut, py+":1: syntax error") ||
+		!strings.Contains(errOut, "1 file(s) with syntax errors; analysed around them") ||
+		strings.Contains(errOut, cpp) {
+		t.Errorf("exit %d; want 0, the Python file named as a syntax error and the C++ one not:\n%s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "lint", "--strict", dir)
+	if code != ExitFailure || !strings.Contains(errOut, "1 file(s) with syntax errors; --strict: the run fails") {
+		t.Errorf("--strict: exit %d, want 1:\n%s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "lint", "--strict", filepath.Join(dir, "src"))
+	if code != ExitOK || strings.Contains(errOut, "syntax") {
+		t.Errorf("--strict on the C++ component alone: exit %d, want 0 and no syntax error:\n%s", code, errOut)
+	}
+}
+
 // TestLintParseErrors checks that files that could not be parsed are
 // named with their line and counted, and that --strict fails the run.
 func TestLintParseErrors(t *testing.T) {
@@ -333,7 +370,7 @@ func TestLintParseErrors(t *testing.T) {
 		filepath.Join(dir, "config/bad.yaml") + ":2: could not parse",
 		filepath.Join(dir, "launch/bad.launch.xml") + ":3: could not parse",
 		"2 file(s) could not be parsed",
-		"1 file(s) had syntax errors",
+		"1 C++ file(s) analysed around code the parser does not know (usually macros)",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -443,16 +480,55 @@ func TestLintFix(t *testing.T) {
 // TestLintDistroWording checks that --ros-distro words what a negative
 // rclcpp::Time does: silent before rclcpp 28.2 (Humble, Jazzy), thrown
 // from 28.2 (Kilted, Rolling).
+// Before 28.2 the negative Time is stored silently, so the C++ window is
+// info and the run passes; from 28.2 it throws and the run fails.
 func TestLintDistroWording(t *testing.T) {
-	for distro, want := range map[string]string{
-		"humble":  "rclcpp on Humble (before 28.2) silently gives a negative Time",
-		"jazzy":   "rclcpp on Jazzy (before 28.2) silently gives a negative Time",
-		"kilted":  "rclcpp on Kilted (28.2 and later) throws std::runtime_error",
-		"rolling": "rclcpp on Rolling (28.2 and later) throws std::runtime_error",
+	for distro, tc := range map[string]struct {
+		want string
+		code int
+	}{
+		"humble":  {"rclcpp on Humble (before 28.2) silently gives a negative Time; Kilted and Rolling throw (info)", ExitOK},
+		"jazzy":   {"rclcpp on Jazzy (before 28.2) silently gives a negative Time; Kilted and Rolling throw (info)", ExitOK},
+		"kilted":  {"rclcpp on Kilted (28.2 and later) throws std::runtime_error", ExitFailure},
+		"rolling": {"rclcpp on Rolling (28.2 and later) throws std::runtime_error", ExitFailure},
 	} {
 		out, errOut, code := runCLI(t, "lint", "--rules", "R27", "--ros-distro", distro, "testdata/lint/pkg/src")
-		if code != ExitFailure || !strings.Contains(out, want) {
-			t.Errorf("--ros-distro %s: exit %d, output lacks %q:\n%s%s", distro, code, want, out, errOut)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("--ros-distro %s: exit %d (want %d), output lacks %q:\n%s%s", distro, code, tc.code, tc.want, out, errOut)
 		}
+	}
+}
+
+// TestLintDistroFromEnv: without --ros-distro, lint targets $ROS_DISTRO (a
+// ROS shell sets it); an unknown one is named and the default used.
+func TestLintDistroFromEnv(t *testing.T) {
+	run := func(rosDistro string, args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+			Getenv: func(k string) string {
+				if k == "ROS_DISTRO" {
+					return rosDistro
+				}
+				return ""
+			}})
+		return out.String(), errOut.String(), code
+	}
+	args := []string{"lint", "--rules", "R27", "testdata/lint/pkg/src"}
+	out, errOut, code := run("kilted", args...)
+	if code != ExitFailure || !strings.Contains(out, "rclcpp on Kilted (28.2 and later) throws") {
+		t.Errorf("ROS_DISTRO=kilted: exit %d, want the Kilted wording:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run("kilted", append([]string{"lint", "--ros-distro", "humble"}, args[1:]...)...)
+	if code != ExitOK || !strings.Contains(out, "rclcpp on Humble") {
+		t.Errorf("--ros-distro humble beside ROS_DISTRO=kilted: exit %d, want the flag to win:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run("iron", args...)
+	if code != ExitOK || !strings.Contains(out, "rclcpp on Jazzy") ||
+		!strings.Contains(errOut, "ROS_DISTRO=iron is not one lint knows (humble, jazzy, kilted, rolling): linting for jazzy") {
+		t.Errorf("ROS_DISTRO=iron: exit %d, want a note and Jazzy:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run("", args...)
+	if code != ExitOK || !strings.Contains(out, "rclcpp on Jazzy") || strings.Contains(errOut, "ROS_DISTRO") {
+		t.Errorf("no ROS_DISTRO: exit %d, want Jazzy:\n%s%s", code, out, errOut)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -229,46 +228,6 @@ func checkWidth(t *testing.T, out string) {
 	}
 }
 
-// bagTimeline plays "ros2 bag play --clock": start + rate × elapsed at hz,
-// ending on the last log time, looping back to the start (R14, R22).
-func TestBagTimeline(t *testing.T) {
-	const sec, ms = int64(time.Second), int64(time.Millisecond)
-	for _, tc := range []struct {
-		name        string
-		start, end  int64
-		rate, hz    float64
-		loop        bool
-		n           int
-		wantValues  []int64
-		wantWallsMs []int64
-	}{
-		{"rate 1 at 4 Hz", 10 * sec, 11 * sec, 1, 4, false, 10,
-			[]int64{10 * sec, 10250 * ms, 10500 * ms, 10750 * ms, 11 * sec}, []int64{0, 250, 500, 750, 1000}},
-		{"rate 2 at 4 Hz", 10 * sec, 11 * sec, 2, 4, false, 10,
-			[]int64{10 * sec, 10500 * ms, 11 * sec}, []int64{0, 250, 500}},
-		{"end between ticks", 0, 700 * ms, 1, 2, false, 10, []int64{0, 500 * ms, 700 * ms}, []int64{0, 500, 1000}},
-		{"loop", 5 * sec, 6 * sec, 1, 2, true, 6, []int64{5 * sec, 5500 * ms, 6 * sec, 5 * sec, 5500 * ms, 6 * sec},
-			[]int64{0, 500, 1000, 1500, 2000, 2500}},
-		{"one instant", 5 * sec, 5 * sec, 1, 2, true, 6, []int64{5 * sec}, []int64{0}},
-	} {
-		sch, err := bagTimeline(tc.start, tc.end, tc.rate, tc.hz, tc.loop, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var values, walls []int64
-		for range tc.n {
-			tk, ok := sch.Next()
-			if !ok {
-				break
-			}
-			values, walls = append(values, int64(tk.Sim)), append(walls, int64(tk.Wall)/ms)
-		}
-		if !slices.Equal(values, tc.wantValues) || !slices.Equal(walls, tc.wantWallsMs) {
-			t.Errorf("%s: values %v at %v ms; want %v at %v", tc.name, values, walls, tc.wantValues, tc.wantWallsMs)
-		}
-	}
-}
-
 // simclock bag clock is simclock pub over a bag's timeline: the same
 // Player, the same output.
 func TestBagClockGolden(t *testing.T) {
@@ -289,14 +248,33 @@ func TestBagClockGolden(t *testing.T) {
 	}
 }
 
-// On a terminal the monitor refreshes one line in place on stderr and
-// prints only its summary on stdout; piped, it prints a row per interval.
+// On a terminal the monitor refreshes one line in place on stderr, under
+// a header row that labels its columns, and prints only its summary on
+// stdout; piped, it prints a row per interval.
 func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
 	out, errOut, code := runVirtualEnv(t, true, nil, 0, "monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock")
 	if code != ExitOK || strings.Count(errOut, "\r\033[K") != 2 || !strings.Contains(errOut, "no clock yet") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
+	if head, _, _ := strings.Cut(errOut, "\r"); !strings.HasSuffix(head, monitorHeader+"\n") || !strings.Contains(monitorHeader, "value (s)") {
+		t.Errorf("stderr %q: want the header row before the live line", errOut)
+	}
 	if strings.Contains(out, "no clock yet") || !strings.HasPrefix(out, "summary: no /clock message at all") {
 		t.Errorf("stdout %q: want the summary only", out)
+	}
+}
+
+// On a terminal, the per-publisher table and the warnings scroll above the
+// live line when who publishes or what is wrong changes, not every
+// interval; the publishers are named.
+func TestMonitorLivePublishersOnATerminal(t *testing.T) {
+	_, errOut, code := runVirtualEnv(t, true, []peer{steady, late}, 0, "monitor", "--transport", "inproc", "--duration", "4", "--allow-no-clock")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	// Four intervals: the second publisher appears, then jumps, then a
+	// zero, then nothing new.
+	if n := strings.Count(errOut, "    publisher "); n != 3 || !strings.Contains(errOut, "gazebo/pub1") || !strings.Contains(errOut, "stage/pub2") {
+		t.Errorf("the publisher table is printed %d times (want 3 of 4 intervals):\n%s", n, errOut)
 	}
 }

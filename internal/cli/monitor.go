@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
@@ -32,6 +35,8 @@ type monitorOptions struct {
 	transport      string
 	format         string
 	node           nodeFlags
+	qosFlags       qosFlags
+	qos            transport.QoS // resolved from qosFlags
 
 	rtfWant, rtfTol float64 // parsed --expect-rtf
 }
@@ -39,15 +44,23 @@ type monitorOptions struct {
 func newMonitorCmd(env *Env) *cobra.Command {
 	o := &monitorOptions{env: env, interval: time.Second, topic: timemsg.ClockTopic}
 	cmd := &cobra.Command{
-		Use:   "monitor [topic]",
+		Use:   "monitor [TOPIC] [flags]",
 		Short: "Watch /clock as a node sees it: value, real-time factor, rate, gaps, pauses, jumps",
-		Long: `simclock monitor subscribes to /clock (or the topic given) with a node's QoS
-(best effort, volatile) and reports, every --interval: the current value,
+		Long: `simclock monitor subscribes to /clock (or TOPIC; a relative name is in
+--namespace, and --ros-args -r /clock:=/sim/clock remaps it) with the QoS of a
+node's time source (best effort, volatile) and reports, every --interval: the current value,
 the real-time factor (RTF), the message rate and longest interval, gaps
 (no message for --periods periods), pauses (the value stands still),
-backward and forward jumps, the publishers (more than one is a fault, R18:
-RTF and rate are then given per publisher) and malformed messages. The
-words are defined once, in the documentation of package clockstream.
+backward and forward jumps, the publishers by node name (as ros2 topic info -v
+names them; more than one is a fault, R18: RTF and rate are then given per
+publisher) and malformed messages. The words are defined once, in the
+documentation of package clockstream.
+
+--qos-profile, --qos-reliability, --qos-durability and --qos-depth subscribe
+as ros2 topic echo and hz do. --qos-reliability reliable watches /clock as a
+node that subscribes to it with rclcpp's default QoS: it gets nothing from a
+best-effort publisher such as ros2 bag play --clock, and monitor names each
+publisher it cannot match.
 
 Output refreshes in place when stderr is a terminal, and is one line per
 interval otherwise; --format json writes one JSON object per interval
@@ -61,7 +74,9 @@ check fails (--expect-rtf, --fail-on-backward); 0 otherwise; 2 for usage.
 Examples:
   simclock monitor
   simclock monitor --duration 10 --expect-rtf 1±0.05 --fail-on-backward
-  simclock monitor /sim/clock --format json`,
+  simclock monitor /sim/clock --format json
+  simclock monitor --qos-reliability reliable   # the QoS trap: what a reliable subscriber gets
+  simclock monitor --ros-args -r /clock:=/sim/clock`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return flagErrorf("monitor takes at most one topic, got %q", args)
@@ -69,10 +84,24 @@ Examples:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			typed := timemsg.ClockTopic
 			if len(args) == 1 {
-				o.topic = args[0]
+				typed = args[0]
 			}
 			if err := o.validate(); err != nil {
+				return err
+			}
+			var err error
+			if o.topic, err = o.node.topic(env, typed); err != nil {
+				return err
+			}
+			// A node's /clock QoS (best effort, volatile) so the monitor
+			// matches exactly the publishers a node matches; a deeper queue
+			// than a node's depth 1 so that counting the rate never drops
+			// samples, unless asked for.
+			def := transport.ClockSubscriptionQoS
+			def.Depth = 1000
+			if o.qos, err = o.qosFlags.resolve(cmd.Flags(), def); err != nil {
 				return err
 			}
 			return runMonitor(cmd.Context(), o)
@@ -87,6 +116,7 @@ Examples:
 	f.StringVar(&o.expectRTF, "expect-rtf", "", "fail unless the overall real-time factor is X±TOL (e.g. 1±0.05; TOL defaults to 10% of X)")
 	f.BoolVar(&o.failOnBackward, "fail-on-backward", false, "fail if the value ever jumps backwards")
 	f.BoolVar(&o.allowNoClock, "allow-no-clock", false, "exit 0 even when no /clock message arrived")
+	o.qosFlags.add(f, "subscribe")
 	addTransportFlag(f, &o.transport, transportDDS)
 	o.node.add(f, "simclock_monitor")
 	addFormatFlag(f, &o.format)
@@ -139,50 +169,121 @@ type monitorEnv struct {
 	liveEnv
 	Interval time.Duration `json:"interval_ns"`
 	Periods  int           `json:"periods"`
+	Node     string        `json:"node"` // the node it runs as
+	QoS      monitorQoS    `json:"qos"`
+}
+
+// monitorQoS is the subscription's QoS in the env line.
+type monitorQoS struct {
+	Reliability string `json:"reliability"`
+	Durability  string `json:"durability"`
+	Depth       int    `json:"depth"`
+}
+
+// qosMismatch is a publisher of the topic that the subscription does not
+// match: it gets nothing from it.
+type qosMismatch struct {
+	ID        string                  `json:"id"`
+	Node      string                  `json:"node,omitempty"`
+	Offered   string                  `json:"offered"`
+	Conflicts []graph.Incompatibility `json:"conflicts"`
+}
+
+func (m qosMismatch) String() string {
+	var why []string
+	for _, c := range m.Conflicts {
+		why = append(why, c.String())
+	}
+	return fmt.Sprintf("publisher %s offers %s, which this subscription does not match (%s): it gets nothing from it",
+		untrusted(cmp.Or(m.Node, m.ID)), m.Offered, strings.Join(why, "; "))
 }
 
 // monitorSummary is the "summary" JSON line.
 type monitorSummary struct {
 	clockstream.Totals
 	Checks []monitorCheck `json:"checks"`
-	OK     bool           `json:"ok"`
+	// QoSMismatches are the publishers of the topic this subscription
+	// does not match (a reliable one and a best-effort publisher).
+	QoSMismatches []qosMismatch `json:"qos_mismatches,omitempty"`
+	OK            bool          `json:"ok"`
 }
 
 func runMonitor(ctx context.Context, o *monitorOptions) error {
-	tr, err := openTransport(ctx, o.env, o.transport)
+	base, err := openTransport(ctx, o.env, o.transport)
 	if err != nil {
 		return err
 	}
-	defer tr.Close() //nolint:errcheck // nothing left to report
-	tr, closeNode, err := asNode(tr, o.env, &o.node)
+	defer base.Close() //nolint:errcheck // nothing left to report
+	tr, closeNode, err := asNode(base, o.env, &o.node)
 	if err != nil {
 		return err
 	}
 	defer closeNode()
-	// A node's /clock QoS (best effort, volatile) so the monitor matches
-	// exactly the publishers a node matches; a deeper queue than a node's
-	// depth 1 so that counting the rate never drops samples.
-	qos := transport.ClockSubscriptionQoS
-	qos.Depth = 1000
-	sub, err := tr.Subscribe(o.topic, timemsg.ClockTypeName, qos)
+	sub, err := tr.Subscribe(o.topic, timemsg.ClockTypeName, o.qos)
 	if err != nil {
 		return err
 	}
+	view := watchGraph(ctx, base)
+	defer view.Close()
+	name, ns, _ := o.node.resolve(o.env) // resolved without error by asNode
+	self := graph.FullName(ns, name)
 	w := o.env.Stdout
 	out := report.NewJSONLines(w)
 	jsonOut := o.format == formatJSON
 	live := !jsonOut && o.env.StderrIsTTY
 	if jsonOut {
 		out.Write("env", monitorEnv{liveEnv: liveEnv{envHeader: newEnvHeader("monitor"), Transport: o.transport, //nolint:errcheck // stdout
-			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods})
-	} else if !live {
-		fmt.Fprintln(w, monitorHeader)
+			Domain: transportDomain(tr), Topic: o.topic, Virtual: o.env.Virtual != nil}, Interval: o.interval, Periods: o.periods,
+			Node: self, QoS: monitorQoS{Reliability: o.qos.Reliability.String(), Durability: o.qos.Durability.String(), Depth: max(o.qos.Depth, 1)}})
+	} else {
+		// On a terminal the live part goes to stderr, refreshed in place;
+		// stdout gets the summary.
+		head := w
+		if live {
+			head = o.env.Stderr
+		}
+		fmt.Fprintf(head, "monitoring %s as %s (%s)\n", o.topic, self, qosString(o.qos))
+		fmt.Fprintln(head, monitorHeader)
 	}
+	var mismatches []qosMismatch
+	warned := &onceSet{}
+	checkQoS := func() []string {
+		var news []string
+		for _, wr := range view.endpoints(o.topic, graph.Writer) {
+			conflicts := graph.Incompatible(wr.QoS, graphQoS(o.qos))
+			if len(conflicts) == 0 || !warned.first(wr.GUID.String()) {
+				continue
+			}
+			m := qosMismatch{ID: wr.GUID.String(), Node: cmp.Or(wr.Node, view.nodeOf(wr.GUID.String())),
+				Offered: wr.QoS.String(), Conflicts: conflicts}
+			mismatches = append(mismatches, m)
+			news = append(news, m.String())
+		}
+		return news
+	}
+	var lastExtra string // what live mode printed above its line last
 	onReport := func(r clockstream.Report) {
+		view.name(r.Publishers)
+		if news := checkQoS(); len(news) > 0 {
+			r.Warnings = append(news, r.Warnings...)
+		}
 		switch {
 		case jsonOut:
 			out.Write("report", r) //nolint:errcheck // stdout
 		case live:
+			// The publishers and warnings scroll above the refreshed line,
+			// when they change.
+			// (when who publishes or what is wrong changes, not its counts).
+			var extra strings.Builder
+			if len(r.Publishers) > 1 {
+				writePublishers(&extra, "    ", r.Publishers)
+			}
+			printWarnings(&extra, r.Warnings)
+			key := fmt.Sprint(publisherNames(r.Publishers), digits.ReplaceAllString(strings.Join(r.Warnings, "\n"), "#"))
+			if extra.Len() > 0 && key != lastExtra {
+				fmt.Fprintf(o.env.Stderr, "\r\033[K%s", extra.String())
+				lastExtra = key
+			}
 			fmt.Fprintf(o.env.Stderr, "\r\033[K%s", fit(monitorRow(r), tableWidth))
 		default:
 			writeMonitorReport(w, r)
@@ -201,15 +302,16 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 		fmt.Fprintln(o.env.Stderr)
 	}
 	totals := watch.Totals()
+	view.name(totals.Publishers)
 	checks := o.checks(totals)
 	ok := true
 	for _, c := range checks {
 		ok = ok && c.OK
 	}
 	if jsonOut {
-		out.Write("summary", monitorSummary{Totals: totals, Checks: checks, OK: ok}) //nolint:errcheck // stdout
+		out.Write("summary", monitorSummary{Totals: totals, Checks: checks, QoSMismatches: mismatches, OK: ok}) //nolint:errcheck // stdout
 	} else {
-		writeMonitorSummary(w, o.topic, totals, checks)
+		writeMonitorSummary(w, o.topic, totals, checks, mismatches)
 	}
 	if err := endOfRun(ctx, runErr); err != nil {
 		return err
@@ -251,6 +353,18 @@ func (o *monitorOptions) checks(t clockstream.Totals) []monitorCheck {
 	return checks
 }
 
+// digits matches the counts in a warning, which change every interval.
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// publisherNames names each publisher as text output does.
+func publisherNames(ps []clockstream.PublisherStats) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = publisherName(p)
+	}
+	return names
+}
+
 // monitorHeader heads the one-line-per-interval table (under 100 columns).
 const monitorHeader = "  elapsed  value (s)               rtf      rate Hz  max int  pubs  back  fwd  gaps  pauses  bad"
 
@@ -284,11 +398,11 @@ func writeMonitorReport(w io.Writer, r clockstream.Report) {
 func writePublishers(w io.Writer, indent string, ps []clockstream.PublisherStats) {
 	fmt.Fprintf(w, "%s%-34s  %8s  %7s  %-7s  %s\n", indent, "publisher", "messages", "rate Hz", "rtf", "last value (s)")
 	for _, p := range ps {
-		fmt.Fprintf(w, "%s%-34s  %8d  %7.1f  %-7s  %s\n", indent, fit(p.ID, 34), p.Messages, p.RateHz, ratio(p.RTF), value(p.Value))
+		fmt.Fprintf(w, "%s%-34s  %8d  %7.1f  %-7s  %s\n", indent, fit(publisherName(p), 34), p.Messages, p.RateHz, ratio(p.RTF), value(p.Value))
 	}
 }
 
-func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks []monitorCheck) {
+func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks []monitorCheck, mismatches []qosMismatch) {
 	if t.Messages == 0 {
 		fmt.Fprintf(w, "summary: no /clock message at all on %s in %s s\n", topic, span(t.Elapsed))
 	} else {
@@ -298,7 +412,15 @@ func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks
 		fmt.Fprintf(w, "  gaps %d, pauses %d, backward jumps %d, forward jumps %d, zero %d, malformed %d, not normalized %d\n",
 			t.Gaps, t.Pauses, t.BackwardJumps, t.ForwardJumps, t.Zero, t.Malformed, t.NotNormalized)
 	}
-	fmt.Fprintf(w, "  %d publisher(s)\n", len(t.Publishers))
+	names := publisherNames(t.Publishers)
+	if len(names) == 0 {
+		fmt.Fprintln(w, "  0 publisher(s)")
+	} else {
+		fmt.Fprintf(w, "  %s\n", fit(fmt.Sprintf("%d publisher(s): %s", len(names), strings.Join(names, ", ")), tableWidth-2))
+	}
+	for _, m := range mismatches {
+		printWarnings(w, []string{m.String()})
+	}
 	if len(t.Publishers) > 1 {
 		fmt.Fprintln(w, "  ! several publishers on /clock: ROS expects exactly one (R18); rtf and rate per publisher:")
 		writePublishers(w, "    ", t.Publishers)

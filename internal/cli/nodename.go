@@ -38,6 +38,22 @@ func (f *nodeFlags) resolve(env *Env) (name, namespace string, err error) {
 	return name, namespace, nil
 }
 
+// topic returns the fully qualified topic a command that runs as this node
+// uses when the user typed typed: a relative name is in the node's
+// namespace, and --ros-args -r FROM:=TO remappings apply, as rcl does. A
+// name ROS 2 rejects is a usage error.
+func (f *nodeFlags) topic(env *Env, typed string) (string, error) {
+	name, ns, err := f.resolve(env)
+	if err != nil {
+		return "", err
+	}
+	full, err := env.ROSArgs.RemapTopic(typed, ns, name)
+	if err != nil {
+		return "", flagErrorf("%v", err)
+	}
+	return full, nil
+}
+
 // asNode returns the view of tr that announces the command's endpoints
 // under its node (a no-op for transports without nodes) and its closer.
 func asNode(tr transport.Transport, env *Env, f *nodeFlags) (transport.Transport, func(), error) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,7 +45,12 @@ Examples:
 			in := opts.in
 			in.ClockStep *= time.Duration(opts.clockEvery)
 			if err := in.Check(); err != nil {
-				return flagErrorf("%v", err)
+				// predict is not an experiment: the package's prefix would
+				// name the wrong command.
+				return flagErrorf("%s", strings.TrimPrefix(err.Error(), "experiment: "))
+			}
+			if in.Start > units.MaxClockSeconds*time.Second+999999999 {
+				return flagErrorf("--start %s: past the largest time a Clock message carries (%d s)", units.Exact(int64(in.Start)), units.MaxClockSeconds)
 			}
 			p := experiment.Predict(in)
 			if opts.format == formatJSON {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
@@ -35,11 +38,12 @@ type pubOptions struct {
 func newPubCmd(env *Env) *cobra.Command {
 	o := &pubOptions{env: env, period: 10 * time.Millisecond, rtf: 1}
 	cmd := &cobra.Command{
-		Use:   "pub [flags]",
+		Use:   "pub [TOPIC] [flags]",
 		Short: "Publish /clock like a simulator (a fake simulator for testing nodes)",
-		Long: `simclock pub publishes rosgraph_msgs/Clock on /clock the way a simulator or
-ros2 bag play --clock does, over real DDS by default, so ROS 2 nodes with
-use_sim_time and simclock monitor see it.
+		Long: `simclock pub publishes rosgraph_msgs/Clock on /clock (or TOPIC: a relative name
+is in --namespace, and --ros-args -r /clock:=/sim/clock remaps it) the way a
+simulator or ros2 bag play --clock does, over real DDS by default, so ROS 2
+nodes with use_sim_time and simclock monitor see it.
 
 A message goes out every --period of wall time; each advances the /clock
 value by --step, or by period × --rtf. Every time is in seconds (1.5, 1.5s
@@ -53,11 +57,27 @@ Examples:
   simclock pub --start 1700000000 --rtf 2
   simclock pub --pre-clock 3 --pause-at 10 --resume-after 5
   simclock pub --start 100 --until 160 --loop        # backward jump at each loop
-  simclock pub --jump-at 30 --jump-to 10             # one backward jump`,
-		Args: noArgs,
+  simclock pub --jump-at 30 --jump-to 10             # one backward jump
+  simclock pub /sim/clock --best-effort                # as ros2 bag play --clock publishes`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return flagErrorf("pub takes at most one topic, got %q", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			typed := o.topic
+			if len(args) == 1 {
+				if cmd.Flags().Changed("topic") && args[0] != o.topic {
+					return flagErrorf("the topic is given twice: %q and --topic %q", args[0], o.topic)
+				}
+				typed = args[0]
+			}
 			cfg, err := o.config(cmd)
 			if err != nil {
+				return err
+			}
+			if o.topic, err = o.node.topic(env, typed); err != nil {
 				return err
 			}
 			return runPub(cmd.Context(), o, cfg)
@@ -76,7 +96,7 @@ Examples:
 	f.Var(&o.until, "until", "stop when the value would pass this time (restart with --loop)")
 	f.BoolVar(&o.loop, "loop", false, "restart from --start after --until, as ros2 bag play --loop")
 	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", durationHelp)
-	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on")
+	f.StringVar(&o.topic, "topic", timemsg.ClockTopic, "topic to publish on (the same as the TOPIC argument)")
 	f.BoolVar(&o.bestEffort, "best-effort", false, "publish best effort (like ros2 bag play) instead of reliable")
 	addTransportFlag(f, &o.transport, transportDDS)
 	f.Float64Var(&o.drop, "drop", 0, "probability in [0, 1) that a message is lost (the value still advances)")
@@ -119,7 +139,14 @@ func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, err
 	}
 	step := o.step
 	if !changed("step") {
-		step = time.Duration(o.rtf * float64(o.period))
+		// A Duration holds 292 years; a Clock message 68: a step past
+		// that is a setting no clock can play.
+		f := o.rtf * float64(o.period)
+		if f > float64(units.MaxClockSeconds)*1e9 {
+			return none, flagErrorf("--rtf %v: at --period %s s each message would add %.3g s, past the largest time a Clock message carries (%d s)",
+				o.rtf, units.Exact(int64(o.period)), f/1e9, units.MaxClockSeconds)
+		}
+		step = time.Duration(f)
 	}
 	return clockstream.ScheduleConfig{
 		Start: o.start.V, Period: o.period, Step: step, PreClock: o.preClock,
@@ -134,6 +161,7 @@ func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, err
 type pubEnv struct {
 	liveEnv
 	ID     string        `json:"id"`
+	Node   string        `json:"node,omitempty"` // the ROS node it runs as
 	Period time.Duration `json:"period_ns"`
 	Step   time.Duration `json:"step_ns"`
 	RTF    float64       `json:"rtf"`
@@ -147,7 +175,7 @@ func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) 
 		return flagErrorf("%v", err)
 	}
 	return play(ctx, o.env, playSpec{command: "pub", topic: o.topic, transport: o.transport, bestEffort: o.bestEffort,
-		format: o.format, duration: o.duration, node: &o.node}, sch)
+		format: o.format, duration: o.duration, node: &o.node, period: cfg.Period, step: cfg.Step, rtf: sch.RTF()}, sch)
 }
 
 // playSpec is what simclock pub and simclock bag clock share: where to
@@ -158,24 +186,59 @@ type playSpec struct {
 	node                              *nodeFlags // the ROS node to run as, if any
 	bestEffort                        bool
 	duration                          time.Duration
-	// onTick, when set, sees every tick sent (bag clock's progress bar).
-	onTick func(clockstream.Tick)
+	// period, step and rtf describe the clock in the header and env line;
+	// cadence, when set, replaces "every PERIOD s, +STEP s per message"
+	// in the header.
+	period, step time.Duration
+	rtf          float64
+	cadence      string
+	// onTick, when set, sees every tick: sent, skipped or failed.
+	onTick func(clockstream.Tick, error)
+	// around, when set, wraps each write to stdout (bag clock clears its
+	// progress bar on the shared terminal, then draws it again).
+	around func(write func())
+	// attach, when set, is called with the running player (bag clock's
+	// keyboard); the function it returns is called when the run ends.
+	attach func(exec *executor.Executor, p *clockstream.Player) func()
 }
 
-// play publishes sch with a clockstream.Player, printing a progress line
-// per second of wall time and a summary.
-func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedule) error {
-	tr, err := openTransport(ctx, env, spec.transport)
+// readerMismatch is a reader of the topic that does not match what the
+// command publishes: it gets nothing.
+type readerMismatch struct {
+	ID        string                  `json:"id"`
+	Node      string                  `json:"node,omitempty"`
+	Requested string                  `json:"requested"`
+	Conflicts []graph.Incompatibility `json:"conflicts"`
+}
+
+func (m readerMismatch) String() string {
+	var why []string
+	for _, c := range m.Conflicts {
+		why = append(why, c.String())
+	}
+	return fmt.Sprintf("the reader of %s (%s) does not match this publisher (%s): it gets nothing",
+		untrusted(cmp.Or(m.Node, m.ID)), m.Requested, strings.Join(why, "; "))
+}
+
+// play publishes the ticks of tk with a clockstream.Player, printing a
+// progress line per second of wall time and a summary, and a warning for
+// each reader of the topic that cannot match the publisher's QoS.
+func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) error {
+	base, err := openTransport(ctx, env, spec.transport)
 	if err != nil {
 		return err
 	}
-	defer tr.Close() //nolint:errcheck // nothing left to report
+	defer base.Close() //nolint:errcheck // nothing left to report
+	tr := base
+	node := ""
 	if spec.node != nil {
 		var closeNode func()
-		if tr, closeNode, err = asNode(tr, env, spec.node); err != nil {
+		if tr, closeNode, err = asNode(base, env, spec.node); err != nil {
 			return err
 		}
 		defer closeNode()
+		name, ns, _ := spec.node.resolve(env) // resolved without error by asNode
+		node = graph.FullName(ns, name)
 	}
 	qos := transport.ClockPublisherQoS
 	if spec.bestEffort {
@@ -185,41 +248,77 @@ func play(ctx context.Context, env *Env, spec playSpec, sch *clockstream.Schedul
 	if err != nil {
 		return err
 	}
-	cfg := sch.Config()
+	view := watchGraph(ctx, base)
+	defer view.Close()
 	w := env.Stdout
 	out := report.NewJSONLines(w)
 	text := spec.format == formatText
+	self := cmp.Or(node, string(pub.ID()))
 	if text {
 		if spec.about != "" {
 			fmt.Fprintln(w, spec.about)
 		}
-		fmt.Fprintf(w, "publishing %s every %s s, +%s s per message (rtf %s), as %s\n",
-			spec.topic, span(cfg.Period), span(cfg.Step), strconv.FormatFloat(sch.RTF(), 'f', -1, 64), pub.ID())
+		cadence := cmp.Or(spec.cadence, fmt.Sprintf("every %s s, +%s s per message", span(spec.period), span(spec.step)))
+		fmt.Fprintf(w, "publishing %s %s (rtf %s, %s), as %s\n", spec.topic, cadence,
+			strconv.FormatFloat(spec.rtf, 'f', -1, 64), qos.Reliability, self)
 		fmt.Fprintln(w, pubHeader)
 	} else {
 		out.Write("env", pubEnv{liveEnv: liveEnv{envHeader: newEnvHeader(spec.command), Transport: spec.transport, Domain: transportDomain(tr), //nolint:errcheck // stdout
-			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Period: cfg.Period, Step: cfg.Step, RTF: sch.RTF()})
+			Topic: spec.topic, Virtual: env.Virtual != nil}, ID: string(pub.ID()), Node: node, Period: spec.period, Step: spec.step, RTF: spec.rtf})
+	}
+	// Readers whose QoS this publisher cannot serve get nothing: say so,
+	// once each (a reliable /clock reader and a best-effort player).
+	warned := &onceSet{}
+	var mismatches []readerMismatch
+	checkReaders := func() {
+		offered := graph.DefaultWriterQoS
+		offered.Reliability = qos.Reliability
+		for _, r := range view.endpoints(spec.topic, graph.Reader) {
+			conflicts := graph.Incompatible(offered, r.QoS)
+			if len(conflicts) == 0 || !warned.first(r.GUID.String()) {
+				continue
+			}
+			m := readerMismatch{ID: r.GUID.String(), Node: cmp.Or(r.Node, view.nodeOf(r.GUID.String())),
+				Requested: r.QoS.String(), Conflicts: conflicts}
+			mismatches = append(mismatches, m)
+			if text {
+				printWarnings(w, []string{m.String()})
+			} else {
+				out.Write("qos_mismatch", m) //nolint:errcheck // stdout
+			}
+		}
 	}
 	emit := func(kind string, p clockstream.Progress) {
-		if text {
-			writePubText(w, kind, p)
+		write := func() {
+			if text {
+				writePubText(w, kind, p)
+			} else {
+				out.Write(kind, p) //nolint:errcheck // stdout
+			}
+			checkReaders()
+		}
+		if spec.around != nil {
+			spec.around(write)
 		} else {
-			out.Write(kind, p) //nolint:errcheck // stdout
+			write()
 		}
 	}
 	exec := env.newExecutor()
 	defer exec.Close() //nolint:errcheck // nothing left to report
-	player, err := clockstream.NewPlayer(ctx, exec, pub, sch, clockstream.PlayerOptions{
+	player, err := clockstream.NewPlayer(ctx, exec, pub, tk, clockstream.PlayerOptions{
 		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) },
 		OnTick: func(t clockstream.Tick, err error) {
-			if spec.onTick != nil && err == nil {
-				spec.onTick(t)
+			if spec.onTick != nil {
+				spec.onTick(t, err)
 			}
 		}})
 	if err != nil {
 		return err
 	}
 	defer player.Close()
+	if spec.attach != nil {
+		defer spec.attach(exec, player)()
+	}
 	runErr := clockstream.Run(ctx, exec, player)
 	player.Stop() // an interrupt reports the second in progress
 	emit("summary", player.Totals())

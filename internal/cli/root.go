@@ -11,11 +11,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -53,6 +56,9 @@ type Env struct {
 	// OnExecutor, when set, is called with the executor a live command is
 	// about to spin, so a test can run peers (a simulator) beside it.
 	OnExecutor func(*executor.Executor)
+	// Keyboard, when set, opens the terminal's keys (bag clock's space to
+	// pause); nil when standard input is not a terminal.
+	Keyboard func() (Keyboard, error)
 }
 
 // newExecutor returns the executor of a live command: in virtual time
@@ -111,7 +117,7 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{plainFlagError(err)} })
 	root.AddCommand(
 		newExperimentCmd(env), // the main job: reproduce the hazards
 		newPredictCmd(env),    // ... and predict them
@@ -124,8 +130,26 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	// cobra adds its completion command when it executes; added now, it
 	// follows the same argument and exit rules as the others.
 	root.InitDefaultCompletionCmd()
+	// "simclock help nosuch" is an unknown command, as "simclock nosuch"
+	// is (cobra's help prints the root help and exits 0).
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				at, typed := root, firstWord(args)
+				if cmd != nil && len(rest) > 0 {
+					at, typed = cmd, rest[0]
+				}
+				return unknownCommand(at, typed)
+			}
+			return cmd.Help()
+		},
+	})
 	refuseUnknownCommands(root)
 	argsAreUsage(root)
+	pointToTroubleshooting(root)
 	// Help fits 100 columns too: flag descriptions wrap.
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string { return f.FlagUsagesWrapped(tableWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(
@@ -133,6 +157,42 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags",
 	).Replace(root.UsageTemplate()))
 	return root
+}
+
+// strconvError matches what pflag leaves of a number it could not parse:
+// `strconv.ParseInt: parsing "1e6": invalid syntax`.
+var strconvError = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float): parsing "([^"]*)": (invalid syntax|value out of range)`)
+
+// plainFlagError says in words what pflag's number errors say in Go:
+// `invalid argument "1e6" for "--clock-every" flag: want a whole number`.
+func plainFlagError(err error) error {
+	msg := err.Error()
+	m := strconvError.FindStringSubmatch(msg)
+	if m == nil {
+		return err
+	}
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[m[1]]
+	if m[3] == "value out of range" {
+		want += " in range"
+	}
+	return errors.New(strings.Replace(msg, m[0], "want "+want, 1))
+}
+
+// troubleshootingNote ends every command's help: a user who came with an
+// error message finds the page that names its causes.
+const troubleshootingNote = `A time error from ROS 2 ("Lookup would require extrapolation", TF_OLD_DATA,
+"Detected jump back in time", "Subtraction leads to negative time", ...)?
+docs/troubleshooting.md quotes each one, its causes, and the command that finds them.`
+
+// pointToTroubleshooting appends troubleshootingNote to the help of c and
+// every command under it but cobra's own.
+func pointToTroubleshooting(c *cobra.Command) {
+	if c.Name() != "help" && c.Name() != "completion" {
+		c.Long = strings.TrimRight(cmp.Or(c.Long, c.Short), "\n") + "\n\n" + troubleshootingNote
+	}
+	for _, sub := range c.Commands() {
+		pointToTroubleshooting(sub)
+	}
 }
 
 // refuseUnknownCommands makes every command group (a command with
@@ -174,7 +234,7 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	cmd := root
 	if err == nil {
 		env.ROSArgs = rosArgs
-		root.SetArgs(args)
+		root.SetArgs(joinOptionalValues(root, args))
 		cmd, err = root.ExecuteContextC(ctx)
 	} else {
 		err = &usageError{err}
@@ -205,6 +265,39 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	}
 	fmt.Fprintf(env.Stderr, "simclock: %v\n", err)
 	return ExitFailure
+}
+
+// optionalNumberAnnotation marks a flag whose value is optional and a
+// number, as argparse's nargs='?' in the ros2 CLI: "--clock 100" means
+// --clock=100 there, where pflag would take 100 for an argument.
+const optionalNumberAnnotation = "simclock_optional_number"
+
+// joinOptionalValues rewrites "--FLAG N" as "--FLAG=N" for the flags of
+// the command args run that carry optionalNumberAnnotation, when N is a
+// number.
+func joinOptionalValues(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if name, ok := strings.CutPrefix(a, "--"); ok && i+1 < len(args) {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Annotations[optionalNumberAnnotation] != nil {
+				if _, err := strconv.ParseFloat(args[i+1], 64); err == nil {
+					out = append(out, a+"="+args[i+1])
+					i++
+					continue
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // firstWord returns the first argument that is not a flag.

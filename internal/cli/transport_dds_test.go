@@ -35,6 +35,7 @@ var (
 	domainTwoPubs      = testdomain.ID(82)
 	domainMalformed    = testdomain.ID(83)
 	domainExpectRTF    = testdomain.ID(84)
+	domainQoSTrap      = testdomain.ID(85)
 )
 
 // requireDDSCLI skips when libddsc is missing and CI is unset; under CI a
@@ -245,6 +246,10 @@ func TestDDSProcesses(t *testing.T) {
 			}
 		}
 	})
+	t.Run("qos_trap_reliable_subscriber", func(t *testing.T) {
+		t.Parallel()
+		testQoSTrap(t, bin)
+	})
 	t.Run("expect_rtf_exit_status", func(t *testing.T) {
 		t.Parallel()
 		testExpectRTF(t, bin)
@@ -305,11 +310,17 @@ func testStallRestart(t *testing.T, bin string) {
 func testTwoPublishers(t *testing.T, bin string) {
 	d := domainTwoPubs
 	mon := startSimclock(t, bin, d, "monitor", "monitor", "--format", "json", "--interval", "200ms", "--duration", "60s")
-	startSimclock(t, bin, d, "pub#1", "pub", "--start", "100")
-	startSimclock(t, bin, d, "pub#2", "pub", "--start", "200")
-	r := mon.next(t, "two publishers sending", 20*time.Second, func(m monitorLine) bool {
-		return isReport(m) && len(m.Publishers) == 2 && m.Publishers[0].Messages > 0 && m.Publishers[1].Messages > 0
+	startSimclock(t, bin, d, "pub#1", "pub", "--start", "100", "--node-name", "gazebo")
+	startSimclock(t, bin, d, "pub#2", "pub", "/clock", "--start", "200", "--ros-args", "-r", "__node:=stage", "-r", "__ns:=/sim")
+	// Publishers are named by their nodes, through ros_discovery_info, as
+	// ros2 topic info -v names them; the GID stays.
+	r := mon.next(t, "two named publishers sending", 20*time.Second, func(m monitorLine) bool {
+		return isReport(m) && len(m.Publishers) == 2 && m.Publishers[0].Messages > 0 && m.Publishers[1].Messages > 0 &&
+			m.Publishers[0].Node != "" && m.Publishers[1].Node != ""
 	})
+	if nodes := []string{r.Publishers[0].Node, r.Publishers[1].Node}; !slices.Contains(nodes, "/gazebo") || !slices.Contains(nodes, "/sim/stage") {
+		t.Errorf("publisher nodes %q, want /gazebo and /sim/stage", nodes)
+	}
 	if r.Publishers[0].ID == r.Publishers[1].ID || r.RTF != nil {
 		t.Errorf("publishers %+v, overall rtf %v; want two ids and no overall RTF", r.Publishers, r.RTF)
 	}
@@ -325,6 +336,49 @@ func testTwoPublishers(t *testing.T, bin string) {
 	}
 	if !found {
 		t.Errorf("no R18 warning in %q", r.Warnings)
+	}
+}
+
+// A reliable /clock subscriber gets nothing from a best-effort publisher
+// (ros2 bag play --clock): monitor --qos-reliability reliable shows it as
+// such a node would meet it, and names the publisher it cannot match; a
+// remapped topic (--ros-args -r) reaches the publisher's.
+func testQoSTrap(t *testing.T, bin string) {
+	d := domainQoSTrap
+	startSimclock(t, bin, d, "player", "pub", "/sim/clock", "--best-effort", "--node-name", "player")
+	mon := startSimclock(t, bin, d, "monitor reliable", "monitor", "--format", "json", "--interval", "200ms",
+		"--qos-reliability", "reliable", "--duration", "3s", "--ros-args", "-r", "/clock:=/sim/clock")
+	sum := mon.next(t, "summary", 30*time.Second, func(m monitorLine) bool { return m.Kind == "summary" })
+	if code := mon.exitCode(t, 10*time.Second); code != ExitFailure || sum.Messages != 0 {
+		t.Fatalf("reliable monitor: exit %d, %d messages; want 1 and none (no /clock reaches it)", code, sum.Messages)
+	}
+	// The summary names the publisher that does not match, and why.
+	mon = startSimclock(t, bin, d, "monitor reliable, text", "monitor", "/sim/clock", "--interval", "200ms",
+		"--qos-reliability", "reliable", "--duration", "3s")
+	var text strings.Builder
+	for l := range mon.lines {
+		text.WriteString(l + "\n")
+	}
+	if !strings.Contains(text.String(), "publisher /player offers BEST_EFFORT VOLATILE, which this subscription does not match") ||
+		!strings.Contains(text.String(), "reliability: offered BEST_EFFORT, requested RELIABLE") {
+		t.Errorf("no QoS warning naming /player:\n%s", text.String())
+	}
+	// As a node's time source subscribes, it gets the clock.
+	mon = startSimclock(t, bin, d, "monitor best effort", "monitor", "/sim/clock", "--format", "json", "--interval", "200ms", "--duration", "3s")
+	sum = mon.next(t, "summary", 30*time.Second, func(m monitorLine) bool { return m.Kind == "summary" })
+	if sum.Messages == 0 {
+		t.Errorf("best-effort monitor got no /clock")
+	}
+	// bag clock publishes as rosbag2's player does, best effort, and says
+	// which reader that leaves without a clock.
+	startSimclock(t, bin, d, "reliable reader", "monitor", "--qos-reliability", "reliable", "--node-name", "strict", "--duration", "20s")
+	bc := startSimclock(t, bin, d, "bag clock", "bag", "clock", "--duration", "4", "testdata/bag/hazards.mcap")
+	text.Reset()
+	for l := range bc.lines {
+		text.WriteString(l + "\n")
+	}
+	if !strings.Contains(text.String(), "the reader of /strict (RELIABLE VOLATILE) does not match this publisher") {
+		t.Errorf("bag clock does not warn about the reliable reader:\n%s", text.String())
 	}
 }
 

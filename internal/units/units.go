@@ -250,3 +250,41 @@ func (f *ListFlag) Set(s string) error {
 
 // Type names the value in help.
 func (f *ListFlag) Type() string { return "seconds,..." }
+
+// A RatesFlag is a pflag.Value reading a comma-separated list of rates in
+// Hz (10,20): positive, finite numbers. Help prints its default as typed
+// ("10,20"), not as a float slice.
+type RatesFlag struct{ hz *[]float64 }
+
+// Rates returns a rates flag storing into hz (its current value is the
+// default).
+func Rates(hz *[]float64) *RatesFlag { return &RatesFlag{hz: hz} }
+
+// String prints the rates as a user types them.
+func (f *RatesFlag) String() string {
+	if f == nil || f.hz == nil {
+		return ""
+	}
+	parts := make([]string, len(*f.hz))
+	for i, v := range *f.hz {
+		parts[i] = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set parses s.
+func (f *RatesFlag) Set(s string) error {
+	var out []float64
+	for part := range strings.SplitSeq(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%q: want a rate in Hz, a positive number (10 or 12.5)", part)
+		}
+		out = append(out, v)
+	}
+	*f.hz = out
+	return nil
+}
+
+// Type names the value in help.
+func (f *RatesFlag) Type() string { return "Hz,..." }

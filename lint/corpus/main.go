@@ -1,6 +1,6 @@
 // Command corpus is the real-world precision benchmark of simclock lint
 // (lint/corpus/README.md), run by scripts/lint-corpus: it lints the public ROS 2
-// repositories of repos.tsv (already extracted under -corpus) and compares
+// repositories of dev.tsv or eval.tsv (already extracted under -corpus) and compares
 // every finding with the hand-made verdicts of verdicts.tsv.
 //
 // A verdict line is: repository name, file (relative to the repository),
@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/lint"
+	"github.com/simclock/simclock/rules"
 )
 
 type key struct {
@@ -41,12 +42,13 @@ type verdict struct {
 
 func main() {
 	corpus := flag.String("corpus", "/work/corpus", "directory holding one extracted tree per repository")
-	repos := flag.String("repos", "lint/corpus/repos.tsv", "repository list")
+	repos := flag.String("repos", "lint/corpus/dev.tsv", "repository list (dev.tsv or eval.tsv)")
 	verdicts := flag.String("verdicts", "lint/corpus/verdicts.tsv", "verdicts file")
 	writeNew := flag.Bool("write-new", false, "append findings without a verdict to the verdicts file as '?'")
+	list := flag.Bool("list", false, "print every finding with its severity and verdict")
 	distro := flag.String("ros-distro", lint.DefaultDistro, "ROS 2 distribution the code is linted for")
 	flag.Parse()
-	if err := run(*corpus, *repos, *verdicts, *distro, *writeNew); err != nil {
+	if err := run(*corpus, *repos, *verdicts, *distro, *writeNew, *list); err != nil {
 		fmt.Fprintln(os.Stderr, "lint-corpus:", err)
 		os.Exit(2)
 	}
@@ -70,7 +72,7 @@ func readTSV(path string) ([][]string, error) {
 	return rows, sc.Err()
 }
 
-func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
+func run(corpus, reposPath, verdictsPath, distro string, writeNew, list bool) error {
 	repoRows, err := readTSV(reposPath)
 	if err != nil {
 		return err
@@ -95,9 +97,12 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 		known[v.key] = v
 	}
 	type count struct{ real, fp, deb, unk int }
+	// Findings that fail a run (warning, error) and info findings, which
+	// never do, are counted apart: precision is what a CI run sees.
 	perRule := map[string]*count{}
+	perRuleInfo := map[string]*count{}
 	seen := map[key]bool{}
-	var unclassified []string
+	var unclassified, listed []string
 	files, start := 0, time.Now()
 	for _, r := range repoRows {
 		name := r[0]
@@ -111,10 +116,21 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 			rel, _ := filepath.Rel(dir, f.File)
 			k := key{name, filepath.ToSlash(rel), f.Line, f.Rule().String()}
 			seen[k] = true
-			c := perRule[f.Rule().String()]
+			table := perRule
+			if !rules.FailOnWarning.Fails(f.Severity) {
+				table = perRuleInfo
+			}
+			c := table[f.Rule().String()]
 			if c == nil {
 				c = &count{}
-				perRule[f.Rule().String()] = c
+				table[f.Rule().String()] = c
+			}
+			if list {
+				v := known[k].verdict
+				if v == "" {
+					v = "?"
+				}
+				listed = append(listed, fmt.Sprintf("finding: %s/%s:%d %s %s %s", k.repo, k.file, k.line, k.rule, f.Severity, v))
 			}
 			switch known[k].verdict {
 			case "real":
@@ -132,24 +148,31 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 		}
 	}
 	elapsed := time.Since(start)
-	rules := make([]string, 0, len(perRule))
-	for id := range perRule {
-		rules = append(rules, id)
+	printTable := func(title string, perRule map[string]*count) {
+		rules := make([]string, 0, len(perRule))
+		for id := range perRule {
+			rules = append(rules, id)
+		}
+		slices.SortFunc(rules, func(a, b string) int { return cmp.Compare(ruleNum(a), ruleNum(b)) })
+		fmt.Println(title)
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "rule\tfindings\treal\tfp\tdebatable\tunclassified\tprecision")
+		var tot count
+		for _, id := range rules {
+			c := perRule[id]
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", id, c.real+c.fp+c.deb+c.unk, c.real, c.fp, c.deb, c.unk, precision(c.real, c.fp+c.deb))
+			tot.real += c.real
+			tot.fp += c.fp
+			tot.deb += c.deb
+			tot.unk += c.unk
+		}
+		fmt.Fprintf(tw, "all\t%d\t%d\t%d\t%d\t%d\t%s\n", tot.real+tot.fp+tot.deb+tot.unk, tot.real, tot.fp, tot.deb, tot.unk, precision(tot.real, tot.fp+tot.deb))
+		tw.Flush()
 	}
-	slices.SortFunc(rules, func(a, b string) int { return cmp.Compare(ruleNum(a), ruleNum(b)) })
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rule\tfindings\treal\tfp\tdebatable\tunclassified\tprecision")
-	var tot count
-	for _, id := range rules {
-		c := perRule[id]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", id, c.real+c.fp+c.deb+c.unk, c.real, c.fp, c.deb, c.unk, precision(c.real, c.fp+c.deb))
-		tot.real += c.real
-		tot.fp += c.fp
-		tot.deb += c.deb
-		tot.unk += c.unk
+	printTable("findings that fail a run (warning, error):", perRule)
+	if len(perRuleInfo) > 0 {
+		printTable("info findings (never fail a run):", perRuleInfo)
 	}
-	fmt.Fprintf(tw, "all\t%d\t%d\t%d\t%d\t%d\t%s\n", tot.real+tot.fp+tot.deb+tot.unk, tot.real, tot.fp, tot.deb, tot.unk, precision(tot.real, tot.fp+tot.deb))
-	tw.Flush()
 	fmt.Printf("%d repositories, %d files in %.1fs\n", len(repoRows), files, elapsed.Seconds())
 	var gone []verdict
 	for k, v := range known {
@@ -162,6 +185,9 @@ func run(corpus, reposPath, verdictsPath, distro string, writeNew bool) error {
 	})
 	for _, v := range gone {
 		fmt.Printf("gone (%s): %s/%s:%d %s  %s\n", v.verdict, v.repo, v.file, v.line, v.rule, v.reason)
+	}
+	for _, l := range listed {
+		fmt.Println(l)
 	}
 	for _, u := range unclassified {
 		fmt.Println("new:", u)

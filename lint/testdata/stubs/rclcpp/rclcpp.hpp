@@ -60,6 +60,7 @@ public:
   int64_t nanoseconds() const;
   double seconds() const;
   rcl_clock_type_t get_clock_type() const;
+  static Time max(rcl_clock_type_t clock_type = RCL_SYSTEM_TIME);
 };
 
 class Clock
@@ -102,6 +103,14 @@ public:
 };
 
 struct Logger {};
+
+template<class M>
+class Publisher
+{
+public:
+  using SharedPtr = std::shared_ptr<Publisher>;
+  void publish(const M &) {}
+};
 
 class Node
 {

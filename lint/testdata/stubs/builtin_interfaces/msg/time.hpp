@@ -6,6 +6,9 @@ struct Time
 {
   int32_t sec{0};
   uint32_t nanosec{0};
+  // rosidl generates these for every message: fields compared, no clock type.
+  bool operator==(const Time & other) const {return sec == other.sec && nanosec == other.nanosec;}
+  bool operator!=(const Time & other) const {return !(*this == other);}
 };
 struct Duration
 {

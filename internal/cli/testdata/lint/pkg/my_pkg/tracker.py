@@ -11,6 +11,7 @@ class Tracker(Node):
         self.window = Duration(seconds=2)
         self.last_seen = Time()
         self.prev = self.get_clock().now()
+        self.distance = 0.0
         self.timer = self.create_timer(0.5, self.on_timer)
 
     def on_timer(self):
@@ -24,6 +25,7 @@ class Tracker(Node):
         dt = (now - self.prev).nanoseconds / 1e9
         if dt < 0:
             return
+        self.distance += 0.5 * dt
         self.prev = now
         return tf, Time(0, 500000000)
 

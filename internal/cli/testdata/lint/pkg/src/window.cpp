@@ -20,6 +20,8 @@ public:
 
   bool before(const rclcpp::Time & t) { return t < last_; }
 
+  rclcpp::Time started() const { return start_; }
+
   bool recent(const std_msgs::msg::Header & header)
   {
     rclcpp::Time limit(5, 0);
