@@ -538,16 +538,6 @@ func newTransports(cfg StartupConfig, index int) (transport.Transport, transport
 	return a, b, func() { a.Close(); b.Close() }, nil
 }
 
-// replay classifies now - w for every recorded now, raw and behind the
-// two guards.
-func replay(nows []int64, w time.Duration) WindowResult {
-	wr := WindowResult{W: w}
-	for _, now := range nows {
-		wr.add(now)
-	}
-	return wr
-}
-
 // add classifies now - W for one more tick, raw and behind the two
 // guards.
 func (wr *WindowResult) add(now int64) {
