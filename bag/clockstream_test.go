@@ -29,10 +29,10 @@ func TestClockMessagesAgreeWithInspect(t *testing.T) {
 	if int64(tot.Messages) != c.Messages || tot.First != c.FirstNS || tot.Last != c.LastNS {
 		t.Errorf("clockstream: %d messages %d..%d; bag: %d, %d..%d", tot.Messages, tot.First, tot.Last, c.Messages, c.FirstNS, c.LastNS)
 	}
-	t.Logf("clockstream: backward %d, forward %d, gaps %d, pauses %d, rtf %v; bag: backward %d, forward %d, gaps %d, pauses %d, rtf %v",
-		tot.BackwardJumps, tot.ForwardJumps, tot.Gaps, tot.Pauses, *tot.RTF, c.BackwardJumps, c.ForwardJumps, c.Gaps, c.Pauses, c.RTF)
+	t.Logf("clockstream: backward %d, forward %d, gaps %d, pauses %d, rtf %v; bag: backward %d, forward %d, gaps %d, pauses %d, rtf %s",
+		tot.BackwardJumps, tot.ForwardJumps, tot.Gaps, tot.Pauses, *tot.RTF, c.BackwardJumps, c.ForwardJumps, c.Gaps, c.Pauses, c.RTFText())
 	if int64(tot.BackwardJumps) != c.BackwardJumps || int64(tot.ForwardJumps) != c.ForwardJumps ||
-		int64(tot.Gaps) != c.Gaps || int64(tot.Pauses) != c.Pauses || c.Stalls != c.Pauses || *tot.RTF != c.RTF {
+		int64(tot.Gaps) != c.Gaps || int64(tot.Pauses) != c.Pauses || c.Stalls != c.Pauses || c.RTF == nil || *tot.RTF != *c.RTF {
 		t.Errorf("the two disagree")
 	}
 }

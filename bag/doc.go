@@ -116,6 +116,17 @@
 // stamps and fields named *stamp) and warnings for other Time fields,
 // which may hold 0 or distant times on purpose.
 //
+// Some Time fields carry another clock than the graph's by design
+// (otherClocks, listed in docs/rules.md): rcl_interfaces/Log.stamp, the
+// system time rcutils stamps every /rosout message with;
+// sensor_msgs/TimeReference.time_ref, an external source's. They are
+// counted and shown (reference "none") but judged only for
+// not_normalized. Stamps going backwards are judged per publisher where
+// the storage keeps publishers apart (several MCAP channels on one
+// topic); rosbag2 records no publisher with a message, so on a topic
+// several publishers shared (its offered QoS profiles) stamps going back
+// are interleaved_stamps, information, not a hazard.
+//
 // # Checks
 //
 // Inspect reads a bag once, in a streaming pass that judges nothing: it
@@ -134,6 +145,17 @@
 // steps over the log time they span; rtf_min and rtf_max are its extremes
 // over successive windows of at least one second of log time.
 //
+// A bag does not record who published a message (rosbag2 writes one
+// MCAP channel per topic, and a sqlite3 row holds topic, time and data),
+// so several /clock publishers are told apart by their values: a
+// clockstream.Splitter follows the timelines the values make, and a
+// stream that keeps coming back to an earlier timeline is several
+// publishers interleaved (clock_publishers, with each timeline's rate and
+// RTF, computed as simclock monitor computes each publisher's). One RTF
+// of such a stream means nothing, so there is none: the report's RTF is
+// nil, the text says why, and the plot draws each timeline apart, the
+// busiest setting the scale.
+//
 // # JSON lines
 //
 // "simclock bag inspect --format json" writes the parts of a Report as
@@ -143,6 +165,10 @@
 // since the Unix epoch for log times. Schema 2 writes a finding as every
 // simclock tool does (rules.Finding): "code" first, and "rules", an array
 // (schema 1 had "rule":"R10,R29", omitted when empty); "fix" is new.
+// The clock line's real-time factors are null where schema 1 wrote 0 for
+// none, and null for /clock values alternating between several
+// timelines (several publishers), whose "timelines" give each its own as
+// simclock monitor gives each publisher's.
 //
 //	{"kind":"env","schema":2,"version":VERSION,"command":"bag inspect","files":[...],
 //	 "window_ns":W,"periods":N,"gap_periods":N,"base_tolerance_ns":B,"future_tolerance_ns":F}
@@ -160,9 +186,10 @@
 //	 "compression":["none"|"zstd"|"lz4"],"damaged":[{"offset":N,"messages":N,"problem":P}]?,
 //	 "skipped_messages":N,"summary_damage":S?,"error":E?}                   one per file
 //	{"kind":"clock","present":B,"messages":N,"first_ns":V,"last_ns":V,"first_log_ns":T,
-//	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F,"rtf_min":F,"rtf_max":F,"backward_jumps":N,
-//	 "forward_jumps":N,"gaps":N,"pauses":N,"stalls":N (= pauses, old name),"sim_time_log":B,
-//	 "publishers":N}
+//	 "last_log_ns":T,"rate_hz":F,"period_ns":N,"step_ns":N,"rtf":F|null,"rtf_min":F|null,
+//	 "rtf_max":F|null,"backward_jumps":N,"forward_jumps":N,"gaps":N,"pauses":N,
+//	 "stalls":N (= pauses, old name),"sim_time_log":B,"publishers":N,
+//	 "timelines":[{"id":"timeline 1","messages":N,"rate_hz":F,"rtf":F|null,"value_ns":V}]}
 //	{"kind":"topic","topic":T,"type":TYPE,"encoding":"ros2msg","messages":N,"bytes":N,
 //	 "first_log_ns":T,"last_log_ns":T,"rate_hz":F,"before_first_clock":N,"publishers":N,"decoded":B,
 //	 "definition":"bag"|"shipped"?,"decode_errors":N,"time_fields":[{"field":"header.stamp","header":B,"count":N,"zero":N,

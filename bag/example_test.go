@@ -29,7 +29,11 @@ func ExampleInspect() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("/clock: %d messages at %.0f Hz, RTF %.2f\n", rep.Clock.Messages, rep.Clock.RateHz, rep.Clock.RTF)
+	fmt.Printf("/clock: %d messages at %.0f Hz", rep.Clock.Messages, rep.Clock.RateHz)
+	if rtf := rep.Clock.RTF; rtf != nil { // none when nothing advanced, or for several publishers
+		fmt.Printf(", RTF %.2f", *rtf)
+	}
+	fmt.Println()
 	for _, fd := range rep.Findings {
 		fmt.Println(fd.Severity, fd.Code, fd.Count, fd.Examples[0].Detail)
 	}

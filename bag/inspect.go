@@ -1,16 +1,19 @@
 package bag
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // Options tune Inspect. The zero value gives the defaults.
@@ -135,7 +138,7 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 	var base int64
 	for _, f := range set.files {
 		fi := FileInfo{Path: f.path}
-		t.file = fileName(f.path)
+		t.newFile(fileName(f.path))
 		if opts.Progress != nil {
 			b := base
 			s.progress = func(done int64) { opts.Progress(b+done, total) }
@@ -176,6 +179,7 @@ func inspect(ctx context.Context, set *bagSet, total int64, opts Options, readOn
 // finish writes the report of what was counted: the files, /clock, the
 // topics and their Time fields, and the findings of every check.
 func (t *tally) finish() *Report {
+	t.mergeMetadata()
 	t.finishClock()
 	rep := &Report{Window: t.opts.Window, Files: t.files, Messages: t.messages, Bytes: t.bytes,
 		Clock: t.clock.report, Skipped: t.skippedMessages()}
@@ -186,7 +190,18 @@ func (t *tally) finish() *Report {
 		rep.StartLogNS, rep.EndLogNS = t.start, t.end
 	}
 	rep.Holes = t.holes
-	if t.clock.seen {
+	switch {
+	case len(rep.Clock.Timelines) > 0:
+		// Each timeline its own series, the busiest first (it sets the
+		// plot's scale): one line through interleaved values is a comb.
+		lines := slices.Clone(rep.Clock.Timelines)
+		slices.SortStableFunc(lines, func(a, b clockstream.PublisherStats) int { return cmp.Compare(b.Messages, a.Messages) })
+		for _, tl := range lines {
+			if d := t.clock.lines[transport.PublisherID(tl.ID)]; d != nil {
+				rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock (" + tl.ID + ")", Points: d.points()})
+			}
+		}
+	case t.clock.seen:
 		rep.Series = append(rep.Series, Series{Topic: timemsg.ClockTopic, Field: "clock", Points: t.clock.series.points()})
 	}
 	for _, tt := range t.sortedTopics() {
@@ -204,7 +219,6 @@ func (t *tally) finish() *Report {
 		}
 		rep.Topics = append(rep.Topics, tr)
 	}
-	mergeMetadata(rep, t.set.meta)
 	rep.Findings = detectors.Run(t)
 	rules.Sort(rep.Findings)
 	return rep
@@ -216,6 +230,9 @@ func (f *fieldTally) report(t *tally) TimeFieldReport {
 		NonMonotonic: f.backwards.n, WindowNegative: f.windowNegative.n, WindowZero: f.windowZero.n, Reference: "log"}
 	if t.clock.seen {
 		r.Reference = "clock"
+	}
+	if f.other != nil {
+		r.Reference, r.OtherClock = "none", f.other.Clock
 	}
 	ref := f.ref(t)
 	r.OtherBase, r.Future, r.MaxLeadNS = ref.offBase.n, ref.future.n, ref.maxLead
@@ -231,19 +248,16 @@ func (f *fieldTally) report(t *tally) TimeFieldReport {
 // mergeMetadata takes from a bag directory's metadata.yaml what the
 // storage files may not say: the publishers of each topic, for storages
 // without QoS per channel (MCAP written without it).
-func mergeMetadata(rep *Report, m *Metadata) {
+func (t *tally) mergeMetadata() {
+	m := t.set.meta
 	if m == nil {
 		return
 	}
-	for i := range rep.Topics {
-		t := &rep.Topics[i]
+	for _, tt := range t.topics {
 		for _, tm := range m.Topics {
-			if tm.Name == t.Topic && t.Publishers == 0 {
-				t.Publishers = len(tm.QoS)
+			if tm.Name == tt.rep.Topic && tt.rep.Publishers == 0 {
+				tt.rep.Publishers = len(tm.QoS)
 			}
-		}
-		if t.Topic == rep.Clock.topic() && t.Publishers > rep.Clock.Publishers {
-			rep.Clock.Publishers = t.Publishers
 		}
 	}
 }

@@ -179,7 +179,11 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		} else {
 			q(`<g fill="%s" stroke="%s">%s</g>`, st.color, st.color, st.marker(padL+10, y-4))
 		}
-		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(s.name()))
+		name := s.name()
+		if i > 0 && !onScale(s, y0, y1) {
+			name += " (off this scale: not drawn)"
+		}
+		q(`<text x="%d" y="%.1f">%s</text>`+"\n", padL+28, y, html.EscapeString(name))
 	}
 	if len(unplaced) > 0 {
 		height += 18
@@ -194,10 +198,20 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	return bw.Flush()
 }
 
+// onScale reports whether a point of s falls within y0..y1.
+func onScale(s Series, y0, y1 float64) bool {
+	for _, pt := range s.Points {
+		if v := float64(pt.ValueNS); v >= y0 && v <= y1 {
+			return true
+		}
+	}
+	return false
+}
+
 // name is how a plot names the series: "/clock", or topic and field.
 func (s Series) name() string {
-	if s.Topic == "/clock" && s.Field == "clock" {
-		return "/clock"
+	if s.Topic == "/clock" && strings.HasPrefix(s.Field, "clock") {
+		return "/clock" + strings.TrimPrefix(s.Field, "clock") // "/clock (timeline 2)"
 	}
 	return s.Topic + " " + s.Field
 }
@@ -331,9 +345,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	p("</table>\n<p>%d messages over %s s of log time. /clock: ", r.Messages, units.Span(r.EndLogNS-r.StartLogNS))
 	if c := r.Clock; c.Present {
-		p("%d messages at %.2f Hz (period %s s, step %s s), %s → %s s; RTF %.3f (%.3f to %.3f per second of log time); %d backward jumps, %d gaps, %d pauses, %d forward jumps.",
+		p("%d messages at %.2f Hz (period %s s, step %s s), %s → %s s; %s; %d backward jumps, %d gaps, %d pauses, %d forward jumps.",
 			c.Messages, c.RateHz, units.Span(c.PeriodNS), units.Span(c.StepNS), units.Value(c.FirstNS), units.Value(c.LastNS),
-			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
+			esc(c.RTFText()), c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
+		for _, tl := range c.Timelines {
+			p(" %s: %d messages at %.2f Hz, RTF %s, last value %s s.", esc(tl.ID), tl.Messages, tl.RateHz, ratioText(tl.RTF), units.Value(tl.Value))
+		}
 	} else {
 		p("none in this bag; stamps are compared with the recorder's log time.")
 	}

@@ -2,8 +2,11 @@ package bag
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
+	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
 )
@@ -128,18 +131,19 @@ type ClockReport struct {
 	PeriodNS   int64   `json:"period_ns"`    // median log-time interval, recent
 	StepNS     int64   `json:"step_ns"`      // median value step, recent
 	// RTF is the real-time factor: /clock advance over log-time advance,
-	// jumps left out (pauses count, at RTF 0); 0 when none (several
-	// publishers, or nothing advanced).
-	RTF float64 `json:"rtf"`
+	// jumps left out (pauses count, at RTF 0); nil (JSON null) when there
+	// is none: nothing advanced, or the values alternate between several
+	// timelines (Timelines), where one RTF of the whole means nothing.
+	RTF *float64 `json:"rtf"`
 	// RTFMin and RTFMax are the extremes of the real-time factor over
-	// successive intervals of at least one second of log time (0 when the
-	// bag is shorter).
-	RTFMin        float64 `json:"rtf_min"`
-	RTFMax        float64 `json:"rtf_max"`
-	BackwardJumps int64   `json:"backward_jumps"`
-	ForwardJumps  int64   `json:"forward_jumps"`
-	Gaps          int64   `json:"gaps"`
-	Pauses        int64   `json:"pauses"`
+	// successive intervals of at least one second of log time; nil when
+	// the bag is shorter, or when RTF is nil for several timelines.
+	RTFMin        *float64 `json:"rtf_min"`
+	RTFMax        *float64 `json:"rtf_max"`
+	BackwardJumps int64    `json:"backward_jumps"`
+	ForwardJumps  int64    `json:"forward_jumps"`
+	Gaps          int64    `json:"gaps"`
+	Pauses        int64    `json:"pauses"`
 	// Stalls is Pauses under its old name, kept for schema-1 readers.
 	Stalls int64 `json:"stalls"`
 	// SimTimeLog is true when log time follows /clock (the recorder ran
@@ -148,9 +152,40 @@ type ClockReport struct {
 	// Publishers is how many publishers /clock had when it was recorded:
 	// the entries of its channel's offered_qos_profiles (0: unknown).
 	Publishers int `json:"publishers"`
+	// Timelines, when the /clock values alternate between several
+	// timelines (several publishers interleaved, told apart by their
+	// values: a bag does not record who sent a message), gives each
+	// timeline's messages, rate, RTF and last value, as simclock monitor
+	// gives each publisher's; empty otherwise. IDs are "timeline 1", ... in
+	// the order the timelines started.
+	Timelines []clockstream.PublisherStats `json:"timelines"`
 }
 
 func (ClockReport) topic() string { return timemsg.ClockTopic }
+
+// RTFText says the real-time factor in words: "RTF 1.000 (0.500 to
+// 1.000 per second of log time)", "RTF - (no advance measured)", or, for
+// values alternating between several timelines, that there is no one
+// RTF and each timeline has its own.
+func (c ClockReport) RTFText() string {
+	switch {
+	case len(c.Timelines) > 1:
+		return fmt.Sprintf("RTF - (the values alternate between %d timelines, several publishers: each has its own)", len(c.Timelines))
+	case c.RTF == nil:
+		return "RTF - (no advance measured)"
+	case c.RTFMin == nil || c.RTFMax == nil:
+		return "RTF " + ratioText(c.RTF)
+	}
+	return fmt.Sprintf("RTF %s (%s to %s per second of log time)", ratioText(c.RTF), ratioText(c.RTFMin), ratioText(c.RTFMax))
+}
+
+// ratioText prints a real-time factor with 3 decimals, "-" for none.
+func ratioText(r *float64) string {
+	if r == nil || math.IsNaN(*r) || math.IsInf(*r, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(*r, 'f', 3, 64)
+}
 
 // TimeFieldReport summarises one Time field of one topic.
 type TimeFieldReport struct {
@@ -167,10 +202,15 @@ type TimeFieldReport struct {
 	// tolerance; MaxLeadNS is the largest lead (negative: always behind).
 	Future    int64 `json:"future"`
 	MaxLeadNS int64 `json:"max_lead_ns"`
-	// Reference is what stamps were compared with: "clock" or "log".
+	// Reference is what stamps were compared with: "clock" or "log", or
+	// "none" for a field that carries another clock (OtherClock).
 	Reference      string `json:"reference"`
 	WindowNegative int64  `json:"window_negative"`
 	WindowZero     int64  `json:"window_zero"`
+	// OtherClock, for a field that by design carries another clock than
+	// the graph's ("system", "external": docs/rules.md lists them), says
+	// which; its values are not judged against any clock.
+	OtherClock string `json:"other_clock,omitempty"`
 }
 
 // TopicReport summarises one topic.

@@ -21,9 +21,10 @@ type channel struct {
 	MessageEncoding string // serialization format, "cdr"
 	OfferedQoS      string // offered_qos_profiles YAML, one entry per publisher
 
-	// tally is what inspect counts for the channel's topic, found once
-	// (tally.topic) instead of looked up for every message.
-	tally *topicTally
+	// tally is what inspect counts for the channel (its topic and
+	// publisher stream), found once (tally.topic) instead of looked up
+	// for every message.
+	tally *chanTally
 }
 
 // A message is one recorded message. Data aliases a buffer that is reused

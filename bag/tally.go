@@ -16,6 +16,7 @@ import (
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/transport"
 )
 
 // A tally is what the streaming pass counted in a bag: per topic, per Time
@@ -48,10 +49,17 @@ type tally struct {
 	schemas map[string]*ros2msg.Schema
 	schErr  map[string]error
 	tbuf    []ros2msg.TimeField // reused for every message
+	lastS   int                 // the publisher stream of the channel topic last returned
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
 	zdec    *zstd.Decoder
 	zbuf    []byte
+}
+
+// A chanTally is a channel's topic and its publisher stream in it.
+type chanTally struct {
+	tt     *topicTally
+	stream int
 }
 
 // A counter counts one kind of occurrence and keeps its first examples.
@@ -74,6 +82,14 @@ type topicTally struct {
 	decodeErrors counter // messages that do not decode
 	firstErr     string  // the first decode error
 	beforeClock  counter // messages recorded before the first /clock
+
+	// A storage that records each publisher of a topic as a channel of
+	// its own (MCAP allows several channels on one topic; rosbag2 writes
+	// one) tells the publishers' streams apart: the k-th channel of the
+	// topic in a file is stream k. rosbag2's bags are one stream a topic.
+	fileChans    int // channels of the topic in the file being read
+	fileProfiles int // their offered QoS profiles
+	streams      int // the most channels the topic had in one file
 }
 
 // fieldTally is what was counted on one Time field of one topic.
@@ -84,9 +100,13 @@ type fieldTally struct {
 	count    int64
 	min, max int64
 
+	// other is set when the field carries another clock than the graph's
+	// by design (otherClocks): only not_normalized is judged.
+	other *otherClock
+
 	zero           counter // stamps of 0
 	notNormalized  counter // nanosec of 1e9 or more
-	backwards      counter // a stamp below the previous one (not for arrays)
+	backwards      counter // a stamp below the previous one of its stream (not for arrays)
 	windowNegative counter // stamp − W < 0
 	windowZero     counter // stamp − W == 0
 
@@ -95,9 +115,14 @@ type fieldTally struct {
 	// /clock when the bag has it (ref).
 	log, clock baseTally
 
-	prev    int64 // the previous non-zero stamp, for backwards
-	hasPrev bool
-	series  decimator
+	prev   []prevStamp // the previous non-zero stamp of each publisher stream, for backwards
+	series decimator
+}
+
+// A prevStamp is the previous stamp of one publisher stream of a field.
+type prevStamp struct {
+	v  int64
+	ok bool
 }
 
 // A baseTally compares stamps with one reference.
@@ -122,7 +147,15 @@ type clockTally struct {
 	// messages far from it, the first /clock among them.
 	stale bool
 
-	rtfSeen bool // an RTF interval has completed
+	rtfSeen          bool // an RTF interval has completed
+	rtfMinv, rtfMaxv float64
+
+	// split follows the timelines of the /clock values, which tell
+	// several publishers interleaved apart though the bag does not record
+	// who sent each message; lines holds each timeline's plot series (the
+	// first maxLineSeries timelines).
+	split *clockstream.Splitter
+	lines map[transport.PublisherID]*decimator
 
 	// Examples of the analyser's events (their counts are its totals).
 	backward, forward, gaps, pauses []rules.Example
@@ -146,6 +179,8 @@ func newTally(opts Options, set *bagSet) *tally {
 		start: math.MaxInt64, end: math.MinInt64, lastLog: math.MinInt64,
 	}
 	t.clock.stand.example = -1
+	t.clock.split = clockstream.NewSplitter(t.clockConfig())
+	t.clock.lines = map[transport.PublisherID]*decimator{}
 	if set.meta != nil && set.meta.CompressionMode == "message" {
 		t.msgZstd = true
 	}
@@ -166,9 +201,12 @@ func (t *tally) keep(list *[]rules.Example, e rules.Example) {
 	}
 }
 
+// topic returns the tally of a channel's topic, and sets lastS to the
+// channel's publisher stream in it.
 func (t *tally) topic(ch *channel) *topicTally {
-	if ch.tally != nil {
-		return ch.tally
+	if c := ch.tally; c != nil { // a channel carries its tally: no lookup per message
+		t.lastS = c.stream
+		return c.tt
 	}
 	tt := t.topics[ch.Topic]
 	if tt == nil {
@@ -177,7 +215,6 @@ func (t *tally) topic(ch *channel) *topicTally {
 		tt.rep.FirstLogNS = -1
 		tt.rep.Type, tt.rep.Encoding = ch.Type, ch.SchemaEncoding
 		tt.isClock = ch.Topic == timemsg.ClockTopic
-		tt.rep.Publishers = countProfiles(ch.OfferedQoS)
 		tt.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
 		var src string
 		tt.schema, src, tt.parseErr = t.schemaOf(ch)
@@ -190,8 +227,26 @@ func (t *tally) topic(ch *channel) *topicTally {
 		tt.rep.Decoded = tt.schema != nil || tt.isClock && tt.clockType
 		t.topics[ch.Topic] = tt
 	}
-	ch.tally = tt
+	// A channel not seen before: the next publisher stream of its topic
+	// in this file.
+	c := &chanTally{tt: tt, stream: tt.fileChans}
+	tt.fileChans++
+	tt.fileProfiles += countProfiles(ch.OfferedQoS)
+	tt.streams = max(tt.streams, tt.fileChans)
+	tt.rep.Publishers = max(tt.rep.Publishers, tt.fileProfiles)
+	ch.tally = c
+	t.lastS = c.stream
 	return tt
+}
+
+// newFile is told that the next file of the bag is read: its channels
+// are numbered from the first again, so that the one channel of a topic
+// in each file of a split bag is the same stream.
+func (t *tally) newFile(name string) {
+	t.file = name
+	for _, tt := range t.topics {
+		tt.fileChans, tt.fileProfiles = 0, 0
+	}
 }
 
 // schemaOf parses the definition of a channel's type, or says why it
@@ -232,6 +287,7 @@ func (t *tally) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
 // message counts one message: the sink's onMessage.
 func (t *tally) message(ch *channel, m *message) error {
 	tt := t.topic(ch)
+	stream := t.lastS
 	logNS := m.LogTime
 	if t.msgZstd {
 		data, err := t.unzip(m.Data)
@@ -276,7 +332,7 @@ func (t *tally) message(ch *channel, m *message) error {
 	ts, err := tt.schema.AppendTimes(t.tbuf[:0], m.Data)
 	t.tbuf = ts
 	for i := range ts {
-		t.stamp(tt, i, &ts[i], logNS, idx)
+		t.stamp(tt, stream, i, &ts[i], logNS, idx)
 	}
 	if err != nil && !t.opts.DecodeAll {
 		t.decodeError(tt, logNS, idx, err)
@@ -303,10 +359,10 @@ func (t *tally) decodeError(tt *topicTally, logNS, idx int64, err error) {
 	t.example(&tt.decodeErrors, rules.Example{LogNS: logNS, Index: idx, Detail: err.Error()})
 }
 
-func (tt *topicTally) field(path string, header bool) *fieldTally {
+func (tt *topicTally) field(path string, header bool, owner string) *fieldTally {
 	f := tt.fields[path]
 	if f == nil {
-		f = &fieldTally{topic: tt.rep.Topic, path: path, header: header, min: math.MaxInt64, max: math.MinInt64}
+		f = &fieldTally{topic: tt.rep.Topic, path: path, header: header, min: math.MaxInt64, max: math.MinInt64, other: otherClockOf(owner)}
 		f.log.maxLead, f.clock.maxLead = math.MinInt64, math.MinInt64
 		tt.fields[path] = f
 		tt.order = append(tt.order, path)
@@ -322,7 +378,7 @@ func (tt *topicTally) fieldAt(i int, tf *ros2msg.TimeField) *fieldTally {
 			return f
 		}
 	}
-	f := tt.field(tf.Path, tf.Header)
+	f := tt.field(tf.Path, tf.Header, tf.Owner)
 	for len(tt.byPos) <= i {
 		tt.byPos = append(tt.byPos, nil)
 	}
@@ -331,8 +387,9 @@ func (tt *topicTally) fieldAt(i int, tf *ros2msg.TimeField) *fieldTally {
 }
 
 // stamp counts one Time value of a message: 0, not normalized, below the
-// previous one, against the window W, and against both references.
-func (t *tally) stamp(tt *topicTally, i int, tf *ros2msg.TimeField, logNS, idx int64) {
+// previous one of its publisher stream, against the window W, and against
+// both references; a field of another clock only for not normalized.
+func (t *tally) stamp(tt *topicTally, stream, i int, tf *ros2msg.TimeField, logNS, idx int64) {
 	f := tt.fieldAt(i, tf)
 	v := tf.Time.Nanoseconds()
 	f.count++
@@ -347,17 +404,23 @@ func (t *tally) stamp(tt *topicTally, i int, tf *ros2msg.TimeField, logNS, idx i
 		e.Detail = fmt.Sprintf("nanosec %d", tf.Time.Nanosec)
 		t.example(&f.notNormalized, e)
 	}
+	if f.other != nil { // not the graph's clock: nothing to compare it with
+		return
+	}
 	if v == 0 { // R10, R29: nothing else to say about an unset stamp
 		t.example(&f.zero, ex)
 		return
 	}
 	if tf.Index < 0 {
-		if f.hasPrev && v < f.prev {
+		for len(f.prev) <= stream {
+			f.prev = append(f.prev, prevStamp{})
+		}
+		if p := f.prev[stream]; p.ok && v < p.v {
 			e := ex
-			e.Before = f.prev
+			e.Before = p.v
 			t.example(&f.backwards, e)
 		}
-		f.prev, f.hasPrev = v, true
+		f.prev[stream] = prevStamp{v, true}
 	}
 	if w := t.opts.Window.Nanoseconds(); w > 0 { // R25, R27
 		switch {
@@ -464,19 +527,20 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 	s := clockstream.Decode(at, "", data)
 	c.idx = idx
 	c.stream.Observe(s)
+	line := c.split.Observe(s)
 	c.at = at
 	if at-c.winAt >= time.Second { // close an RTF interval
 		if r := c.stream.Report(at, nil); r.RTF != nil {
 			if !c.rtfSeen {
-				c.report.RTFMin, c.report.RTFMax, c.rtfSeen = *r.RTF, *r.RTF, true
+				c.rtfMinv, c.rtfMaxv, c.rtfSeen = *r.RTF, *r.RTF, true
 			}
-			c.report.RTFMin, c.report.RTFMax = min(c.report.RTFMin, *r.RTF), max(c.report.RTFMax, *r.RTF)
+			c.rtfMinv, c.rtfMaxv = min(c.rtfMinv, *r.RTF), max(c.rtfMaxv, *r.RTF)
 		}
 		c.winAt = at
 	}
 	if s.Err != nil {
 		if bad := notNormalized(s.Err); bad != nil { // R8: counted and dropped
-			f := tt.field("clock", false)
+			f := tt.field("clock", false, "")
 			t.example(&f.notNormalized, rules.Example{LogNS: logNS, ValueNS: bad.Clock.Nanoseconds(), Index: idx,
 				Detail: fmt.Sprintf("nanosec %d", bad.Clock.Nanosec)})
 		} else {
@@ -486,6 +550,13 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 	}
 	v := s.Value
 	c.series.add(Point{logNS, v})
+	if d := c.lines[line]; d != nil {
+		d.add(Point{logNS, v})
+	} else if len(c.lines) < maxLineSeries {
+		d = &decimator{}
+		d.add(Point{logNS, v})
+		c.lines[line] = d
+	}
 	if w := t.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
 		ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}
 		if v == w {
@@ -578,11 +649,12 @@ func (t *tally) skip() {
 	if t.clock.stream != nil {
 		t.clock.stream.Break()
 	}
+	t.clock.split.Break()
 	t.endStand()                        // a pause ends at the hole
 	t.clock.stand.value = math.MinInt64 // the next value starts a new run
 	for _, tt := range t.topics {
 		for _, f := range tt.fields {
-			f.hasPrev = false
+			clear(f.prev)
 		}
 	}
 }
@@ -592,12 +664,20 @@ func (t *tally) finishClock() {
 	t.endStand()
 	c := &t.clock
 	r := &c.report
+	r.Timelines = []clockstream.PublisherStats{}
 	if c.stream != nil {
 		tot := c.stream.Totals(c.at)
 		r.Present, r.Messages, r.FirstNS, r.LastNS = tot.HaveClock, int64(tot.Messages), tot.First, tot.Last
 		r.PeriodNS, r.StepNS = int64(tot.Period), int64(tot.Step)
-		if tot.RTF != nil {
-			r.RTF = *tot.RTF
+		r.RTF = tot.RTF
+		if c.rtfSeen {
+			r.RTFMin, r.RTFMax = &c.rtfMinv, &c.rtfMaxv
+		}
+		if c.split.Interleaved() {
+			// The values alternate between timelines: one RTF of the
+			// whole is meaningless; each timeline has its own.
+			r.RTF, r.RTFMin, r.RTFMax = nil, nil, nil
+			r.Timelines = c.split.Timelines(c.at)
 		}
 		r.BackwardJumps, r.ForwardJumps, r.Gaps = int64(tot.BackwardJumps), int64(tot.ForwardJumps), int64(tot.Gaps)
 		r.Pauses, r.Stalls = int64(tot.Pauses), int64(tot.Pauses)
@@ -679,6 +759,10 @@ type decimator struct {
 }
 
 const maxPoints = 2048
+
+// maxLineSeries bounds the /clock timelines drawn apart (a recording
+// looped many times starts a timeline at each loop).
+const maxLineSeries = 8
 
 func (d *decimator) add(p Point) {
 	if d.skip > 0 {

@@ -401,6 +401,21 @@ func (p *pubState) observe(value int64, at time.Duration) {
 	p.have, p.value, p.lastAt = true, value, at
 }
 
+// stats is what p sent: all-time when all (its rate over the time since
+// its first message), else in the current interval (over).
+func (p *pubState) stats(all bool, now, over time.Duration) PublisherStats {
+	w, span := p.cur, over
+	if all {
+		w, span = p.all, now-p.first
+	}
+	ps := PublisherStats{ID: string(p.id), Messages: w.counts.Messages, RateHz: rate(w.counts.Messages, span), Value: p.value}
+	if w.wall > 0 {
+		r := float64(w.sim) / float64(w.wall)
+		ps.RTF = &r
+	}
+	return ps
+}
+
 func rtf(w window) *float64 {
 	if w.wall <= 0 || (!w.moved && w.sim == 0 && w.valid == 0) {
 		return nil
@@ -437,15 +452,7 @@ func (a *Analyzer) publisherStats(all bool, now, over time.Duration, matched []t
 	for id := range ids {
 		ps := PublisherStats{ID: string(id)}
 		if p := a.pubs[id]; p != nil {
-			w, span := p.cur, over
-			if all {
-				w, span = p.all, now-p.first
-			}
-			ps.Messages, ps.RateHz, ps.Value = w.counts.Messages, rate(w.counts.Messages, span), p.value
-			if w.wall > 0 {
-				r := float64(w.sim) / float64(w.wall)
-				ps.RTF = &r
-			}
+			ps = p.stats(all, now, over)
 		}
 		out = append(out, ps)
 	}

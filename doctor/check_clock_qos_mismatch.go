@@ -8,7 +8,8 @@ import (
 	"github.com/simclock/simclock/rules"
 )
 
-// CodeClockQoSMismatch: a /clock reader that matches no /clock writer.
+// CodeClockQoSMismatch: a clock reader that matches no writer of its
+// clock topic (QoS or type).
 const CodeClockQoSMismatch rules.Code = "clock_qos_mismatch"
 
 func init() {
@@ -20,18 +21,40 @@ func init() {
 	})
 }
 
-// clockQoSMismatch: a /clock reader that matches none of the writers.
+// clockQoSMismatch: a reader of a published clock topic that matches none
+// of its writers for QoS or type. When partitions alone keep it apart, it
+// is clock_partition_mismatch instead (its fix is elsewhere).
 func clockQoSMismatch(a *analysis) []rules.Finding {
-	if len(a.clockWriters) == 0 {
-		return nil
-	}
 	var out []rules.Finding
-	for _, r := range a.clockReaders {
-		if len(a.snap.Matches(r)) > 0 {
+	for _, u := range a.unmatchedClockReaders() {
+		if u.onlyPartitions {
 			continue
 		}
-		var why []string
-		for _, w := range a.clockWriters {
+		topic := rosTopicOr(u.r.DDSTopic)
+		out = append(out, finding(a.who(u.r), topic,
+			fmt.Sprintf("the %s reader of %s (%s) matches no %s writer: %s; its sim time stays 0",
+				topic, a.who(u.r), u.r.QoS, topic, strings.Join(u.why, ", "))))
+	}
+	return out
+}
+
+// An unmatchedClockReader is a reader of a published clock topic that
+// matches none of its writers, and why, writer by writer.
+type unmatchedClockReader struct {
+	r              graph.Endpoint
+	why            []string // "/sim (durability: ...; partition: ...)"
+	onlyPartitions bool     // partitions alone keep it from every writer
+}
+
+func (a *analysis) unmatchedClockReaders() []unmatchedClockReader {
+	var out []unmatchedClockReader
+	for _, r := range a.clockReaders {
+		writers := a.writersOn(r.DDSTopic)
+		if len(writers) == 0 || len(a.snap.Matches(r)) > 0 {
+			continue
+		}
+		u := unmatchedClockReader{r: r, onlyPartitions: true}
+		for _, w := range writers {
 			var parts []string
 			if w.DDSType != r.DDSType {
 				parts = append(parts, fmt.Sprintf("type %s, reader wants %s", w.DDSType, r.DDSType))
@@ -39,11 +62,16 @@ func clockQoSMismatch(a *analysis) []rules.Finding {
 			for _, inc := range graph.Incompatible(w.QoS, r.QoS) {
 				parts = append(parts, inc.String())
 			}
-			why = append(why, fmt.Sprintf("%s (%s)", a.who(w), strings.Join(parts, "; ")))
+			if len(parts) > 0 {
+				u.onlyPartitions = false
+			}
+			if !graph.PartitionsMatch(w.Partitions, r.Partitions) {
+				parts = append(parts, fmt.Sprintf("partition: writer in %s, reader in %s",
+					graph.PartitionsString(w.Partitions), graph.PartitionsString(r.Partitions)))
+			}
+			u.why = append(u.why, fmt.Sprintf("%s (%s)", a.who(w), strings.Join(parts, "; ")))
 		}
-		out = append(out, finding(a.who(r), "/clock",
-			fmt.Sprintf("the /clock reader of %s (%s) matches no /clock writer: %s; its sim time stays 0",
-				a.who(r), r.QoS, strings.Join(why, ", "))))
+		out = append(out, u)
 	}
 	return out
 }

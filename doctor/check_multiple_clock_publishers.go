@@ -19,15 +19,22 @@ func init() {
 	})
 }
 
-// multipleClockPublishers: more than one /clock writer (R18).
+// multipleClockPublishers: more than one writer on one clock topic (R18).
+// Per-namespace clocks (/robot1/clock and /robot2/clock) are one writer
+// each and not a finding.
 func multipleClockPublishers(a *analysis) []rules.Finding {
-	if len(a.clockWriters) < 2 {
-		return nil
+	var out []rules.Finding
+	for _, t := range a.clockTopics() {
+		writers := a.writersOn(t)
+		if len(writers) < 2 {
+			continue
+		}
+		var names []string
+		for _, w := range writers {
+			names = append(names, a.who(w))
+		}
+		out = append(out, finding(names[0], rosTopicOr(t),
+			fmt.Sprintf("%d writers publish %s: %s", len(writers), rosTopicOr(t), strings.Join(names, ", "))))
 	}
-	var names []string
-	for _, w := range a.clockWriters {
-		names = append(names, a.who(w))
-	}
-	return []rules.Finding{finding(names[0], "/clock",
-		fmt.Sprintf("%d writers publish /clock: %s", len(a.clockWriters), strings.Join(names, ", ")))}
+	return out
 }

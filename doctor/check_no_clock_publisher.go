@@ -18,7 +18,8 @@ func init() {
 	})
 }
 
-// noClockPublisher: /clock readers and no writer; one finding per node.
+// noClockPublisher: clock readers and no clock writer at all; one finding
+// per node.
 func noClockPublisher(a *analysis) []rules.Finding {
 	if len(a.clockWriters) > 0 {
 		return nil
@@ -31,8 +32,9 @@ func noClockPublisher(a *analysis) []rules.Finding {
 			continue
 		}
 		seen[who] = true
-		out = append(out, finding(who, "/clock",
-			fmt.Sprintf("%s uses sim time (it reads /clock) but nobody publishes /clock: its time stays 0, its ROS timers never fire", who)))
+		topic := rosTopicOr(r.DDSTopic)
+		out = append(out, finding(who, topic,
+			fmt.Sprintf("%s uses sim time (it reads %s) but nobody publishes a clock: its time stays 0, its ROS timers never fire", who, topic)))
 	}
 	return out
 }

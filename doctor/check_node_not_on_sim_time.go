@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/rules"
 )
 
@@ -21,9 +20,9 @@ func init() {
 	})
 }
 
-// nodeNotOnSimTime: in a sim-time graph, a node with no /clock reader
-// that does not publish /clock itself (a simulator, bag play) and is not
-// hidden (ros2 daemon, tools).
+// nodeNotOnSimTime: in a sim-time graph, a node with no reader of a clock
+// topic that does not publish one itself (a simulator, bag play, a bridge)
+// and is not hidden (ros2 daemon, tools).
 func nodeNotOnSimTime(a *analysis) []rules.Finding {
 	if !a.simGraph() {
 		return nil
@@ -31,15 +30,16 @@ func nodeNotOnSimTime(a *analysis) []rules.Finding {
 	why := "nodes follow /clock"
 	if len(a.clockWriters) > 0 {
 		why = "/clock is published by " + a.clockSources()
+		if t := a.clockTopics(); len(t) > 1 || t[0] != ClockDDSTopic {
+			why = "clocks are published (" + a.describeClocks() + ")"
+		}
 	}
 	var out []rules.Finding
 	for _, n := range a.snap.Nodes {
 		if n.Hidden() {
 			continue
 		}
-		readsClock := slices.ContainsFunc(n.Readers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
-		writesClock := slices.ContainsFunc(n.Writers, func(e graph.Endpoint) bool { return e.DDSTopic == ClockDDSTopic })
-		if readsClock || writesClock {
+		if slices.ContainsFunc(n.Readers, isClockEndpoint) || slices.ContainsFunc(n.Writers, isClockEndpoint) {
 			continue
 		}
 		out = append(out, finding(n.FullName(), "/clock",

@@ -22,10 +22,13 @@ func finding(node, topic, message string) rules.Finding {
 	return rules.Finding{Subject: rules.Subject{Node: node, Topic: topic}, Message: message}
 }
 
-// clockSources names the /clock writers' owners, for messages.
-func (a *analysis) clockSources() string {
+// clockSources names the clock writers' owners, for messages.
+func (a *analysis) clockSources() string { return a.sourcesOf(a.clockWriters) }
+
+// sourcesOf names the owners of writers, sorted, for messages.
+func (a *analysis) sourcesOf(writers []graph.Endpoint) string {
 	var names []string
-	for _, w := range a.clockWriters {
+	for _, w := range writers {
 		if s := a.who(w); !slices.Contains(names, s) {
 			names = append(names, s)
 		}
@@ -44,11 +47,11 @@ type stampedWriter struct {
 }
 
 // stampedWriters lists, topic by topic, the writers whose stamps were
-// sampled (/clock aside).
+// sampled (clock topics aside).
 func (a *analysis) stampedWriters() []stampedWriter {
 	var out []stampedWriter
 	for _, t := range a.snap.Topics() {
-		if t.Topic == "" || t.DDSTopic == ClockDDSTopic {
+		if t.Topic == "" || isClockTopic(t) {
 			continue
 		}
 		for _, w := range t.Writers {
@@ -58,4 +61,24 @@ func (a *analysis) stampedWriters() []stampedWriter {
 		}
 	}
 	return out
+}
+
+// describeClocks lists the clock topics with their writers' owners:
+// "/clock by /sim, /robot1/clock by /relay".
+func (a *analysis) describeClocks() string {
+	var parts []string
+	for _, t := range a.clockTopics() {
+		parts = append(parts, rosTopicOr(t)+" by "+a.sourcesOf(a.writersOn(t)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// publishedClocks says which clock topics are published: "/clock is
+// published by /sim/gazebo".
+func (a *analysis) publishedClocks() string {
+	var parts []string
+	for _, t := range a.clockTopics() {
+		parts = append(parts, rosTopicOr(t)+" is published by "+a.sourcesOf(a.writersOn(t)))
+	}
+	return strings.Join(parts, ", ")
 }

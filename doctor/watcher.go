@@ -3,9 +3,11 @@ package doctor
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/rules"
@@ -18,7 +20,7 @@ type Source interface {
 	// WatchGraph feeds g with discovery until ctx is done.
 	WatchGraph(ctx context.Context, g *graph.Graph, poll time.Duration) error
 	// SubscribeRaw reads a DDS topic of any type as raw CDR, waking the
-	// subscriber as data arrives (used for /clock).
+	// subscriber as data arrives (used for the clock topics).
 	SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error)
 	// Sampler reads a DDS topic of any type as raw CDR when polled (used
 	// for stamped topics, so that busy topics cost only what is taken).
@@ -49,6 +51,30 @@ type Options struct {
 	// FailOn says which findings make a report's Summary.OK false; the
 	// zero value fails on warnings and errors.
 	FailOn rules.FailOn
+	// DiscoveryGrace is how long a graph may stay empty before it is a
+	// finding (nothing_discovered): until then a report says discovery is
+	// in progress. Defaults to 3 s.
+	DiscoveryGrace time.Duration
+	// Network describes how the Source joined the domain, for the
+	// finding of an empty domain.
+	Network Network
+	// Steady and System are the clocks the Watcher reads and sleeps on:
+	// the process's own by default. A test passes a virtualclock's, and
+	// the Watcher runs in virtual time.
+	Steady simclock.Clock[simclock.Steady]
+	System simclock.Clock[simclock.System]
+}
+
+// Network is how the observer joined the DDS domain, as ROS 2's
+// environment says it; a report of an empty domain names it.
+type Network struct {
+	Domain uint32
+	// DiscoveryRange is ROS_AUTOMATIC_DISCOVERY_RANGE as applied
+	// ("SUBNET", "LOCALHOST", "OFF", "SYSTEM_DEFAULT").
+	DiscoveryRange string
+	StaticPeers    []string
+	// CycloneURI is CYCLONEDDS_URI, empty when unset.
+	CycloneURI string
 }
 
 func (o *Options) defaults() {
@@ -67,28 +93,57 @@ func (o *Options) defaults() {
 	if o.SampleDepth <= 0 {
 		o.SampleDepth = 8
 	}
+	if o.DiscoveryGrace <= 0 {
+		o.DiscoveryGrace = 3 * time.Second
+	}
+	if o.Steady == nil {
+		o.Steady = simclock.SteadyClock{}
+	}
+	if o.System == nil {
+		o.System = simclock.SystemClock{}
+	}
 }
 
 // A Watcher watches a graph from Start until Close. Its methods are safe
 // for concurrent use.
 type Watcher struct {
-	src   Source
-	opts  Options
-	g     *graph.Graph
-	start time.Time
+	src         Source
+	opts        Options
+	g           *graph.Graph
+	start       time.Time                      // wall clock at Start
+	startSteady simclock.Time[simclock.Steady] // steady clock at Start
+	ctx         context.Context
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	errMu  sync.Mutex
 	err    error
 
+	followMu sync.Mutex // followMu serialises refresh; it guards seen
+	seen     uint64     // the graph version refresh last followed
+
 	mu      sync.Mutex // mu guards the fields below
 	clock   *clockWatch
+	clocks  map[string]transport.Subscription // clock readers, by DDS topic
+	timeOf  map[string]string                 // a writer's clock topic (DDS), by writer GUID
+	owners  map[string]string                 // who a /clock writer is, kept when it leaves
 	stamps  map[string]map[string]*WriterStamps
 	schemas map[string]string
 	readers map[string]*topicReader // by DDS topic
+	held    map[string][]heldSample // samples of writers whose clock is not known yet, by writer GUID
 	times   []ros2msg.TimeField     // scratch for decoding
 }
+
+// A heldSample waits until its writer's node, so its clock, is known.
+type heldSample struct {
+	topic string
+	r     *topicReader
+	s     transport.Sample
+	now   time.Time
+}
+
+// maxHeld bounds the samples held per writer (the latest are kept).
+const maxHeld = 64
 
 type topicReader struct {
 	sub    transport.Sampler
@@ -102,33 +157,92 @@ func Start(ctx context.Context, src Source, opts Options) (*Watcher, error) {
 	}
 	opts.defaults()
 	ctx, cancel := context.WithCancel(ctx)
-	w := &Watcher{src: src, opts: opts, g: graph.New(), start: time.Now(), cancel: cancel,
+	w := &Watcher{src: src, opts: opts, g: graph.New(), start: wallTime(opts.System.Now()),
+		startSteady: opts.Steady.Now(), ctx: ctx, cancel: cancel,
+		clocks: map[string]transport.Subscription{}, timeOf: map[string]string{}, owners: map[string]string{},
 		stamps: map[string]map[string]*WriterStamps{}, schemas: map[string]string{},
-		readers: map[string]*topicReader{}}
+		readers: map[string]*topicReader{}, held: map[string][]heldSample{}}
 	w.clock = newClockWatch(w.start)
-	// /clock is read as soon as it flows, not per Poll: its receipt times
-	// give the rate, and the (wall, sim) points date every stamp.
-	clockSub, err := src.SubscribeRaw(ClockDDSTopic, ClockDDSType,
-		transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+	// /clock is read from the start, before discovery shows its writers:
+	// its first messages date the first stamps. Remapped clock topics are
+	// read as discovery finds them.
+	w.mu.Lock()
+	err := w.readClockLocked(ClockDDSTopic)
+	w.mu.Unlock()
 	if err != nil {
 		cancel()
+		w.wg.Wait()
 		return nil, err
 	}
 	w.wg.Go(func() {
 		err := w.src.WatchGraph(ctx, w.g, w.opts.Poll)
 		w.fail(err)
 	})
-	w.wg.Go(func() {
-		defer clockSub.Close()                                      //nolint:errcheck // nothing to report
-		transport.Receive(ctx, clockSub, func(s transport.Sample) { //nolint:errcheck // ends with ctx
-			now := time.Now()
-			w.mu.Lock()
-			w.clock.observe(sampleWall(s, now), s.Data, s.Publisher)
-			w.mu.Unlock()
-		})
-	})
 	w.wg.Go(func() { w.sample(ctx) })
 	return w, nil
+}
+
+func wallTime(t simclock.Time[simclock.System]) time.Time { return time.Unix(0, t.Nanoseconds()) }
+
+// now returns the wall clock.
+func (w *Watcher) now() time.Time { return wallTime(w.opts.System.Now()) }
+
+// elapsed returns the steady time since Start.
+func (w *Watcher) elapsed() time.Duration {
+	return time.Duration(w.opts.Steady.Now().Nanoseconds() - w.startSteady.Nanoseconds())
+}
+
+// readClockLocked subscribes to the clock topic ddsTopic, once. A
+// goroutine takes its messages as they arrive, so their receipt times
+// give the rate and the (wall, sim) points date every stamp. The caller
+// holds w.mu.
+func (w *Watcher) readClockLocked(ddsTopic string) error {
+	if _, ok := w.clocks[ddsTopic]; ok {
+		return nil
+	}
+	sub, err := w.src.SubscribeRaw(ddsTopic, ClockDDSType, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+	if err != nil {
+		return err
+	}
+	w.clocks[ddsTopic] = sub
+	w.wg.Go(func() {
+		defer sub.Close() //nolint:errcheck // nothing to report
+		waiter, _ := sub.(transport.Waiter)
+		for {
+			w.mu.Lock()
+			w.drainClockLocked(ddsTopic, sub)
+			w.mu.Unlock()
+			if waiter != nil {
+				if err := waiter.Wait(w.ctx); err != nil {
+					return
+				}
+				continue
+			}
+			select {
+			case <-w.ctx.Done():
+				return
+			case <-sub.Notify():
+			}
+		}
+	})
+	return nil
+}
+
+// drainClockLocked observes every queued message of one clock topic. Every
+// Take happens under w.mu, so a writer's messages are observed in order
+// whether this goroutine or Report takes them. The caller holds w.mu.
+func (w *Watcher) drainClockLocked(ddsTopic string, sub transport.Subscription) {
+	var now time.Time
+	for {
+		s, ok := sub.Take()
+		if !ok {
+			return
+		}
+		if now.IsZero() {
+			now = w.now()
+		}
+		w.clock.observe(ddsTopic, sampleWall(s, now), s.Data, s.Publisher)
+	}
 }
 
 // sampleWall is when s was written: its source timestamp, or now.
@@ -160,11 +274,9 @@ func (w *Watcher) Err() error {
 // Graph returns the graph being watched.
 func (w *Watcher) Graph() *graph.Graph { return w.g }
 
-// sample subscribes to new stamped topics and classifies their samples,
-// every Poll, until ctx is done.
+// sample follows the graph (new clock topics and stamped topics) and
+// classifies the stamped topics' samples, every Poll, until ctx is done.
 func (w *Watcher) sample(ctx context.Context) {
-	tick := time.NewTicker(w.opts.Poll)
-	defer tick.Stop()
 	defer func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
@@ -174,19 +286,116 @@ func (w *Watcher) sample(ctx context.Context) {
 			}
 		}
 	}()
-	var seen uint64
+	next := w.opts.Steady.Now()
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		if v := w.g.Version(); v != seen {
-			seen = v
-			w.subscribeNew(w.g.Snapshot())
-		}
+		w.refresh()
 		w.takeSamples()
+		n, err := next.Add(w.opts.Poll)
+		if err != nil {
+			return // past the end of time
+		}
+		next = n
+		if now := w.opts.Steady.Now(); next.Before(now) {
+			next = now // never burst after a stall
+		}
+		if err := w.opts.Steady.SleepUntil(ctx, next); err != nil {
+			return
+		}
 	}
+}
+
+// refresh follows the graph when it changed: new clock topics are read,
+// new stamped topics sampled.
+func (w *Watcher) refresh() {
+	w.followMu.Lock()
+	defer w.followMu.Unlock()
+	if v := w.g.Version(); v != w.seen {
+		w.seen = v
+		s := w.g.Snapshot()
+		w.follow(s)
+		w.subscribeNew(s)
+	}
+}
+
+// follow reads every clock topic discovered, remembers who owns each
+// clock writer (for when it leaves), and which clock topic each writer's
+// stamps are to be compared with: its node's.
+func (w *Watcher) follow(s graph.Snapshot) {
+	self := w.src.GID()
+	byNode := map[string]string{} // node → the clock topic its time source reads
+	var published []string        // clock topics with a writer
+	for _, e := range s.Endpoints {
+		if e.DDSType != ClockDDSType || e.Participant == self {
+			continue
+		}
+		if e.Kind == graph.Reader && e.Node != "" {
+			if _, ok := byNode[e.Node]; !ok || e.DDSTopic == ClockDDSTopic {
+				byNode[e.Node] = e.DDSTopic
+			}
+		}
+		if e.Kind == graph.Writer {
+			published = append(published, e.DDSTopic)
+		}
+	}
+	ros := map[graph.GUID]bool{}
+	for _, p := range s.Participants {
+		ros[p.GUID] = p.IsROS()
+	}
+	fallback := ClockDDSTopic
+	if len(published) > 0 && !contains(published, ClockDDSTopic) {
+		fallback = published[0]
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range s.Endpoints {
+		if e.Participant == self {
+			continue
+		}
+		if e.DDSType == ClockDDSType {
+			if err := w.readClockLocked(e.DDSTopic); err != nil {
+				w.fail(err)
+			}
+			if e.Kind == graph.Writer {
+				w.owners[e.GUID.String()] = describeEndpoint(s, e)
+			}
+		}
+		if e.Kind != graph.Writer {
+			continue
+		}
+		// A ROS node's stamps are compared with its own clock; until its
+		// node is known (ros_discovery_info may trail the endpoint), they
+		// are not compared at all. A writer of no ROS participant is
+		// compared with /clock, or the one clock published.
+		topic, ok := byNode[e.Node]
+		switch {
+		case ok:
+		case e.Node == "" && ros[e.Participant]:
+			delete(w.timeOf, e.GUID.String())
+			continue
+		default:
+			topic = fallback
+		}
+		w.timeOf[e.GUID.String()] = topic
+		for _, h := range w.held[e.GUID.String()] {
+			w.classify(h.topic, h.r, h.s, h.now)
+		}
+		delete(w.held, e.GUID.String())
+	}
+	// Writers gone before their node was known take their samples along.
+	for id := range w.held {
+		if !slices.ContainsFunc(s.Endpoints, func(e graph.Endpoint) bool { return e.GUID.String() == id }) {
+			delete(w.held, id)
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // subscribeNew opens a reader on every ROS topic with a writer that has
@@ -201,7 +410,7 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 		w.mu.Lock()
 		_, done := w.readers[t.DDSTopic]
 		w.mu.Unlock()
-		if done || t.Topic == "" || t.DDSTopic == ClockDDSTopic || len(t.Types) != 1 {
+		if done || t.Topic == "" || isClockTopic(t) || len(t.Types) != 1 {
 			continue
 		}
 		var writer *graph.Endpoint
@@ -249,11 +458,25 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 	}
 }
 
+// isClockTopic reports whether t carries rosgraph_msgs/msg/Clock (or is
+// /clock): its messages are clock values, not stamps.
+func isClockTopic(t graph.Topic) bool {
+	if t.DDSTopic == ClockDDSTopic {
+		return true
+	}
+	for _, e := range append(t.Writers, t.Readers...) {
+		if e.DDSType == ClockDDSType {
+			return true
+		}
+	}
+	return false
+}
+
 // takeSamples classifies every queued sample of every stamped topic.
 func (w *Watcher) takeSamples() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now := time.Now()
+	now := w.now()
 	for topic, r := range w.readers {
 		if r.sub == nil {
 			continue
@@ -268,8 +491,18 @@ func (w *Watcher) takeSamples() {
 	}
 }
 
-// classify counts the stamps of one sample. The caller holds w.mu.
+// classify counts the stamps of one sample, compared with the clock topic
+// its writer's node reads (/clock unless remapped). The caller holds w.mu.
 func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now time.Time) {
+	clockTopic, ok := w.timeOf[string(s.Publisher)]
+	if !ok { // its node, so its clock, is not known yet: classified when it is
+		h := append(w.held[string(s.Publisher)], heldSample{topic, r, s, now})
+		if len(h) > maxHeld {
+			h = slices.Delete(h, 0, len(h)-maxHeld)
+		}
+		w.held[string(s.Publisher)] = h
+		return
+	}
 	byWriter := w.stamps[topic]
 	if byWriter == nil {
 		byWriter = map[string]*WriterStamps{}
@@ -291,7 +524,7 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 		header = header || f.Header
 	}
 	wall := sampleWall(s, now).UnixNano()
-	sim, haveSim := w.clock.simAt(wall)
+	sim, haveSim := w.clock.simAt(clockTopic, wall)
 	for _, f := range w.times {
 		if header && !f.Header {
 			continue
@@ -314,24 +547,41 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 // unknown. A late joiner gets it from each participant's transient-local
 // writer, which may take a heartbeat period (3 s for Fast DDS).
 func (w *Watcher) Pending() int {
+	return pending(w.g.Snapshot(), w.src.GID())
+}
+
+func pending(s graph.Snapshot, self graph.GUID) int {
 	n := 0
-	for _, p := range w.g.Snapshot().Participants {
-		if p.GUID != w.src.GID() && p.Enclave != "" && !p.HasDiscoveryInfo {
+	for _, p := range s.Participants {
+		if p.GUID != self && p.Enclave != "" && !p.HasDiscoveryInfo {
 			n++
 		}
 	}
 	return n
 }
 
-// Report returns the report of everything seen so far.
+// Report returns the report of everything seen so far. What has arrived
+// counts, however busy this process is: Report follows the graph and
+// takes every queued message itself before it reports.
 func (w *Watcher) Report() Report {
-	snap := w.g.Snapshot()
-	now := time.Now()
+	w.refresh()
 	w.mu.Lock()
-	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: now.Sub(w.start), Now: now,
-		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}, FailOn: w.opts.FailOn}
-	for pub := range w.clock.writers {
-		obs.Clock[string(pub)] = w.clock.stats(now, pub)
+	for topic, sub := range w.clocks {
+		w.drainClockLocked(topic, sub) // first: they date the stamps
+	}
+	w.mu.Unlock()
+	w.takeSamples()
+	snap := w.g.Snapshot()
+	w.mu.Lock()
+	now := w.now()
+	obs := Observation{Graph: snap, Self: w.src.GID(), Elapsed: w.elapsed(), Now: now,
+		DiscoveryGrace: w.opts.DiscoveryGrace, Network: w.opts.Network, FailOn: w.opts.FailOn,
+		Clock: map[string]ClockWriter{}, Stamps: map[string]map[string]*WriterStamps{}, Schemas: map[string]string{}}
+	for pub, cw := range w.clock.writers {
+		st := w.clock.stats(now, pub)
+		st.Topic = rosTopicOr(cw.topic)
+		st.Node = w.owners[string(pub)]
+		obs.Clock[string(pub)] = st
 	}
 	for topic, byWriter := range w.stamps {
 		m := map[string]*WriterStamps{}

@@ -42,6 +42,9 @@ type Endpoint struct {
 	// empty when the endpoint announces none.
 	TypeHash string
 	QoS      QoS
+	// Partitions is the endpoint's DDS PARTITION policy; empty for the
+	// default partition, where ROS 2 puts every endpoint.
+	Partitions []string
 	// Node is the full name of the ROS node owning the endpoint per its
 	// participant's ros_discovery_info ("/ns/name"), or empty.
 	Node string
@@ -349,11 +352,12 @@ func (s Snapshot) OnTopic(ddsTopic string, kind EndpointKind) []Endpoint {
 }
 
 // Matches returns the writers that reader r matches: same topic and type,
-// and QoS compatible (Incompatible is empty).
+// a shared partition (PartitionsMatch), and QoS compatible (Incompatible
+// is empty).
 func (s Snapshot) Matches(r Endpoint) []Endpoint {
 	var out []Endpoint
 	for _, w := range s.OnTopic(r.DDSTopic, Writer) {
-		if w.DDSType == r.DDSType && len(Incompatible(w.QoS, r.QoS)) == 0 {
+		if w.DDSType == r.DDSType && PartitionsMatch(w.Partitions, r.Partitions) && len(Incompatible(w.QoS, r.QoS)) == 0 {
 			out = append(out, w)
 		}
 	}

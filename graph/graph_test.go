@@ -57,6 +57,10 @@ func TestDiscoveryInfoWire(t *testing.T) {
 func FuzzDiscoveryInfo(f *testing.F) {
 	f.Add(graph.ParticipantEntitiesInfo{GID: gid(9), Nodes: []graph.NodeEntitiesInfo{{Namespace: "/", Name: "n"}}}.MarshalCDR())
 	f.Add([]byte{0, 1, 0, 0})
+	// Hostile names: escapes, a 300-byte name, a count far beyond the data.
+	f.Add(graph.ParticipantEntitiesInfo{GID: gid(9), Nodes: []graph.NodeEntitiesInfo{
+		{Namespace: "/\x1b]0;pwned\x07", Name: "\x1b[31mred\n" + string(bytes.Repeat([]byte{'n'}, 300))}}}.MarshalCDR())
+	f.Add(append(append([]byte{0, 1, 0, 0}, bytes.Repeat([]byte{7}, 16)...), 0xff, 0xff, 0xff, 0x7f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := graph.UnmarshalParticipantEntitiesInfo(data)
 		if err != nil {
@@ -68,6 +72,21 @@ func FuzzDiscoveryInfo(f *testing.F) {
 		}
 		if diff := cmp.Diff(p, again); diff != "" {
 			t.Fatalf("round trip (-first +second):\n%s", diff)
+		}
+	})
+}
+
+// FuzzUserDataValue: the USER_DATA of any participant or endpoint
+// ("enclave=/;typehash=RIHS01_...;") yields values without the separator,
+// and never panics.
+func FuzzUserDataValue(f *testing.F) {
+	f.Add([]byte("enclave=/;"), "enclave")
+	f.Add([]byte("typehash=RIHS01_692f;enclave=\x1b[2J;"), "typehash")
+	f.Add([]byte("=;;==;\xff"), "")
+	f.Fuzz(func(t *testing.T, userData []byte, key string) {
+		v, ok := graph.UserDataValue(userData, key)
+		if ok && bytes.Contains([]byte(v), []byte(";")) {
+			t.Fatalf("value %q of %q holds the separator", v, key)
 		}
 	})
 }

@@ -20,6 +20,10 @@ type TimeField struct {
 	Index int
 	// Header is true when the Time is the stamp of a std_msgs/Header.
 	Header bool
+	// Owner names the field in the type that declares it, wherever that
+	// type is nested: "sensor_msgs/TimeReference.time_ref",
+	// "std_msgs/Header.stamp" (canonical type name, a dot, the field).
+	Owner string
 	// Offset is the byte offset of the sec field in the payload.
 	Offset int
 	Time   timemsg.Time
@@ -31,7 +35,8 @@ type TimeField struct {
 type planNode struct {
 	t      *Type
 	path   string
-	header bool // this node is a Time that is the stamp of a Header
+	header bool   // this node is a Time that is the stamp of a Header
+	owner  string // the field of this node's Time in its type: "std_msgs/Header.stamp"
 	fields []planField
 }
 
@@ -46,12 +51,12 @@ type planField struct {
 // multiply through nesting.
 const maxPlanNodes = 1 << 14
 
-func buildPlan(t *Type, path string, header bool, budget *int) (*planNode, error) {
+func buildPlan(t *Type, path, owner string, header bool, budget *int) (*planNode, error) {
 	*budget--
 	if *budget < 0 {
 		return nil, &SyntaxError{Type: t.Name, Text: path, Err: fmt.Errorf("%w: more than %d nested Time fields", ErrSyntax, maxPlanNodes)}
 	}
-	n := &planNode{t: t, path: path, header: header}
+	n := &planNode{t: t, path: path, owner: owner, header: header}
 	if t.Name == TimeType {
 		return n, nil
 	}
@@ -63,7 +68,7 @@ func buildPlan(t *Type, path string, header bool, budget *int) (*planNode, error
 			pf.epath += "[]"
 		}
 		if f.Kind == Message && (f.Type.hasTime || f.TypeName == TimeType) {
-			c, err := buildPlan(f.Type, pf.epath, t.Name == HeaderType && f.Name == "stamp", budget)
+			c, err := buildPlan(f.Type, pf.epath, t.Name+"."+f.Name, t.Name == HeaderType && f.Name == "stamp", budget)
 			if err != nil {
 				return nil, err
 			}
@@ -243,7 +248,7 @@ func walkPlan(r *cdr.Reader, n *planNode, index int, full bool, out *[]TimeField
 		sec := r.Int32(n.path)
 		nsec := r.Uint32(n.path)
 		if r.Err() == nil {
-			*out = append(*out, TimeField{Path: n.path, Index: index, Header: n.header, Offset: off, Time: timemsg.Time{Sec: sec, Nanosec: nsec}})
+			*out = append(*out, TimeField{Path: n.path, Index: index, Header: n.header, Owner: n.owner, Offset: off, Time: timemsg.Time{Sec: sec, Nanosec: nsec}})
 		}
 		return
 	}

@@ -136,7 +136,7 @@ func TestServiceEventFromSrv(t *testing.T) {
 	if err := s.Times(w.Bytes(), func(tf TimeField) { got = append(got, tf) }); err != nil {
 		t.Fatal(err)
 	}
-	wantT := []TimeField{{Path: "info.stamp", Index: -1, Offset: 8, Time: timemsg.Time{Sec: 1697521953, Nanosec: 726475197}}}
+	wantT := []TimeField{{Path: "info.stamp", Index: -1, Owner: "service_msgs/ServiceEventInfo.stamp", Offset: 8, Time: timemsg.Time{Sec: 1697521953, Nanosec: 726475197}}}
 	if d := cmp.Diff(wantT, got); d != "" {
 		t.Errorf("times (-want +got):\n%s", d)
 	}
@@ -186,7 +186,7 @@ func TestTimesNested(t *testing.T) {
 		t.Fatalf("got %d times, want 3", len(got))
 	}
 	for i, tf := range got {
-		if tf.Path != "transforms[].header.stamp" || tf.Index != i || !tf.Header || tf.Time != stamps[i] {
+		if tf.Path != "transforms[].header.stamp" || tf.Index != i || !tf.Header || tf.Owner != "std_msgs/Header.stamp" || tf.Time != stamps[i] {
 			t.Errorf("time %d = %+v, want transforms[].header.stamp index %d header %v", i, tf, i, stamps[i])
 		}
 	}

@@ -270,7 +270,7 @@ func Parse(name string, data []byte) (*Schema, error) {
 	sc := &Schema{Name: name, Root: t, Types: p.types}
 	if t.hasTime {
 		budget := maxPlanNodes
-		if sc.plan, err = buildPlan(t, "", false, &budget); err != nil {
+		if sc.plan, err = buildPlan(t, "", "", false, &budget); err != nil {
 			return nil, err
 		}
 		if times, end, ok := fixedLayout(sc.plan); ok && len(times) > 0 {

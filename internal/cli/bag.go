@@ -469,8 +469,11 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	if c.Present {
 		p("/clock: %d messages at %.2f Hz (period %s s, step %s s), %s → %s s\n",
 			c.Messages, c.RateHz, span(c.PeriodNS), span(c.StepNS), secs(c.FirstNS), secs(c.LastNS))
-		p("        RTF %.3f (%.3f to %.3f per second of log time), %d backward jumps, %d gaps, %d pauses, %d forward jumps\n",
-			c.RTF, c.RTFMin, c.RTFMax, c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
+		p("        %s, %d backward jumps, %d gaps, %d pauses, %d forward jumps\n",
+			c.RTFText(), c.BackwardJumps, c.Gaps, c.Pauses, c.ForwardJumps)
+		if len(c.Timelines) > 0 {
+			writePublishers(ew, "        ", "timeline", c.Timelines)
+		}
 	} else {
 		p("/clock: none in this bag; stamps are compared with the recorder's log time\n")
 	}

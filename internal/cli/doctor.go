@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
 
@@ -25,8 +27,8 @@ type doctorOptions struct {
 	watch     bool
 	interval  time.Duration
 	tolerance time.Duration
-	format    string
 	failOn    rules.FailOn
+	format    string
 	wide      bool
 }
 
@@ -36,24 +38,31 @@ func newDoctorCmd(env *Env) *cobra.Command {
 		Use:   "doctor",
 		Short: "Audit the time of a live ROS 2 graph: who follows /clock, QoS matches, stamp bases",
 		Long: `simclock doctor joins the DDS domain (ROS_DOMAIN_ID, CYCLONEDDS_URI,
-ROS_AUTOMATIC_DISCOVERY_RANGE and ROS_STATIC_PEERS, as the other commands),
-watches passively for --duration, and reports:
+ROS_AUTOMATIC_DISCOVERY_RANGE and ROS_STATIC_PEERS, as the other commands)
+as the hidden node _simclock_doctor, watches passively for --duration, and
+reports:
 
   - every ROS node (from ros_discovery_info) and DDS participants that host none;
-  - per node: whether it follows sim time (it reads /clock, which rclcpp and
-    rclpy do only with use_sim_time on), that reader's QoS, and how many /clock
-    writers it matches under the DDS QoS rules;
-  - /clock writers: node, QoS, rate, real-time factor, current sim time;
+  - per node: whether it follows sim time (it reads a clock topic, /clock or a
+    remapped one, which rclcpp and rclpy do only with use_sim_time on), that
+    reader's QoS, and how many writers of its clock it matches under the DDS
+    rules (QoS, type and partitions);
+  - clock writers: node, topic, QoS, rate while publishing, real-time factor,
+    current sim time, and when it stopped, went silent, stood still or jumped;
   - topics: for types with a std_msgs/Header or builtin_interfaces/Time (the
     common interface packages are built in), a sample of stamps per publisher,
-    each classified against /clock as sim, wall, zero, stale or future;
+    each classified against its node's clock as sim, wall, zero, stale or future;
   - findings with stable codes (docs/rules.md), each naming node, topic and fix.
+    An empty domain is a finding, not a healthy graph.
 
 --format json writes JSON lines (kinds env, node, participant, clock, topic,
 finding, summary; docs/doctor.md); --format sarif writes the findings as
-SARIF 2.1.0, for code scanning of launch tests. --watch refreshes every
---interval until interrupted. Exit status: 1 when a finding reaches --fail-on (default warning:
-warnings and errors fail, info does not), 2 on usage errors.
+SARIF 2.1.0, for code scanning of launch tests. --watch reports every
+--interval until interrupted (or for --duration when given). A report made
+before discovery finished says so; one cut short by SIGINT or SIGTERM is
+marked partial; neither is ok. Exit status: 1 when a finding reaches
+--fail-on (default warning: warnings and errors fail, info does not) or the
+report is incomplete, 2 on usage errors.
 
 Examples:
   simclock doctor
@@ -61,6 +70,9 @@ Examples:
   simclock doctor --watch`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.watch && !cmd.Flags().Changed("duration") {
+				o.duration = 0 // until interrupted
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -69,13 +81,13 @@ Examples:
 	}
 	f := cmd.Flags()
 	o.duration, o.interval, o.tolerance = 3*time.Second, 2*time.Second, time.Second
-	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", "wall-clock time to watch before reporting (with --watch: stop after this, 0 = until interrupted)")
-	f.BoolVar(&o.watch, "watch", false, "keep watching, reporting every --interval")
+	f.Var(units.Duration(&o.duration, units.NonNegative), "duration", "wall-clock time to watch before reporting (with --watch: stop after this; by default it runs until interrupted)")
+	f.BoolVar(&o.watch, "watch", false, "keep watching until interrupted, reporting every --interval")
 	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
 	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
 	addFormatFlag(f, &o.format, formatSARIF)
 	addFailOnFlag(f, &o.failOn)
-	f.BoolVar(&o.wide, "wide", false, "print every column, and do not wrap lines at 100 columns")
+	f.BoolVar(&o.wide, "wide", false, "print every column in full, and do not wrap lines at 100 columns")
 	return cmd
 }
 
@@ -95,14 +107,45 @@ func (o *doctorOptions) validate() error {
 	return nil
 }
 
+// doctorNodeName is the hidden node doctor announces itself as, as
+// ros2cli's daemon is _ros2cli_daemon_*: ros2 node list leaves it out, and
+// ros2 topic info -v names its readers instead of _NODE_NAME_UNKNOWN_.
+const doctorNodeName = "_simclock_doctor"
+
+// doctorSource is the dds transport as doctor's Source, its readers
+// belonging to doctor's hidden node.
+type doctorSource struct {
+	*dds.Transport
+	node dds.RawNode
+}
+
+func (s doctorSource) SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error) {
+	return s.node.SubscribeRaw(ddsTopic, ddsType, qos)
+}
+
+func (s doctorSource) Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error) {
+	return s.node.Sampler(ddsTopic, ddsType, qos)
+}
+
 func runDoctor(ctx context.Context, o *doctorOptions) error {
+	cfg, _, err := dds.ConfigFromEnv(o.env.Getenv) // openDDS prints the warnings
+	if err != nil {
+		return err
+	}
 	tr, err := openDDS(ctx, o.env)
 	if err != nil {
 		return err
 	}
 	defer tr.Close() //nolint:errcheck // nothing left to report
-	src := tr.(*dds.Transport)
-	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn})
+	dt := tr.(*dds.Transport)
+	view, err := dt.ForNode(doctorNodeName, "/")
+	if err != nil {
+		return err
+	}
+	defer view.Close() //nolint:errcheck // the transport's Close follows
+	src := doctorSource{Transport: dt, node: view.(dds.RawNode)}
+	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn, Network: doctor.Network{
+		Domain: dt.Domain(), DiscoveryRange: cfg.Range.String(), StaticPeers: cfg.StaticPeers, CycloneURI: cfg.URI}})
 	if err != nil {
 		return err
 	}
@@ -110,7 +153,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 
 	out := report.NewJSONLines(o.env.Stdout)
 	if o.format == formatJSON {
-		out.Write("env", o.envLine(src.Domain())) //nolint:errcheck // stdout
+		out.Write("env", o.envLine(dt.Domain())) //nolint:errcheck // stdout
 	}
 	runCtx, cancel := withDuration(ctx, o.duration)
 	defer cancel()
@@ -129,6 +172,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		writeDoctorText(o.env.Stdout, r, o.wide)
 	}
 	var last doctor.Report
+	printed := false
 	if o.watch {
 		tick := time.NewTicker(o.interval)
 		defer tick.Stop()
@@ -139,15 +183,24 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 			case <-tick.C:
 				last = w.Report()
 				print(last)
+				printed = true
 			}
 		}
 	} else {
 		if o.env.StderrIsTTY {
-			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", src.Domain(), span(o.duration))
+			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", dt.Domain(), span(o.duration))
 		}
 		<-runCtx.Done()
-		settle(ctx, o.env, w)
+		if ctx.Err() == nil {
+			settle(ctx, o.env, w)
+		}
+	}
+	// Interrupted before a complete report: what was seen, marked partial.
+	if !printed {
 		last = w.Report()
+		if ctx.Err() != nil {
+			last.MarkPartial()
+		}
 		print(last)
 	}
 	if err := w.Close(); err != nil {
@@ -229,15 +282,10 @@ func writeDoctorSARIF(w io.Writer, r doctor.Report) error {
 }
 
 // writeDoctorText writes the human report: nodes, other participants,
-// topics, /clock writers, then findings. Tables fit 100 columns unless
-// wide (optional columns are dropped first, and said so).
+// topics, clock writers, then findings and the summary. Every string from
+// the network is escaped (printable). Tables fit 100 columns unless wide:
+// long cells are cut, optional columns are dropped first (and said so).
 func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
-	cell := func(s string, n int) string { // long lists are clipped unless wide
-		if wide {
-			return s
-		}
-		return clip(s, n)
-	}
 	nodes := newTable("NODE", "SIM TIME", "MATCHED", "/CLOCK READER?", "PUBLISHES?")
 	for _, n := range r.Nodes {
 		sim, matched := "no", "-"
@@ -250,44 +298,80 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 		if n.PublishesClock {
 			sim = "clock src"
 		}
-		nodes.row(n.Name, sim, matched, dash(n.ClockQoS), cell(strings.Join(n.Publishes, " "), 40))
+		reader := n.ClockQoS
+		if n.ClockTopic != "" && n.ClockTopic != "/clock" {
+			reader = n.ClockTopic + " " + reader
+		}
+		nodes.row(cell(n.Name, 40, wide), sim, matched, dash(cell(reader, 40, wide)), cell(strings.Join(n.Publishes, " "), 40, wide))
 	}
 	nodes.write(w, wide)
 	if len(r.Participants) > 0 {
 		fmt.Fprintln(w)
 		parts := newTable("PARTICIPANT WITHOUT NODES", "VENDOR", "ENDPOINTS", "PROCESS?")
 		for _, p := range r.Participants {
-			parts.row(p.GUID, dash(p.Vendor), strconv.Itoa(p.Endpoints), dash(cell(p.Process, 40)))
+			parts.row(p.GUID, dash(cell(p.Vendor, 20, wide)), strconv.Itoa(p.Endpoints), dash(cell(p.Process, 40, wide)))
 		}
 		parts.write(w, wide)
 	}
 	fmt.Fprintln(w)
 	topics := newTable("TOPIC", "TYPE", "STAMPS", "SAMPLES", "PUBLISHERS?")
 	for _, t := range r.Topics {
-		topics.row(cell(t.Name, 30), cell(t.Type, 32), t.StampBase, strconv.Itoa(t.Samples), cell(strings.Join(t.Publishers, " "), 30))
+		topics.row(cell(t.Name, 30, wide), cell(t.Type, 32, wide), t.StampBase, strconv.Itoa(t.Samples), cell(strings.Join(t.Publishers, " "), 30, wide))
 	}
 	topics.write(w, wide)
 	if len(r.Clock) > 0 {
 		fmt.Fprintln(w)
-		clocks := newTable("/CLOCK WRITER", "RATE", "RTF", "SIM TIME", "QOS?")
+		clocks := newTable("CLOCK WRITER", "TOPIC", "RATE", "RTF", "SIM TIME", "STATE", "QOS?")
 		for _, c := range r.Clock {
 			rtf := "-"
 			if c.RTF != nil {
 				rtf = strconv.FormatFloat(*c.RTF, 'f', 3, 64)
 			}
-			clocks.row(cell(c.Node, 30), fmt.Sprintf("%.1f Hz", c.RateHz), rtf, dash(c.SimTime), c.QoS)
+			clocks.row(cell(c.Node, 24, wide), cell(c.Topic, 16, wide), fmt.Sprintf("%.1f Hz", c.RateHz), rtf, dash(c.SimTime),
+				clockState(c), cell(c.QoS, 40, wide))
 		}
 		clocks.write(w, wide)
 	}
 	fmt.Fprintln(w)
-	text := report.Text{Layout: report.Sentences, Width: tableWidth}
+	text := report.Text{Layout: report.Sentences, Width: tableWidth, Fold: true}
+	width := tableWidth
 	if wide {
-		text.Width = 0
+		text.Width, width = 0, math.MaxInt
 	}
 	text.Write(w, r.Findings) //nolint:errcheck // stdout
 	s := r.Summary
-	fmt.Fprintf(w, "summary: %d nodes, %d other participants, %d topics, %d /clock writers; %d errors, %d warnings, %d info\n",
+	line := fmt.Sprintf("summary: %d nodes, %d other participants, %d topics, %d clock writers; %d errors, %d warnings, %d info",
 		s.Nodes, s.Participants, s.Topics, s.ClockWriters, s.Errors, s.Warnings, s.Infos)
+	switch {
+	case s.Partial:
+		line += fmt.Sprintf("; PARTIAL: interrupted after %s s, the graph was not watched for the whole --duration", span(s.Elapsed))
+	case s.Discovering && s.Pending > 0:
+		line += fmt.Sprintf("; DISCOVERING: %d participant(s) have not announced their nodes yet (ros_discovery_info)", s.Pending)
+	case s.Discovering:
+		line += fmt.Sprintf("; DISCOVERING: nothing found yet after %s s", span(s.Elapsed))
+	}
+	for _, l := range report.Wrap(line, width, "  ") {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// clockState says in a word or two how a clock writer's stream stands.
+func clockState(c doctor.ClockWriter) string {
+	switch {
+	case c.Left:
+		return "left"
+	case c.Silence > 0:
+		return "silent " + span(c.Silence) + " s"
+	case c.Msgs == 0:
+		return "no message"
+	case c.SimNs == nil:
+		return "invalid"
+	case c.BackwardJumps > 0 || c.ForwardJumps > 0:
+		return "jumped"
+	case c.Pauses > 0:
+		return "stood still"
+	}
+	return "ok"
 }
 
 func dash(s string) string {

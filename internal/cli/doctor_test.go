@@ -92,12 +92,18 @@ type doctorRun struct {
 
 func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorRun {
 	t.Helper()
+	return runDoctorJSONEnv(t, bin, ddsEnv(t, domain), args...)
+}
+
+// runDoctorJSONEnv is runDoctorJSON with the environment env.
+func runDoctorJSONEnv(t *testing.T, bin string, env []string, args ...string) doctorRun {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"doctor", "--format", "json"}, args...)...)
-	cmd.Env = ddsEnv(t, domain)
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	r := doctorRun{nodes: map[string]doctor.NodeReport{}, topics: map[string]doctor.TopicReport{}, raw: stdout.String()}
+	r := parseDoctorLines(t, strings.Split(strings.TrimSpace(stdout.String()), "\n"))
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
@@ -105,7 +111,18 @@ func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorR
 	case err != nil:
 		t.Fatalf("doctor: %v\n%s", err, stderr.String())
 	}
-	for i, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+	if r.summary == nil {
+		t.Fatalf("doctor wrote no summary (exit %d):\n%s\n%s", r.exit, stdout.String(), stderr.String())
+	}
+	return r
+}
+
+// parseDoctorLines reads doctor's JSON lines: one run, or one --watch
+// round (the lines up to its summary).
+func parseDoctorLines(t *testing.T, lines []string) doctorRun {
+	t.Helper()
+	r := doctorRun{nodes: map[string]doctor.NodeReport{}, topics: map[string]doctor.TopicReport{}, raw: strings.Join(lines, "\n")}
+	for i, line := range lines {
 		if line == "" {
 			continue
 		}
@@ -149,9 +166,6 @@ func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorR
 		default:
 			t.Errorf("doctor line %d: unknown kind %q", i+1, head.Kind)
 		}
-	}
-	if r.summary == nil {
-		t.Fatalf("doctor wrote no summary (exit %d):\n%s\n%s", r.exit, stdout.String(), stderr.String())
 	}
 	return r
 }
@@ -309,20 +323,40 @@ func TestDoctorWatch(t *testing.T) {
 	bin := buildSimclock(t, t.TempDir())
 	d := domainDoctorWatch
 	startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
-	cmd := exec.Command(bin, "doctor", "--watch", "--interval", "300ms", "--duration", "2s", "--format", "json")
-	cmd.Env = ddsEnv(t, d)
-	out, err := cmd.Output()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
-	}
-	summaries := strings.Count(string(out), `{"kind":"summary"`)
-	if summaries < 2 {
-		t.Errorf("--watch wrote %d summaries, want one per interval:\n%s", summaries, out)
-	}
-	if !strings.HasPrefix(string(out), `{"kind":"env"`) || strings.Count(string(out), `{"kind":"env"`) != 1 {
-		t.Errorf("want one env line first:\n%s", out)
-	}
+
+	t.Run("for_duration", func(t *testing.T) {
+		cmd := exec.Command(bin, "doctor", "--watch", "--interval", "300ms", "--duration", "2s", "--format", "json")
+		cmd.Env = ddsEnv(t, d)
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		summaries := strings.Count(string(out), `{"kind":"summary"`)
+		if summaries < 2 {
+			t.Errorf("--watch wrote %d summaries, want one per interval:\n%s", summaries, out)
+		}
+		if !strings.HasPrefix(string(out), `{"kind":"env"`) || strings.Count(string(out), `{"kind":"env"`) != 1 {
+			t.Errorf("want one env line first:\n%s", out)
+		}
+	})
+
+	// Without --duration, --watch runs until interrupted (it stopped
+	// after the default 3 s); no round calls a graph it has not
+	// discovered yet healthy.
+	t.Run("until_interrupted", func(t *testing.T) {
+		w := startDoctorWatch(t, bin, ddsEnv(t, d), "--interval", "300ms")
+		w.await("a round past 4 s", func(r doctorRun) bool { return r.summary.Elapsed > 4*time.Second })
+		r := w.await("the waiting node", func(r doctorRun) bool { return len(r.nodes) == 1 })
+		if !r.has(doctor.CodeNoClockPublisher, "/waiting", "/clock") {
+			t.Errorf("round:\n%s", r.raw)
+		}
+		exit, _ := w.interrupt()
+		if exit != ExitFailure {
+			t.Errorf("exit %d after SIGINT, want the last round's verdict (1)", exit)
+		}
+		checkNoEmptyOK(t, w.rounds)
+	})
 }
 
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {

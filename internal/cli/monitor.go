@@ -276,7 +276,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 			// (when who publishes or what is wrong changes, not its counts).
 			var extra strings.Builder
 			if len(r.Publishers) > 1 {
-				writePublishers(&extra, "    ", r.Publishers)
+				writePublishers(&extra, "    ", "publisher", r.Publishers)
 			}
 			printWarnings(&extra, r.Warnings)
 			key := fmt.Sprint(publisherNames(r.Publishers), digits.ReplaceAllString(strings.Join(r.Warnings, "\n"), "#"))
@@ -327,9 +327,15 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 func (o *monitorOptions) checks(t clockstream.Totals) []monitorCheck {
 	checks := []monitorCheck{}
 	if !o.allowNoClock {
-		c := monitorCheck{Name: "clock_present", OK: t.Messages > 0, Detail: fmt.Sprintf("%d message(s)", t.Messages)}
-		if !c.OK {
+		// Present means a valid Clock: messages that all fail to decode
+		// give no node a time.
+		c := monitorCheck{Name: "clock_present", OK: t.HaveClock, Detail: fmt.Sprintf("%d message(s)", t.Messages)}
+		switch {
+		case t.Messages == 0:
 			c.Detail = fmt.Sprintf("no message on %s in %s s (--allow-no-clock accepts that)", o.topic, span(t.Elapsed))
+		case !t.HaveClock:
+			c.Detail = fmt.Sprintf("%d message(s) on %s, none a valid Clock (%d malformed, %d not normalized): no node gets a time from it",
+				t.Messages, o.topic, t.Malformed, t.NotNormalized)
 		}
 		checks = append(checks, c)
 	}
@@ -389,14 +395,15 @@ func monitorRow(r clockstream.Report) string {
 func writeMonitorReport(w io.Writer, r clockstream.Report) {
 	fmt.Fprintln(w, monitorRow(r))
 	if len(r.Publishers) > 1 {
-		writePublishers(w, "    ", r.Publishers)
+		writePublishers(w, "    ", "publisher", r.Publishers)
 	}
 	printWarnings(w, r.Warnings)
 }
 
-// writePublishers prints one row per publisher: its own rate and RTF.
-func writePublishers(w io.Writer, indent string, ps []clockstream.PublisherStats) {
-	fmt.Fprintf(w, "%s%-34s  %8s  %7s  %-7s  %s\n", indent, "publisher", "messages", "rate Hz", "rtf", "last value (s)")
+// writePublishers prints one row per publisher (or timeline, what names
+// the first column): its own rate and RTF.
+func writePublishers(w io.Writer, indent, what string, ps []clockstream.PublisherStats) {
+	fmt.Fprintf(w, "%s%-34s  %8s  %7s  %-7s  %s\n", indent, what, "messages", "rate Hz", "rtf", "last value (s)")
 	for _, p := range ps {
 		fmt.Fprintf(w, "%s%-34s  %8d  %7.1f  %-7s  %s\n", indent, fit(publisherName(p), 34), p.Messages, p.RateHz, ratio(p.RTF), value(p.Value))
 	}
@@ -423,7 +430,7 @@ func writeMonitorSummary(w io.Writer, topic string, t clockstream.Totals, checks
 	}
 	if len(t.Publishers) > 1 {
 		fmt.Fprintln(w, "  ! several publishers on /clock: ROS expects exactly one (R18); rtf and rate per publisher:")
-		writePublishers(w, "    ", t.Publishers)
+		writePublishers(w, "    ", "publisher", t.Publishers)
 	}
 	for _, c := range checks {
 		verdict := "ok"

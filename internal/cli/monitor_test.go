@@ -1,7 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+	"github.com/simclock/simclock/transport/inproc"
+	"github.com/simclock/simclock/virtualclock"
 )
 
 func TestParseExpectRTF(t *testing.T) {
@@ -25,5 +36,49 @@ func TestParseExpectRTF(t *testing.T) {
 		if (err != nil) != tc.err || want != tc.want || tol != tc.tol {
 			t.Errorf("parseExpectRTF(%q) = %v, %v, %v; want %v, %v, error %v", tc.in, want, tol, err, tc.want, tc.tol, tc.err)
 		}
+	}
+}
+
+// A /clock of only malformed messages gives no node a time: monitor's
+// clock_present check fails on it (have_clock false), in virtual time.
+func TestMonitorMalformedClockFails(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bus := inproc.NewBus()
+	var out, errOut bytes.Buffer
+	var closers []func()
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
+		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
+			tr := bus.Connect("broken_sim")
+			pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := timer.NewQueue(exec.Steady())
+			exec.AddQueue(q)
+			if _, err := q.New(20*time.Millisecond, func(timer.Info) {
+				pub.Publish(ctx, []byte{0, 1, 0, 0, 1, 2, 3, 4}) //nolint:errcheck // in-process
+			}, true); err != nil {
+				t.Fatal(err)
+			}
+			closers = append(closers, func() { exec.RemoveQueue(q); q.Close(); tr.Close() })
+		}}
+	code := Main(ctx, []string{"monitor", "--transport", "inproc", "--duration", "1", "--format", "json"}, env)
+	if code != ExitFailure {
+		t.Errorf("exit %d, want %d; stderr %q", code, ExitFailure, errOut.String())
+	}
+	sum := lastKind(t, out.String(), "summary")
+	if sum == nil || sum["have_clock"] != false || sum["malformed"].(float64) < 40 || sum["ok"] != false {
+		t.Fatalf("summary %v", sum)
+	}
+	checks := sum["checks"].([]any)
+	c := checks[0].(map[string]any)
+	if c["name"] != "clock_present" || c["ok"] != false || !strings.Contains(c["detail"].(string), "none a valid Clock") {
+		t.Errorf("clock_present %v", c)
 	}
 }

@@ -100,8 +100,14 @@ type proc struct {
 
 func startSimclock(t *testing.T, bin string, domain int, name string, args ...string) *proc {
 	t.Helper()
+	return startSimclockEnv(t, bin, ddsEnv(t, domain), name, args...)
+}
+
+// startSimclockEnv is startSimclock with the environment env.
+func startSimclockEnv(t *testing.T, bin string, env []string, name string, args ...string) *proc {
+	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 10000), done: make(chan struct{})}
-	p.cmd.Env = ddsEnv(t, domain)
+	p.cmd.Env = env
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {

@@ -176,6 +176,21 @@ type ClockPublisher struct {
 	Rate        float64
 	Count       int
 	QoS         QoS
+	// Topic is where it publishes (resolved against the node's
+	// namespace); defaults to /clock. A bridge or relay publishes
+	// /robot1/clock.
+	Topic string
+	// Malformed sends 8-byte payloads (the CDR header and the seconds)
+	// that do not decode as a Clock.
+	Malformed bool
+	// Every JumpEvery messages (when JumpEvery > 0) the value jumps by
+	// Jump: backward when Jump < 0, as a looped recording does at each
+	// loop.
+	JumpEvery int
+	Jump      time.Duration
+	// From StallAt messages on (when StallAt > 0) the value stands still
+	// while messages keep coming: a paused simulator.
+	StallAt int
 }
 
 // A Stamp is the time base of a stamped topic's header stamps.
@@ -213,6 +228,13 @@ type Node struct {
 	// ClockReader says otherwise (to provoke a QoS mismatch).
 	UseSimTime  bool
 	ClockReader QoS
+	// ClockTopic is the topic its time source reads, as after
+	// --ros-args -r /clock:=/robot1/clock; defaults to /clock.
+	ClockTopic string
+	// ClockPartition puts its /clock reader's subscriber in a DDS
+	// partition, as a Fast DDS XML profile for the topic can (rmw itself
+	// sets none).
+	ClockPartition string
 	// RclcppEndpoints adds what rclcpp gives every node: /rosout and
 	// /parameter_events writers and a /parameter_events reader, with a
 	// wall-stamped log line and use_sim_time parameter event at start.
@@ -227,6 +249,7 @@ type Option func(*config)
 type config struct {
 	nodes    []Node
 	xtypes   bool
+	rawNames bool
 	duration time.Duration
 	args     []string
 }
@@ -241,6 +264,11 @@ func WithNodes(nodes ...Node) Option {
 // TypeObject and its endpoints announce TypeInformation, which Cyclone DDS
 // 0.10.2 rejects.
 func WithXTypes() Option { return func(c *config) { c.xtypes = true } }
+
+// WithRawNames makes the peer take node names and topics as given, with
+// control characters and of any length: what a hostile or broken peer
+// announces, for testing what graph tools print.
+func WithRawNames() Option { return func(c *config) { c.rawNames = true } }
 
 // WithDuration makes the peer exit by itself after d.
 func WithDuration(d time.Duration) Option { return func(c *config) { c.duration = d } }
@@ -269,6 +297,9 @@ func Args(domain int, opts ...Option) []string {
 	if c.xtypes {
 		args = append(args, "--xtypes")
 	}
+	if c.rawNames {
+		args = append(args, "--raw-names")
+	}
 	if c.duration > 0 {
 		args = append(args, "--duration", seconds(c.duration))
 	}
@@ -280,6 +311,12 @@ func Args(domain int, opts ...Option) []string {
 		if n.UseSimTime {
 			args = append(args, "--use-sim-time")
 			args = appendQoS(args, "--clock-reader-", n.ClockReader)
+			if n.ClockTopic != "" {
+				args = append(args, "--clock-reader-topic", n.ClockTopic)
+			}
+			if n.ClockPartition != "" {
+				args = append(args, "--clock-reader-partition", n.ClockPartition)
+			}
 		}
 		if p := n.Clock; p != nil {
 			args = append(args, "--pub-clock", "--clock-start", seconds(p.Start))
@@ -293,6 +330,18 @@ func Args(domain int, opts ...Option) []string {
 				args = append(args, "--clock-count", strconv.Itoa(p.Count))
 			}
 			args = appendQoS(args, "--clock-", p.QoS)
+			if p.Topic != "" {
+				args = append(args, "--clock-topic", p.Topic)
+			}
+			if p.Malformed {
+				args = append(args, "--clock-malformed")
+			}
+			if p.JumpEvery > 0 {
+				args = append(args, "--clock-jump-every", strconv.Itoa(p.JumpEvery), "--clock-jump", seconds(p.Jump))
+			}
+			if p.StallAt > 0 {
+				args = append(args, "--clock-stall-at", strconv.Itoa(p.StallAt))
+			}
 		}
 		if p := n.Imu; p != nil {
 			args = append(args, "--pub-imu", p.Topic)
@@ -387,6 +436,7 @@ type Peer struct {
 	events  []Event
 	changed chan struct{} // closed and replaced when events grows or the peer exits
 	exited  bool
+	killed  bool // by Kill, on purpose
 	waitErr error
 	stderr  strings.Builder
 
@@ -536,6 +586,17 @@ func (p *Peer) WaitCount(ctx context.Context, n int, match func(Event) bool) ([]
 	return got, err
 }
 
+// Kill ends the peer with SIGKILL, as a crashing simulator ends: no
+// goodbye on the network, so others notice only when its lease runs out.
+// It waits for the process; Stop then reports no error for it.
+func (p *Peer) Kill() {
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	p.cmd.Process.Kill() //nolint:errcheck // it may have just exited
+	<-p.done
+}
+
 // Stop ends the peer with SIGTERM (SIGKILL after 10 s) and waits for it.
 // It reports an error if the peer had failed or did not shut down
 // cleanly; calling it again returns the same result.
@@ -556,7 +617,7 @@ func (p *Peer) Stop() error {
 	<-p.done
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.waitErr != nil {
+	if p.waitErr != nil && !p.killed {
 		return fmt.Errorf("%w\nstderr:\n%s", p.waitErr, p.stderr.String())
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/rules"
 )
 
@@ -31,10 +32,15 @@ const (
 
 // Text writes findings for people. Lines are wrapped at spaces to Width
 // columns (0: never), continued indented under their start; findings
-// stay in the order given.
+// stay in the order given. What a finding says is escaped (term.Escape):
+// its names came from a file or the network.
 type Text struct {
 	Layout Layout
 	Width  int
+	// Fold breaks a word longer than a line (a 300-byte name) where the
+	// line ends, so that no line is wider than Width; otherwise it stays
+	// whole.
+	Fold bool
 	// Example says how one example of a finding reads ("" leaves it out);
 	// Records layout only.
 	Example func(f rules.Finding, e rules.Example) string
@@ -46,18 +52,19 @@ func (t Text) Write(w io.Writer, fs []rules.Finding) error {
 	for _, f := range fs {
 		switch t.Layout {
 		case Records:
-			t.line(ew, "", fmt.Sprintf("%-7s %s %s ×%d: %s", f.Severity, f.Code, strings.TrimSpace(subject(f)), f.Count, f.Message), "    ")
+			t.line(ew, "", fmt.Sprintf("%-7s %s %s ×%d: %s", f.Severity, f.Code, term.Escape(strings.TrimSpace(subject(f))), f.Count,
+				term.Escape(f.Message)), "    ")
 			if t.Example != nil {
 				for _, e := range f.Examples {
 					if d := t.Example(f, e); d != "" {
-						t.line(ew, "          ", d, "    ")
+						t.line(ew, "          ", term.Escape(d), "    ")
 					}
 				}
 			}
 		case Sentences:
-			t.line(ew, "", fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message), "  ")
+			t.line(ew, "", fmt.Sprintf("%s %s: %s", f.Severity, f.Code, term.Escape(f.Message)), "  ")
 			if f.Fix != "" {
-				t.line(ew, "  ", "fix: "+f.Fix, "  ")
+				t.line(ew, "  ", "fix: "+term.Escape(f.Fix), "  ")
 			}
 		}
 	}
@@ -85,9 +92,53 @@ func (t Text) line(w io.Writer, margin, text, indent string) {
 		fmt.Fprintln(w, margin+text)
 		return
 	}
+	if t.Fold {
+		for _, l := range fold(margin+text, width, margin+indent) {
+			fmt.Fprintln(w, l)
+		}
+		return
+	}
 	for _, l := range Wrap(margin+text, width, margin+indent) {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// fold breaks text into lines of at most width columns at spaces, the
+// continuation lines indented by indent (shorter than width); a word too
+// long for a line starts a line of its own and is broken where it ends.
+func fold(text string, width int, indent string) []string {
+	var lines []string
+	ind := []rune(indent)
+	if len(ind) >= width {
+		ind = nil
+	}
+	var line []rune
+	empty := true // line holds nothing but its indent
+	flush := func() {
+		lines = append(lines, strings.TrimRight(string(line), " "))
+		line, empty = append([]rune(nil), ind...), true
+	}
+	for _, word := range strings.Split(text, " ") {
+		r := []rune(word)
+		switch {
+		case empty:
+		case len(line)+1+len(r) <= width:
+			line = append(line, ' ')
+		default:
+			flush()
+		}
+		line = append(line, r...)
+		empty = false
+		for len(line) > width {
+			rest := append([]rune(nil), line[width:]...)
+			line = line[:width]
+			flush()
+			line = append(line, rest...)
+			empty = false
+		}
+	}
+	flush()
+	return lines
 }
 
 // Wrap breaks text into lines of at most width columns at spaces, the

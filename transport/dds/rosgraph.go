@@ -155,6 +155,62 @@ func (n *nodeView) Subscribe(topic, typeName string, qos transport.QoS) (transpo
 	return ns, nil
 }
 
+// SubscribeRaw is Transport.SubscribeRaw for the node: the reader is
+// announced as the node's, so ros2 topic info -v names it.
+func (n *nodeView) SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error) {
+	if n.isClosed() {
+		return nil, transport.ErrClosed
+	}
+	s, err := n.t.SubscribeRaw(ddsTopic, ddsType, qos)
+	if err != nil {
+		return nil, err
+	}
+	g, err := ddsc.GUID(s.(*subscription).r)
+	if err != nil {
+		s.Close() //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: subscription on %s: %w", ddsTopic, err)
+	}
+	ns := &nodeSubscription{Subscription: s, n: n, gid: graph.GUID(g)}
+	if err := n.add(ns.gid, false, s.Close); err != nil {
+		s.Close() //nolint:errcheck // best effort cleanup
+		return nil, err
+	}
+	return ns, nil
+}
+
+// Sampler is Transport.Sampler for the node: the polled reader is
+// announced as the node's.
+func (n *nodeView) Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error) {
+	if n.isClosed() {
+		return nil, transport.ErrClosed
+	}
+	r, err := n.t.RawReader(ddsTopic, ddsType, qos)
+	if err != nil {
+		return nil, err
+	}
+	g, err := ddsc.GUID(r.r)
+	if err != nil {
+		r.Close() //nolint:errcheck // best effort cleanup
+		return nil, fmt.Errorf("dds: reader on %s: %w", ddsTopic, err)
+	}
+	ns := &nodeSampler{RawReader: r, n: n, gid: graph.GUID(g)}
+	if err := n.add(ns.gid, false, r.Close); err != nil {
+		r.Close() //nolint:errcheck // best effort cleanup
+		return nil, err
+	}
+	return ns, nil
+}
+
+// A RawNode is a node's view that also reads raw DDS topics, as
+// ForNode returns it: doctor's observer is one.
+type RawNode interface {
+	transport.Transport
+	SubscribeRaw(ddsTopic, ddsType string, qos transport.QoS) (transport.Subscription, error)
+	Sampler(ddsTopic, ddsType string, qos transport.QoS) (transport.Sampler, error)
+}
+
+var _ RawNode = (*nodeView)(nil)
+
 func (n *nodeView) isClosed() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -218,6 +274,18 @@ type nodePublisher struct {
 func (p *nodePublisher) Close() error {
 	err := p.Publisher.Close()
 	p.n.remove(p.gid)
+	return err
+}
+
+type nodeSampler struct {
+	*RawReader
+	n   *nodeView
+	gid graph.GUID
+}
+
+func (s *nodeSampler) Close() error {
+	err := s.RawReader.Close()
+	s.n.remove(s.gid)
 	return err
 }
 
@@ -357,6 +425,7 @@ func endpointOf(s ddsc.EndpointSample, kind graph.EndpointKind) graph.Endpoint {
 	e := graph.Endpoint{GUID: graph.GUID(s.Key), Participant: graph.GUID(s.Participant), Kind: kind,
 		DDSTopic: s.Topic, DDSType: s.Type, Topic: graph.ROSTopic(s.Topic), Type: graph.ROSType(s.Type)}
 	e.TypeHash, _ = graph.UserDataValue(s.UserData, "typehash")
+	e.Partitions = s.Partitions
 	q := s.QoS
 	e.QoS = graph.QoS{Reliability: reliabilityOf(q.Reliability), Durability: durabilityOf(q.Durability),
 		History: graph.History(q.HistoryKind), Depth: int(q.HistoryDepth),

@@ -518,7 +518,13 @@ struct NodeOpts {
   bool sim_time = false;
   bool rclcpp = false;  // the endpoints rclcpp gives every node
   Qos clock_reader{Rel::best_effort, Dur::volatile_, Hist::keep_last, 1};  // rclcpp ClockQoS
+  std::string clock_reader_topic = "/clock";  // remapped: --ros-args -r /clock:=/robot1/clock
+  std::string clock_reader_partition;         // set by a Fast DDS XML profile; none in rmw
   bool pub_clock = false;
+  std::string clock_topic = "/clock";  // a bridge or relay publishes /robot1/clock
+  bool clock_malformed = false;        // 8-byte payloads that do not decode as a Clock
+  int64_t clock_jump_every = 0, clock_jump = 0;  // every that many messages, add clock_jump
+  int64_t clock_stall_at = -1;                 // from that many messages on, the value stands still
   Qos clock_writer{Rel::reliable, Dur::volatile_, Hist::keep_last, 10};  // ros_gz_bridge
   int64_t clock_start = 0, clock_step = 10000000;
   double clock_rate = 100;
@@ -536,12 +542,13 @@ struct Opts {
   int domain = -1;
   int64_t duration = 0;
   bool xtypes = false;
+  bool raw_names = false;  // take node and topic names as given: hostile names for graph tools
   std::vector<NodeOpts> nodes;
 };
 
 void usage() {
   std::fprintf(stderr,
-               "usage: fastpeer [--domain N] [--duration SEC] [--xtypes]\n"
+               "usage: fastpeer [--domain N] [--duration SEC] [--xtypes] [--raw-names]\n"
                "  [--node [/ns/]name [node options]]...\n"
                "node options (apply to the last --node):\n"
                "  --rclcpp-endpoints            add what rclcpp gives every node: /rosout and\n"
@@ -549,18 +556,26 @@ void usage() {
                "  --use-sim-time                subscribe to /clock as rclcpp's TimeSource does\n"
                "  --clock-reader-reliability R  best_effort (rclcpp ClockQoS) or reliable\n"
                "  --clock-reader-durability D  volatile or transient_local\n"
+               "  --clock-reader-topic T        the time source reads T (remapped /clock)\n"
+               "  --clock-reader-partition P    the /clock reader's subscriber is in DDS partition P\n"
                "  --pub-clock                   publish /clock (rosgraph_msgs/msg/Clock)\n"
+               "  --clock-topic T               publish it on T instead of /clock\n"
                "  --clock-start SEC --clock-step SEC --clock-rate HZ --clock-count N\n"
                "  --clock-reliability R --clock-durability D --clock-depth N\n"
+               "  --clock-malformed             publish payloads that do not decode as a Clock\n"
+               "  --clock-jump-every N --clock-jump SEC  every N messages, jump by SEC\n"
+               "  --clock-stall-at N            from N messages on, the value stands still\n"
                "  --pub-imu TOPIC               publish sensor_msgs/msg/Imu\n"
                "  --stamp sim|wall|zero --stamp-offset SEC --imu-rate HZ --frame-id ID\n"
-               "  --imu-reliability R\n");
+               "  --imu-reliability R\n"
+               "--raw-names takes node names and topics as given (escapes, any length), to\n"
+               "test what graph tools print.\n");
   std::exit(2);
 }
 
 // split_node_name turns "/a/b/name" into ("/a/b", "name"), "name" into
 // ("/", "name").
-void split_node_name(const std::string& fq, NodeOpts* n) {
+void split_node_name(const std::string& fq, NodeOpts* n, bool raw) {
   if (fq.empty() || fq.back() == '/') die("invalid node name " + fq);
   auto slash = fq.rfind('/');
   if (slash == std::string::npos) {
@@ -571,6 +586,7 @@ void split_node_name(const std::string& fq, NodeOpts* n) {
     n->name = fq.substr(slash + 1);
     if (n->ns[0] != '/') n->ns = "/" + n->ns;
   }
+  if (raw) return;
   for (char c : n->name) {
     if (!(isalnum(static_cast<unsigned char>(c)) || c == '_')) die("invalid node name " + fq);
   }
@@ -593,13 +609,14 @@ int64_t parse_int(const std::string& s) {
 // resolve applies ROS name resolution of a topic for a node: absolute
 // names stay, "~/x" is under the node's name, others under its namespace.
 // The result must be a valid fully qualified ROS name.
-std::string resolve(const NodeOpts& n, const std::string& topic) {
+std::string resolve(const NodeOpts& n, const std::string& topic, bool raw) {
   std::string ns = n.ns == "/" ? "" : n.ns;
   if (topic.empty()) die("empty topic name");
   std::string fq;
   if (topic[0] == '/') fq = topic;
   else if (topic.rfind("~/", 0) == 0) fq = ns + "/" + n.name + topic.substr(1);
   else fq = ns + "/" + topic;
+  if (raw) return fq;
   // Tokens: [A-Za-z_][A-Za-z0-9_]*, separated by single slashes.
   bool token_start = false;
   for (size_t i = 0; i < fq.size(); i++) {
@@ -639,9 +656,11 @@ Opts parse(int argc, char** argv) {
       o.duration = parse_seconds(val());
     } else if (a == "--xtypes") {
       o.xtypes = true;
+    } else if (a == "--raw-names") {
+      o.raw_names = true;
     } else if (a == "--node") {
       o.nodes.emplace_back();
-      split_node_name(val(), &o.nodes.back());
+      split_node_name(val(), &o.nodes.back(), o.raw_names);
     } else if (a == "--rclcpp-endpoints") {
       node().rclcpp = true;
     } else if (a == "--use-sim-time") {
@@ -650,6 +669,21 @@ Opts parse(int argc, char** argv) {
       node().clock_reader.rel = parse_rel(val());
     } else if (a == "--clock-reader-durability") {
       node().clock_reader.dur = parse_dur(val());
+    } else if (a == "--clock-reader-topic") {
+      node().clock_reader_topic = val();
+    } else if (a == "--clock-reader-partition") {
+      node().clock_reader_partition = val();
+    } else if (a == "--clock-topic") {
+      node().clock_topic = val();
+    } else if (a == "--clock-malformed") {
+      node().clock_malformed = true;
+    } else if (a == "--clock-jump-every") {
+      node().clock_jump_every = parse_int(val());
+    } else if (a == "--clock-jump") {
+      std::string v = val();
+      node().clock_jump = parse_seconds(v);
+    } else if (a == "--clock-stall-at") {
+      node().clock_stall_at = parse_int(val());
     } else if (a == "--pub-clock") {
       node().pub_clock = true;
     } else if (a == "--clock-start") {
@@ -699,7 +733,9 @@ Opts parse(int argc, char** argv) {
       die("node " + n.name + ": --stamp sim needs --use-sim-time (without it rclcpp stamps wall time: use --stamp wall)");
     }
     if (n.clock_step < 0) die("--clock-step must not be negative");
-    if (!n.imu_topic.empty()) n.imu_fq = resolve(n, n.imu_topic);
+    if (!n.imu_topic.empty()) n.imu_fq = resolve(n, n.imu_topic, o.raw_names);
+    n.clock_reader_topic = resolve(n, n.clock_reader_topic, o.raw_names);
+    n.clock_topic = resolve(n, n.clock_topic, o.raw_names);
   }
   return o;
 }
@@ -863,7 +899,7 @@ class Peer {
     if (!p_) return;
     // Entities go first, then the participant, as rmw does at shutdown.
     for (auto& w : writers_) pub_->delete_datawriter(w);
-    for (auto& r : readers_) sub_->delete_datareader(r);
+    for (auto& r : readers_) r.first->delete_datareader(r.second);
     p_->delete_contained_entities();
     fdds::DomainParticipantFactory::get_instance()->delete_participant(p_);
   }
@@ -893,6 +929,7 @@ class Peer {
     int64_t clock_ns = 0;  // last /clock received (rclcpp's sim time; 0 before the first)
     bool have_clock = false;
     fdds::DataWriter* clock_w = nullptr;
+    std::string clock_dds_topic;
     int64_t clock_next_ns = 0, clock_sent = 0;
     std::chrono::steady_clock::time_point clock_due;
     fdds::DataWriter* imu_w = nullptr;
@@ -1002,7 +1039,7 @@ class Peer {
 
   void describe(const char* kind, const std::string& node, const std::string& topic, const RosType& t, const Qos& q,
                 const Gid& g) {
-    emit(std::string("endpoint kind=") + kind + " node=" + (node.empty() ? "-" : node) + " topic=" + topic +
+    emit(std::string("endpoint kind=") + kind + " node=" + (node.empty() ? "-" : word(node)) + " topic=" + word(topic) +
          " type=" + t.dds + " gid=" + gid_hex(g) + " reliability=" + name(q.rel) + " durability=" + name(q.dur) +
          " history=" + name(q.hist) + " depth=" + std::to_string(q.depth) +
          (q.lifespan_s > 0 ? " lifespan_s=" + std::to_string(q.lifespan_s) : std::string()) + " typehash=" + t.hash);
@@ -1015,7 +1052,7 @@ class Peer {
     wq.data_sharing().off();
     wq.representation().clear();
     wq.representation().m_value.push_back(fdds::XCDR_DATA_REPRESENTATION);
-    auto l = std::make_unique<WriterListener>(node.empty() ? "-" : node, topic_name);
+    auto l = std::make_unique<WriterListener>(node.empty() ? "-" : word(node), word(topic_name));
     fdds::StatusMask mask = fdds::StatusMask::publication_matched();
     mask << fdds::StatusMask::offered_incompatible_qos();
     fdds::DataWriter* w = pub_->create_datawriter(topic(topic_name, t), wq, l.get(), mask);
@@ -1026,20 +1063,36 @@ class Peer {
     return w;
   }
 
+  // subscriber returns the participant's subscriber, or for a partition
+  // one in that partition (created once): rmw_fastrtps applies a
+  // partition from a topic's XML profile the same way.
+  fdds::Subscriber* subscriber(const std::string& partition) {
+    if (partition.empty()) return sub_;
+    auto it = partitioned_.find(partition);
+    if (it != partitioned_.end()) return it->second;
+    fdds::SubscriberQos q = p_->get_default_subscriber_qos();
+    q.partition().push_back(partition.c_str());
+    fdds::Subscriber* s = p_->create_subscriber(q);
+    if (!s) die("cannot create a subscriber in partition " + partition);
+    partitioned_[partition] = s;
+    return s;
+  }
+
   fdds::DataReader* reader(const std::string& node, const std::string& topic_name, const RosType& t, const Qos& q,
-                          ReaderListener::OnSample f) {
-    fdds::DataReaderQos rq = sub_->get_default_datareader_qos();
+                          ReaderListener::OnSample f, const std::string& partition = "") {
+    fdds::Subscriber* sub = subscriber(partition);
+    fdds::DataReaderQos rq = sub->get_default_datareader_qos();
     fill(q, t, rq);
     rq.data_sharing().off();
     rq.type_consistency().representation.clear();
     rq.type_consistency().representation.m_value.push_back(fdds::XCDR_DATA_REPRESENTATION);
-    auto l = std::make_unique<ReaderListener>(node.empty() ? "-" : node, topic_name, std::move(f));
+    auto l = std::make_unique<ReaderListener>(node.empty() ? "-" : word(node), word(topic_name), std::move(f));
     fdds::StatusMask mask = fdds::StatusMask::subscription_matched();
     mask << fdds::StatusMask::requested_incompatible_qos() << fdds::StatusMask::data_available();
-    fdds::DataReader* r = sub_->create_datareader(topic(topic_name, t), rq, l.get(), mask);
+    fdds::DataReader* r = sub->create_datareader(topic(topic_name, t), rq, l.get(), mask);
     if (!r) die("cannot create a reader on " + topic_name);
     rlisteners_.push_back(std::move(l));
-    readers_.push_back(r);
+    readers_.push_back({sub, r});
     describe("reader", node, topic_name, t, q, gid_of(r->guid()));
     return r;
   }
@@ -1058,7 +1111,7 @@ class Peer {
       graph_.nodes.push_back(NodeInfo{n.ns, n.name, {}, {}});
     }
     std::string fq = graph_.nodes[i].fq();
-    emit("node name=" + fq);
+    emit("node name=" + word(fq));
     publish_graph();
     auto& st = state_[i];
     auto add = [&](bool is_reader, const Gid& g) {
@@ -1070,7 +1123,9 @@ class Peer {
     };
     if (n.rclcpp) add_rclcpp_endpoints(i, fq, add);
     if (n.sim_time) {
-      auto r = reader(fq, "rt/clock", kClock, n.clock_reader, [this, i, fq](const RawData& d, const fdds::SampleInfo& info) {
+      std::string clock_dds = "rt" + n.clock_reader_topic;
+      std::string who = word(fq);
+      auto r = reader(fq, clock_dds, kClock, n.clock_reader, [this, i, who, clock_dds](const RawData& d, const fdds::SampleInfo& info) {
         try {
           CdrReader c(d.bytes);
           int32_t sec = c.i32();
@@ -1080,16 +1135,17 @@ class Peer {
             state_[i].clock_ns = static_cast<int64_t>(sec) * 1000000000LL + nsec;
             state_[i].have_clock = true;
           }
-          emit("clock node=" + fq + " sec=" + std::to_string(sec) + " nanosec=" + std::to_string(nsec) +
-               " publisher=" + gid_hex(gid_of(info.sample_identity.writer_guid())));
+          emit("clock node=" + who + " topic=" + word(clock_dds) + " sec=" + std::to_string(sec) +
+               " nanosec=" + std::to_string(nsec) + " publisher=" + gid_hex(gid_of(info.sample_identity.writer_guid())));
         } catch (const std::exception& e) {
-          emit("malformed node=" + fq + " topic=rt/clock error=" + word(e.what()));
+          emit("malformed node=" + who + " topic=" + word(clock_dds) + " error=" + word(e.what()));
         }
-      });
+      }, n.clock_reader_partition);
       add(true, gid_of(r->guid()));
     }
     if (n.pub_clock) {
-      st.clock_w = writer(fq, "rt/clock", kClock, n.clock_writer);
+      st.clock_dds_topic = "rt" + n.clock_topic;
+      st.clock_w = writer(fq, st.clock_dds_topic, kClock, n.clock_writer);
       st.clock_next_ns = n.clock_start;
       add(false, gid_of(st.clock_w->guid()));
     }
@@ -1125,7 +1181,7 @@ class Peer {
     int64_t stamp = wall_ns();
     RawData evd{encode_parameter_event(stamp, fq, "use_sim_time", n.sim_time)};
     ev_w->write(&evd);
-    emit_published("rt/parameter_events", fq, stamp, "wall");
+    emit_published("rt/parameter_events", word(fq), stamp, "wall");
 
     stamp = wall_ns();
     std::string logger = n.ns == "/" ? "" : n.ns.substr(1) + "/";
@@ -1136,7 +1192,7 @@ class Peer {
     RawData logd{encode_log(stamp, 20 /* INFO */, logger, "fastpeer node started", "peer.cpp",
                             "add_rclcpp_endpoints", __LINE__)};
     log_w->write(&logd);
-    emit_published("rt/rosout", fq, stamp, "wall");
+    emit_published("rt/rosout", word(fq), stamp, "wall");
   }
 
   void emit_published(const std::string& topic, const std::string& node, int64_t stamp, const char* base) {
@@ -1163,7 +1219,7 @@ class Peer {
       for (uint32_t k = 0; k < n; k++) {
         std::string ns = c.str(), name = c.str();
         std::ostringstream ns_line;
-        ns_line << "graph_node participant=" << gid_hex(pg) << " namespace=" << ns << " name=" << name;
+        ns_line << "graph_node participant=" << gid_hex(pg) << " namespace=" << word(ns) << " name=" << word(name);
         for (const char* kind : {"readers", "writers"}) {
           uint32_t m = c.u32();
           if (m > c.remaining() / 16) throw std::runtime_error("GID count beyond the message");
@@ -1182,17 +1238,25 @@ class Peer {
     }
   }
 
+  // publish_clock publishes node i's next /clock message: its value, or
+  // with --clock-malformed 8 bytes that do not decode as a Clock (the
+  // encapsulation header and seconds only). --clock-jump-every jumps the
+  // value every that many messages (a looped recording jumps back at each
+  // loop); --clock-stall-at stops it from then on.
   void publish_clock(size_t i) {
     auto& st = state_[i];
     const NodeOpts& n = o_.nodes[i];
+    if (n.clock_jump_every > 0 && st.clock_sent > 0 && st.clock_sent % n.clock_jump_every == 0) st.clock_next_ns += n.clock_jump;
     RawData d{encode_clock(st.clock_next_ns)};
+    if (n.clock_malformed) d.bytes.resize(8);
     st.clock_w->write(&d);
     int32_t sec;
     uint32_t nsec;
     split_time(st.clock_next_ns, &sec, &nsec);
-    emit("published topic=rt/clock node=" + graph_.nodes[i].fq() + " sec=" + std::to_string(sec) +
-         " nanosec=" + std::to_string(nsec));
-    st.clock_next_ns += n.clock_step;
+    emit("published topic=" + word(st.clock_dds_topic) + " node=" + word(graph_.nodes[i].fq()) +
+         " sec=" + std::to_string(sec) + " nanosec=" + std::to_string(nsec) +
+         (n.clock_malformed ? " malformed=true" : ""));
+    if (n.clock_stall_at < 0 || st.clock_sent + 1 < n.clock_stall_at) st.clock_next_ns += n.clock_step;
     st.clock_sent++;
   }
 
@@ -1212,7 +1276,7 @@ class Peer {
     }
     RawData d{encode_imu(stamp, n.frame_id)};
     st.imu_w->write(&d);
-    emit_published(st.imu_dds_topic, graph_.nodes[i].fq(), stamp, base);
+    emit_published(word(st.imu_dds_topic), word(graph_.nodes[i].fq()), stamp, base);
     st.imu_sent++;
   }
 
@@ -1261,7 +1325,8 @@ class Peer {
   std::map<std::string, fdds::TypeSupport> types_;
   std::map<std::string, fdds::Topic*> topics_;
   std::vector<fdds::DataWriter*> writers_;
-  std::vector<fdds::DataReader*> readers_;
+  std::vector<std::pair<fdds::Subscriber*, fdds::DataReader*>> readers_;
+  std::map<std::string, fdds::Subscriber*> partitioned_;
   std::vector<std::unique_ptr<WriterListener>> wlisteners_;
   std::vector<std::unique_ptr<ReaderListener>> rlisteners_;
   fdds::DataWriter* discovery_writer_ = nullptr;

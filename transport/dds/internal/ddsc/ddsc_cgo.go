@@ -11,6 +11,7 @@ package ddsc
 import "C"
 
 import (
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -313,6 +314,10 @@ func TakeEndpoint(r Entity, writers bool) (s EndpointSample, ok bool, err error)
 		Alive:       e.alive != 0, Topic: goString(e.topic_name), Type: goString(e.type_name)}
 	if e.user_data != nil {
 		s.UserData = C.GoBytes(unsafe.Pointer(e.user_data), C.int(e.user_data_len))
+	}
+	if e.partitions != nil && e.n_partitions > 0 {
+		names := C.GoBytes(unsafe.Pointer(e.partitions), C.int(e.partitions_len))
+		s.Partitions = strings.Split(strings.TrimSuffix(string(names), "\x00"), "\x00")
 	}
 	q := &e.qos
 	s.QoS = EndpointQoS{Reliability: int32(q.reliability), Durability: int32(q.durability),

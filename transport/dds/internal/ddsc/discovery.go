@@ -42,7 +42,10 @@ type EndpointSample struct {
 	Topic    string
 	Type     string
 	UserData []byte
-	QoS      EndpointQoS
+	// Partitions is the PARTITION policy (of the endpoint's publisher or
+	// subscriber); empty for the default partition.
+	Partitions []string
+	QoS        EndpointQoS
 }
 
 // A ParticipantSample is one DCPSParticipant sample.

@@ -72,6 +72,7 @@
   X(dds_qget_destination_order)           \
   X(dds_qget_data_representation)         \
   X(dds_qget_prop)                        \
+  X(dds_qget_partition)                   \
   X(dds_free)
 
 #define SC_DECLARE(f) static __typeof__(&f) p_##f;
@@ -640,6 +641,37 @@ static void get_qos(const dds_qos_t *q, int writer, struct sc_qos *o) {
     p_dds_free(reps);
 }
 
+// get_partitions copies the PARTITION policy of q into out as one string,
+// the names separated by NUL bytes (a name cannot hold one). An endpoint
+// without the policy, or with an empty list, is in the default partition
+// and gets none.
+static void get_partitions(const dds_qos_t *q, struct sc_endpoint *out) {
+  uint32_t n = 0;
+  char **ps = NULL;
+  out->partitions = NULL;
+  out->partitions_len = 0;
+  out->n_partitions = 0;
+  if (q == NULL || !p_dds_qget_partition(q, &n, &ps) || ps == NULL)
+    return;
+  size_t total = 0;
+  for (uint32_t i = 0; i < n; i++)
+    total += strlen(ps[i]) + 1;
+  out->partitions = malloc(total + 1);
+  if (out->partitions != NULL) {
+    char *w = out->partitions;
+    for (uint32_t i = 0; i < n; i++) {
+      size_t l = strlen(ps[i]);
+      memcpy(w, ps[i], l + 1);
+      w += l + 1;
+    }
+    out->partitions_len = (uint32_t)total;
+    out->n_partitions = n;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    p_dds_free(ps[i]);
+  p_dds_free(ps);
+}
+
 int32_t sc_take_endpoint(int32_t reader, int writer, struct sc_endpoint *out) {
   void *buf[1] = {NULL};
   dds_sample_info_t si;
@@ -655,6 +687,7 @@ int32_t sc_take_endpoint(int32_t reader, int writer, struct sc_endpoint *out) {
     out->topic_name = sc_strdup(ep->topic_name);
     out->type_name = sc_strdup(ep->type_name);
     get_userdata(ep->qos, &out->user_data, &out->user_data_len);
+    get_partitions(ep->qos, out);
   }
   get_qos(si.valid_data ? ep->qos : NULL, writer, &out->qos);
   p_dds_return_loan(reader, buf, n);
@@ -665,6 +698,7 @@ void sc_endpoint_free(struct sc_endpoint *e) {
   free(e->topic_name);
   free(e->type_name);
   free(e->user_data);
+  free(e->partitions);
 }
 
 static char *get_prop(const dds_qos_t *q, const char *name) {

@@ -106,6 +106,12 @@ struct sc_endpoint {
   char *type_name;
   char *user_data;
   uint32_t user_data_len;
+  // partitions holds the PARTITION policy's n_partitions names, each
+  // followed by a NUL byte (partitions_len bytes in all); NULL for the
+  // default partition.
+  char *partitions;
+  uint32_t partitions_len;
+  uint32_t n_partitions;
   struct sc_qos qos;
 };
 
