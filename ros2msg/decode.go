@@ -106,7 +106,7 @@ func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) 
 	// read the same bytes and succeed.
 	if s.fixed != nil && len(data) >= s.fixedEnd && data[0] == 0 && data[1] == 1 {
 		for _, ft := range s.fixed {
-			dst = append(dst, TimeField{Path: ft.path, Index: -1, Header: ft.header, Offset: ft.off,
+			dst = append(dst, TimeField{Path: ft.path, Index: -1, Header: ft.header, Owner: ft.owner, Offset: ft.off,
 				Time: timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[ft.off:])), Nanosec: binary.LittleEndian.Uint32(data[ft.off+4:])}})
 		}
 		return dst, nil
@@ -122,6 +122,7 @@ func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) 
 // A fixedTime is a Time at the same offset in every payload of a schema.
 type fixedTime struct {
 	path   string
+	owner  string
 	header bool
 	off    int // of sec, from the start of the payload (header included)
 }
@@ -156,7 +157,7 @@ func (l *layout) align(n int) {
 func (l *layout) plan(n *planNode, full bool) bool {
 	if n.t.Name == TimeType && len(n.fields) == 0 {
 		l.align(4)
-		l.times = append(l.times, fixedTime{path: n.path, header: n.header, off: l.off})
+		l.times = append(l.times, fixedTime{path: n.path, owner: n.owner, header: n.header, off: l.off})
 		l.off += 8
 		return true
 	}
