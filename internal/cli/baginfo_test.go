@@ -1,24 +1,17 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 )
 
+// runInfo runs simclock bag info with args, in UTC.
 func runInfo(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(context.Background(), append([]string{"bag", "info"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Getenv: func(k string) string {
-			if k == "TZ" {
-				return "UTC"
-			}
-			return ""
-		}})
-	return out.String(), errOut.String(), code
+	r := newTestRun(t)
+	r.setenv("TZ", "UTC")
+	return r.run(append([]string{"bag", "info"}, args...)...)
 }
 
 // bag info prints ros2 bag info's layout (rosbag2_py's
