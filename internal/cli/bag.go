@@ -16,6 +16,7 @@ import (
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 )
@@ -217,7 +218,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		if len(o.topics) > 0 {
 			rep, hidden, missing := r.Report.OnlyTopics(o.topics)
 			for _, m := range missing {
-				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", escapeTerminal(m))
+				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", term.Escape(m))
 			}
 			if hidden > 0 {
 				fmt.Fprintf(env.Stderr, "simclock: %d findings on other topics not shown (--topics)\n", hidden)
@@ -239,7 +240,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 				if i > 0 {
 					fmt.Fprintln(env.Stdout)
 				}
-				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", r.Name, i+1, len(recs), len(r.Files))
+				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", term.Escape(r.Name), i+1, len(recs), len(r.Files))
 			}
 			err = writeBagText(env.Stdout, r.Report, o.wide)
 		}
@@ -248,7 +249,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		}
 		if r.Err != nil {
 			if len(recs) > 1 {
-				fmt.Fprintf(env.Stderr, "simclock: %v\n", r.Err)
+				fmt.Fprintf(env.Stderr, "simclock: %s\n", errorText(r.Err))
 			}
 			readErr = r.Err
 		}
@@ -414,6 +415,9 @@ func bagArtifact(rep *bag.Report, f rules.Finding, files []string) string {
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
 func secs(ns int64) string { return value(ns) }
 
+// writeBagText writes one recording's report for people. Every string read
+// from the bag (paths, metadata, topic, type and field names, what a
+// damaged file said) is escaped (term.Escape): a recording is untrusted.
 func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	if !wide {
 		lw := newLineWrapper(w) // lines fit 100 columns unless --wide
@@ -426,17 +430,17 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if m := b.Metadata; m != nil {
 			comp := "no compression"
 			if m.CompressionMode != "" {
-				comp = m.CompressionFormat + " " + m.CompressionMode + " compression"
+				comp = term.Escape(m.CompressionFormat + " " + m.CompressionMode + " compression")
 			}
-			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", b.Dir, m.Version, m.StorageIdentifier,
+			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", term.Escape(b.Dir), m.Version, term.Escape(m.StorageIdentifier),
 				len(m.RelativeFilePaths), m.MessageCount, comp)
 		} else {
-			p("bag %s: no metadata.yaml, %d storage files found\n", b.Dir, len(rep.Files))
+			p("bag %s: no metadata.yaml, %d storage files found\n", term.Escape(b.Dir), len(rep.Files))
 		}
 	}
 	for _, f := range rep.Files {
 		if f.Storage == "sqlite3" {
-			p("file %s: %d bytes, %s, %d messages\n", f.Path, f.Bytes, strings.TrimPrefix(f.Profile, "rosbag2 "), f.Messages)
+			p("file %s: %d bytes, %s, %d messages\n", term.Escape(f.Path), f.Bytes, term.Escape(strings.TrimPrefix(f.Profile, "rosbag2 ")), f.Messages)
 		} else {
 			mode := "linear"
 			if f.Indexed {
@@ -444,19 +448,19 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 			}
 			chunks := fmt.Sprintf("%d chunks", f.Chunks)
 			if len(f.Compression) > 0 {
-				chunks += " (" + strings.Join(f.Compression, ",") + ")"
+				chunks += " (" + term.Escape(strings.Join(f.Compression, ",")) + ")"
 			}
-			p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
-				f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
+			p("file %s: %d bytes, %s, %s, %d messages, profile \"%s\", library \"%s\"\n",
+				term.Escape(f.Path), f.Bytes, mode, chunks, f.Messages, term.Escape(f.Profile), term.Escape(f.Library))
 		}
 		if f.FileCompression != "" {
-			p("    compressed whole with %s\n", f.FileCompression)
+			p("    compressed whole with %s\n", term.Escape(f.FileCompression))
 		}
 		if len(f.Damaged) > 0 {
 			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
 		}
 		if f.SummaryDamage != "" {
-			p("    summary section not trusted (%s): read from the data section\n", f.SummaryDamage)
+			p("    summary section not trusted (%s): read from the data section\n", term.Escape(f.SummaryDamage))
 		}
 	}
 	if rep.Messages > 0 {
@@ -482,7 +486,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	for _, t := range rep.Topics {
 		var fs []string
 		for _, tf := range t.TimeFields {
-			fs = append(fs, fmt.Sprintf("%s ×%d", tf.Field, tf.Count))
+			fs = append(fs, fmt.Sprintf("%s ×%d", term.Escape(tf.Field), tf.Count))
 		}
 		typ := t.Type
 		if !t.Decoded {
@@ -492,7 +496,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if t.Publishers > 0 {
 			pubs = fmt.Sprint(t.Publishers)
 		}
-		topics.row(t.Topic, typ, fmt.Sprint(t.Messages), fmt.Sprintf("%.2f Hz", t.RateHz), pubs, strings.Join(fs, ", "))
+		topics.row(term.Escape(t.Topic), term.Escape(typ), fmt.Sprint(t.Messages), fmt.Sprintf("%.2f Hz", t.RateHz), pubs, strings.Join(fs, ", "))
 	}
 	topics.write(ew, wide)
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
@@ -502,7 +506,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	}
 	text.Write(ew, rep.Findings) //nolint:errcheck // ew keeps the error
 	if why := rep.Incomplete(); why != "" {
-		p("\n%s\n", why)
+		p("\n%s\n", term.Escape(why))
 	}
 	return ew.err
 }

@@ -100,9 +100,6 @@ func TestBagInfoFormats(t *testing.T) {
 	if got := infoSeconds(2_999_745_724); got != "2.999745724" {
 		t.Errorf("infoSeconds: %q", got)
 	}
-	if got := escapeTerminal("/a\x1b[2Jb\n"); got != `/a\x1b[2Jb\x0a` {
-		t.Errorf("escapeTerminal: %q", got)
-	}
 }
 
 // --topics narrows bag inspect to some topics: their lines and findings;

@@ -294,3 +294,27 @@ func TestLintDistroPrecedence(t *testing.T) {
 	}
 }
 
+// A path and source text from outside reach the terminal escaped in lint's
+// text: the file's name, the source a message or fix quotes, a file that
+// could not be parsed; JSON keeps them exact for its readers.
+func TestLintTextEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	// hostile without its line break: a string literal cannot hold one
+	inline := strings.ReplaceAll(hostile, "\n", "")
+	src := "from rclpy.time import Time\n\n\ndef stamp():\n    return Time(0, len('" + inline + "'))\n"
+	writeTree(t, dir, map[string]string{
+		"node" + hostile + ".py":   src,
+		"broken" + hostile + ".py": "def (:\n    '" + hostile + "\n",
+	})
+	out, errOut, code := runSimclock(t, "lint", dir)
+	checkEscaped(t, "lint (stdout)", out)
+	checkEscaped(t, "lint (stderr)", errOut)
+	if code != ExitFailure || !strings.Contains(out, "node"+hostileEscaped+".py:5:12: error: R2:") ||
+		!strings.Contains(out, `fix: write Time(seconds=0, nanoseconds=len('`+strings.ReplaceAll(hostileEscaped, `\n`, "")+`'))`) || !strings.Contains(errOut, "broken"+hostileEscaped+".py") {
+		t.Errorf("exit %d, names not printed escaped:\n%s%s", code, out, errOut)
+	}
+	out, _, _ = runSimclock(t, "lint", "--format", "json", dir)
+	if !strings.Contains(out, `"fix":"write Time(seconds=0, nanoseconds=len('\u001b[31mred\u001b]0;pwned\u0007`+"\u202e'))") {
+		t.Errorf("JSON does not keep the excerpt exact:\n%s", out)
+	}
+}
