@@ -64,7 +64,7 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] DIR | FILE...",
 		Short: "Report the time hazards of a rosbag2 bag",
-		Long: `simclock bag inspect [--format text|json|sarif] [--window W] [--svg|--html FILE] DIR | FILE...
+		Long: `simclock bag inspect [--format text|json|sarif|junit] [--window W] [--svg|--html FILE] DIR | FILE...
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
@@ -89,7 +89,10 @@ the same, and stderr says how many findings on other topics are not shown.
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
 the documentation of package simclock/bag); --format sarif writes the
-findings as SARIF 2.1.0, for code scanning of recordings in CI. --svg and --html write a
+findings as SARIF 2.1.0, for code scanning of recordings in CI; --format
+junit writes them as JUnit XML (a test case per finding, failing from
+--fail-on; a recording not read to its end is a test case in error), for
+CI dashboards and colcon test. --svg and --html write a
 timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
@@ -124,7 +127,7 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	addFormatFlag(f, &o.format, formatSARIF)
+	addFormatFlag(f, &o.format, formatSARIF, formatJUnit)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a /clock gap or pause lasts longer than this many periods")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 0, "old name of --periods (rounded to a whole number)")
@@ -174,6 +177,7 @@ func (o *bagInspectOptions) validate() error {
 }
 
 func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
+	start := time.Now()
 	opts := bag.Options{Window: o.window, Periods: o.periods, BaseTolerance: o.baseTol,
 		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}
 	var bar *progressBar
@@ -195,8 +199,8 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		return flagErrorf("--svg and --html draw one recording; %d were given: give one", len(recs))
 	}
 	// Several recordings (a folder of bags, files of several bags) are
-	// reported one after the other, each on its own; SARIF puts the
-	// results of all of them in one run.
+	// reported one after the other, each on its own; SARIF and JUnit put
+	// the results of all of them in one run.
 	var jl *report.JSONLines
 	if o.format == formatJSON {
 		jl = report.NewJSONLines(env.Stdout)
@@ -204,7 +208,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 			return err
 		}
 	}
-	var sarif bagSARIF
+	var machine bagResults
 	var readErr error
 	fail := false
 	for i, r := range recs {
@@ -233,8 +237,8 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 				}
 			}
 			err = writeBagJSON(jl, r.Report)
-		case formatSARIF:
-			sarif.add(r, len(recs) > 1)
+		case formatSARIF, formatJUnit:
+			machine.add(r, len(recs) > 1)
 		default:
 			if len(recs) > 1 {
 				if i > 0 {
@@ -255,8 +259,13 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		}
 		fail = fail || rules.Fails(r.Report.Findings, o.failOn)
 	}
-	if o.format == formatSARIF {
-		if err := sarif.write(env.Stdout, o); err != nil {
+	switch o.format {
+	case formatSARIF:
+		if err := machine.writeSARIF(env.Stdout, o); err != nil {
+			return err
+		}
+	case formatJUnit:
+		if err := machine.writeJUnit(env.Stdout, o, time.Since(start)); err != nil {
 			return err
 		}
 	}
@@ -358,17 +367,19 @@ func writeBagJSON(jl *report.JSONLines, rep *bag.Report) error {
 	return errors.Join(errs...)
 }
 
-// bagSARIF gathers the findings of every recording inspected into one
-// SARIF 2.1.0 run, each located in its bag (the file its first example is
-// in, for files given one by one) and at its topic and Time field. A
-// recording that could not be read to its end makes an unsuccessful run.
-type bagSARIF struct {
+// bagResults gathers the findings of every recording inspected into one
+// SARIF 2.1.0 or JUnit run, each located in its bag (the file its first
+// example is in, for files given one by one) and at its topic and Time
+// field. A recording that could not be read to its end makes an
+// unsuccessful run (SARIF) or a test case in error (JUnit).
+type bagResults struct {
 	results       []report.Result
 	notifications []report.Notification
 	failed        bool
+	checked       []string // the files read, for JUnit's "Checked files:"
 }
 
-func (s *bagSARIF) add(r bag.Recording, several bool) {
+func (s *bagResults) add(r bag.Recording, several bool) {
 	rep := r.Report
 	if why := rep.Incomplete(); why != "" {
 		level := rules.Warning
@@ -381,17 +392,26 @@ func (s *bagSARIF) add(r bag.Recording, several bool) {
 		s.notifications = append(s.notifications, report.Notification{Level: level, Message: why})
 	}
 	s.failed = s.failed || r.Err != nil
+	s.checked = append(s.checked, r.Files...)
 	for _, f := range rep.Findings {
 		s.results = append(s.results, report.Result{Finding: f, Artifact: bagArtifact(rep, f, r.Files)})
 	}
 }
 
-func (s *bagSARIF) write(w io.Writer, o *bagInspectOptions) error {
+func (s *bagResults) writeSARIF(w io.Writer, o *bagInspectOptions) error {
 	roots, err := report.ScanRoot(o.root, o.files)
 	if err != nil {
 		return err
 	}
 	run := report.SARIF{Version: Version, Checks: bag.Checks(), Roots: roots, Failed: s.failed, Notifications: s.notifications}
+	return run.Write(w, s.results)
+}
+
+// writeJUnit writes the run as JUnit XML, as lint's --format junit does:
+// one test case per finding, a failure when it reaches --fail-on.
+func (s *bagResults) writeJUnit(w io.Writer, o *bagInspectOptions, elapsed time.Duration) error {
+	run := report.JUnit{Name: "simclock.bag_inspect", Tool: "simclock_bag_inspect", Checks: bag.Checks(),
+		FailOn: o.failOn, Elapsed: elapsed, Checked: s.checked, Notifications: s.notifications}
 	return run.Write(w, s.results)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -103,6 +104,47 @@ func TestBagInspectSARIF(t *testing.T) {
 		t.Errorf("truncated bag: the run does not say it is partial:\n%s", out)
 	}
 }
+
+// bag inspect --format junit writes JUnit XML as lint's does: a test case
+// per finding named by its code, bag, topic and field, a failure when it
+// reaches --fail-on, the files read in the suite's output; a truncated bag
+// is a test case in error, whatever --fail-on says.
+func TestBagInspectJUnit(t *testing.T) {
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--format", "junit", hazardsBag)
+	if code != ExitFailure || errOut != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
+	}
+	if c := reporttest.ValidateJUnit(t, []byte(out)); c.Tests != 6 || c.Failures != 6 || c.Errors != 0 {
+		t.Errorf("%+v, want 6 failing test cases", c)
+	}
+	bagGolden(t, "hazards_junit", junitTime.ReplaceAllString(out, ` time="0.000"`))
+	for _, tc := range []struct {
+		failOn         string
+		failures, code int
+	}{{"error", 3, ExitFailure}, {"never", 0, ExitOK}} {
+		out, _, code := runSimclock(t, "bag", "inspect", "--format", "junit", "--fail-on", tc.failOn, hazardsBag)
+		if c := reporttest.ValidateJUnit(t, []byte(out)); code != tc.code || c.Tests != 6 || c.Failures != tc.failures {
+			t.Errorf("--fail-on %s: exit %d, %+v; want exit %d, %d failures of 6", tc.failOn, code, c, tc.code, tc.failures)
+		}
+	}
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut_0.mcap")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runSimclock(t, "bag", "inspect", "--format", "junit", "--fail-on", "never", cut)
+	if c := reporttest.ValidateJUnit(t, []byte(out)); code != ExitFailure || c.Errors != 1 || c.Failures != 0 ||
+		!strings.Contains(out, "could not be read to its end") {
+		t.Errorf("truncated bag: exit %d, %+v; want 1 and a test case in error\n%s", code, c, out)
+	}
+}
+
+// junitTime is the suite's time, measured on this machine: masked in
+// goldens.
+var junitTime = regexp.MustCompile(` time="[0-9.]+"`)
 
 // TestBagInspectJSONSchema checks every line is one object with a kind,
 // env first and summary last.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,9 +35,6 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
-
-// junitTime is the suite's time, measured on this machine.
-var junitTime = regexp.MustCompile(` time="[0-9.]+"`)
 
 func TestLintJUnitGolden(t *testing.T) {
 	out, errOut, code := runSimclock(t, "lint", "--format", "junit", "testdata/lint/pkg")
