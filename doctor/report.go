@@ -28,8 +28,11 @@ type Report struct {
 	Participants []ParticipantReport `json:"participants"`
 	Clock        []ClockWriter       `json:"clock"`
 	Topics       []TopicReport       `json:"topics"`
-	Findings     []rules.Finding     `json:"findings"`
-	Summary      Summary             `json:"summary"`
+	// Transforms lists, per writer, every parent→child transform seen on
+	// a tf topic (tf2_msgs/msg/TFMessage: /tf, /tf_static).
+	Transforms []TransformReport `json:"transforms"`
+	Findings   []rules.Finding   `json:"findings"`
+	Summary    Summary           `json:"summary"`
 }
 
 // NodeReport is one ROS node.
@@ -157,6 +160,12 @@ type Observation struct {
 	// Schemas says, by DDS topic, whether its type carries a stamp:
 	// BaseNone, BaseUnknown (no definition), "ignored", or "" (stamped).
 	Schemas map[string]string
+	// Transforms has the stamps of every transform seen on a tf topic, by
+	// writer and parent→child pair.
+	Transforms map[TransformKey]*TransformStamps
+	// Tolerance is how far a stamp may be from /clock and still be on
+	// time (Options.Tolerance); 0 means the default, 1 s.
+	Tolerance time.Duration
 }
 
 // WriterStamps accumulates one writer's classified stamps on one topic.
@@ -185,6 +194,7 @@ func Analyze(obs Observation) Report {
 	r.Participants = a.participants()
 	r.Clock = a.clockRows
 	r.Topics = a.topics()
+	r.Transforms = a.tf
 	r.Findings = detectors.Run(a)
 	rules.Sort(r.Findings)
 	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
@@ -206,15 +216,23 @@ type analysis struct {
 	clockReaders []graph.Endpoint
 	// clockRows is the clock table: each writer's measurements.
 	clockRows []ClockWriter
+	// endpoints indexes the endpoints by GUID string.
+	endpoints map[string]graph.Endpoint
+	// tf is the transform table.
+	tf []TransformReport
 }
 
 func newAnalysis(obs Observation) *analysis {
-	a := &analysis{obs: obs}
+	a := &analysis{obs: obs, endpoints: map[string]graph.Endpoint{}}
+	if a.obs.Tolerance <= 0 {
+		a.obs.Tolerance = time.Second
+	}
 	s := obs.Graph
 	a.snap.Participants = slices.DeleteFunc(slices.Clone(s.Participants), func(p graph.Participant) bool { return p.GUID == obs.Self })
 	a.snap.Nodes = slices.DeleteFunc(slices.Clone(s.Nodes), func(n graph.Node) bool { return n.Participant == obs.Self })
 	a.snap.Endpoints = slices.DeleteFunc(slices.Clone(s.Endpoints), func(e graph.Endpoint) bool { return e.Participant == obs.Self })
 	for _, e := range a.snap.Endpoints {
+		a.endpoints[e.GUID.String()] = e
 		if !isClockEndpoint(e) {
 			continue
 		}
@@ -225,7 +243,14 @@ func newAnalysis(obs Observation) *analysis {
 		}
 	}
 	a.clockRows = a.clockTable()
+	a.tf = a.transformTable()
 	return a
+}
+
+// endpoint returns the endpoint of GUID string id.
+func (a *analysis) endpoint(id string) (graph.Endpoint, bool) {
+	e, ok := a.endpoints[id]
+	return e, ok
 }
 
 // isClockEndpoint reports whether e reads or writes clock values: its

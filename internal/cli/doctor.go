@@ -270,6 +270,9 @@ func writeDoctorJSON(out *report.JSONLines, r doctor.Report) error {
 	for _, t := range r.Topics {
 		write("topic", t)
 	}
+	for _, t := range r.Transforms {
+		write("transform", t)
+	}
 	errs = append(errs, out.Findings(r.Findings))
 	write("summary", r.Summary)
 	return errors.Join(errs...)
@@ -319,6 +322,19 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 		topics.row(cell(t.Name, 30, wide), cell(t.Type, 32, wide), t.StampBase, strconv.Itoa(t.Samples), cell(strings.Join(t.Publishers, " "), 30, wide))
 	}
 	topics.write(w, wide)
+	if len(r.Transforms) > 0 {
+		fmt.Fprintln(w)
+		tf := newTable("TRANSFORM", "PUBLISHER", "STAMPS", "SAMPLES", "LAG P50/P95/MAX", "TOPIC?")
+		for _, t := range r.Transforms {
+			lag := "-"
+			if l := t.Lag; l != nil && !t.Static {
+				lag = span(l.P50) + "/" + span(l.P95) + "/" + span(l.Max)
+			}
+			tf.row(cell(t.Parent+"→"+t.Child, 30, wide), cell(t.Publisher, 30, wide), t.Base, strconv.Itoa(t.Samples), lag,
+				cell(t.Topic, 16, wide))
+		}
+		tf.write(w, wide)
+	}
 	if len(r.Clock) > 0 {
 		fmt.Fprintln(w)
 		clocks := newTable("CLOCK WRITER", "TOPIC", "RATE", "RTF", "SIM TIME", "STATE", "QOS?")
