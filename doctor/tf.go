@@ -178,7 +178,7 @@ type TransformReport struct {
 	stamps *TransformStamps
 }
 
-// String names a transform as tf2 does in its messages' spirit:
+// String names a transform by its frames:
 // "odom→base_link".
 func (t TransformReport) String() string { return fmt.Sprintf("%s→%s", t.Parent, t.Child) }
 
@@ -192,10 +192,14 @@ func (a *analysis) transformTable() []TransformReport {
 			continue // its writer left: it is no longer in anyone's tf
 		}
 		c := st.Counts
-		out = append(out, TransformReport{Parent: k.Parent, Child: k.Child, Topic: rosTopicOr(w.DDSTopic),
+		tr := TransformReport{Parent: k.Parent, Child: k.Child, Topic: rosTopicOr(w.DDSTopic),
 			Static: w.QoS.Durability != transport.Volatile, Publisher: a.who(w), GUID: k.Writer, Samples: c.Total(),
 			Sim: c[Sim], Wall: c[Wall], Zero: c[Zero], Stale: c[Stale], Future: c[Future], Base: c.Base(),
-			Lag: lagStats(st.Lags), OldTimeline: st.OldTimeline, stamps: st})
+			OldTimeline: st.OldTimeline, stamps: st}
+		if !tr.Static { // a static transform's stamp says nothing of its time
+			tr.Lag = lagStats(st.Lags)
+		}
+		out = append(out, tr)
 	}
 	slices.SortFunc(out, func(x, y TransformReport) int {
 		return cmp.Or(cmp.Compare(x.Topic, y.Topic), cmp.Compare(x.Parent, y.Parent), cmp.Compare(x.Child, y.Child),

@@ -205,7 +205,27 @@ const (
 	StampWall Stamp = "wall"
 	// StampZero is a stamp of 0, a driver that never sets it.
 	StampZero Stamp = "zero"
+	// StampFreeRun is the first /clock the node received plus the wall
+	// time since: a node that keeps its own time once started, and does
+	// not follow /clock back (tf only).
+	StampFreeRun Stamp = "freerun"
 )
+
+// A TFBroadcaster publishes tf2_msgs/msg/TFMessage as tf2_ros's
+// broadcasters do: Dynamic transforms ("parent:child") all in one message
+// on /tf at Rate per wall second (reliable, volatile, keep last 100), and
+// Static ones once on /tf_static (reliable, transient local, keep last
+// 1), stamped from Stamp plus Offset. A sim or freerun node publishes
+// nothing before its first /clock.
+type TFBroadcaster struct {
+	Dynamic, Static []string
+	Stamp           Stamp
+	Offset          time.Duration
+	Rate            float64
+	// Topic is the dynamic topic (the static one is Topic + "_static");
+	// defaults to /tf.
+	Topic string
+}
 
 // An ImuPublisher publishes sensor_msgs/msg/Imu on Topic (resolved
 // against the node's namespace) at Rate per wall second, stamped from
@@ -241,6 +261,7 @@ type Node struct {
 	RclcppEndpoints bool
 	Clock           *ClockPublisher
 	Imu             *ImuPublisher
+	TF              *TFBroadcaster
 }
 
 // An Option configures Start.
@@ -359,6 +380,26 @@ func Args(domain int, opts ...Option) []string {
 			}
 			if p.QoS.Reliability != "" {
 				args = append(args, "--imu-reliability", p.QoS.Reliability)
+			}
+		}
+		if p := n.TF; p != nil {
+			for _, tf := range p.Dynamic {
+				args = append(args, "--pub-tf", tf)
+			}
+			for _, tf := range p.Static {
+				args = append(args, "--pub-tf-static", tf)
+			}
+			if p.Topic != "" {
+				args = append(args, "--tf-topic", p.Topic)
+			}
+			if p.Stamp != "" {
+				args = append(args, "--tf-stamp", string(p.Stamp))
+			}
+			if p.Offset != 0 {
+				args = append(args, "--tf-stamp-offset", seconds(p.Offset))
+			}
+			if p.Rate > 0 {
+				args = append(args, "--tf-rate", rate(p.Rate))
 			}
 		}
 	}

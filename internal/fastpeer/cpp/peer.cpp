@@ -332,6 +332,8 @@ const RosType kLog{"rcl_interfaces/msg/Log", "rcl_interfaces::msg::dds_::Log_",
                    "RIHS01_e28ce254ca8abc06abf92773b74602cdbf116ed34fbaf294fb9f81da9f318eac"};
 const RosType kParameterEvent{"rcl_interfaces/msg/ParameterEvent", "rcl_interfaces::msg::dds_::ParameterEvent_",
                               "RIHS01_043e627780fcad87a22d225bc2a037361dba713fca6a6b9f4b869a5aa0393204"};
+const RosType kTF{"tf2_msgs/msg/TFMessage", "tf2_msgs::msg::dds_::TFMessage_",
+                  "RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087"};
 const RosType kDiscovery{"rmw_dds_common/msg/ParticipantEntitiesInfo",
                          "rmw_dds_common::msg::dds_::ParticipantEntitiesInfo_",
                          "RIHS01_91a0593bacdcc50ea9bdcf849a938b128412cc1ea821245c663bcd26f83c295e"};
@@ -463,6 +465,29 @@ std::vector<uint8_t> encode_imu(int64_t stamp, const std::string& frame_id) {
   return c.done();
 }
 
+// A Transform is one TransformStamped of a TFMessage: header.stamp,
+// header.frame_id (the parent) and child_frame_id.
+struct Transform {
+  int64_t stamp;
+  std::string parent, child;
+};
+
+// encode_tf serializes tf2_msgs/msg/TFMessage: TransformStamped[]
+// (Header header, string child_frame_id, Transform transform: Vector3
+// translation, Quaternion rotation). Each transform is a frame 0.1 m
+// ahead of its parent, not rotated.
+std::vector<uint8_t> encode_tf(const std::vector<Transform>& ts) {
+  Cdr c;
+  c.u32(static_cast<uint32_t>(ts.size()));
+  for (auto& t : ts) {
+    c.time(t.stamp);
+    c.str(t.parent);
+    c.str(t.child);
+    for (double v : {0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0}) c.f64(v);
+  }
+  return c.done();
+}
+
 // encode_parameter_event serializes the rcl_interfaces/msg/ParameterEvent
 // of a node declaring the boolean parameter name.
 std::vector<uint8_t> encode_parameter_event(int64_t stamp, const std::string& node, const std::string& name,
@@ -511,7 +536,33 @@ struct Graph {
 
 // ---------------------------------------------------------------- options
 
-enum class Stamp { sim, wall, zero };
+// How a node stamps: its ROS time with use_sim_time (the last /clock, 0
+// before the first), the system clock, 0, or freerun: the first /clock it
+// received plus the wall time since, a node that keeps its own time once
+// started (it does not follow /clock back).
+enum class Stamp { sim, wall, zero, freerun };
+
+Stamp parse_stamp(const std::string& s) {
+  if (s == "sim") return Stamp::sim;
+  if (s == "wall") return Stamp::wall;
+  if (s == "zero") return Stamp::zero;
+  if (s == "freerun") return Stamp::freerun;
+  die("a stamp must be sim, wall, zero or freerun, not " + s);
+}
+
+const char* name(Stamp s) {
+  switch (s) {
+    case Stamp::sim:
+      return "sim";
+    case Stamp::wall:
+      return "wall";
+    case Stamp::zero:
+      return "zero";
+    case Stamp::freerun:
+      return "freerun";
+  }
+  return "?";
+}
 
 struct NodeOpts {
   std::string ns = "/", name;
@@ -536,6 +587,15 @@ struct NodeOpts {
   double imu_rate = 50;
   std::string frame_id = "imu_link";
   Qos imu_writer{Rel::reliable, Dur::volatile_, Hist::keep_last, 10};
+  // tf: transforms broadcast on /tf (tf2_ros TransformBroadcaster:
+  // reliable, volatile, keep last 100) at tf_rate, and static ones sent
+  // once on /tf_static (StaticTransformBroadcaster: reliable, transient
+  // local, keep last 1), as "parent:child".
+  std::vector<std::pair<std::string, std::string>> tf, tf_static;
+  std::string tf_topic = "/tf";  // remapped: /robot1/tf
+  Stamp tf_stamp = Stamp::sim;
+  int64_t tf_stamp_offset = 0;
+  double tf_rate = 20;
 };
 
 struct Opts {
@@ -568,6 +628,9 @@ void usage() {
                "  --pub-imu TOPIC               publish sensor_msgs/msg/Imu\n"
                "  --stamp sim|wall|zero --stamp-offset SEC --imu-rate HZ --frame-id ID\n"
                "  --imu-reliability R\n"
+               "  --pub-tf PARENT:CHILD         broadcast a transform on /tf (repeatable)\n"
+               "  --pub-tf-static PARENT:CHILD  send a static transform on /tf_static (repeatable)\n"
+               "  --tf-topic T --tf-stamp sim|wall|zero|freerun --tf-stamp-offset SEC --tf-rate HZ\n"
                "--raw-names takes node names and topics as given (escapes, any length), to\n"
                "test what graph tools print.\n");
   std::exit(2);
@@ -716,6 +779,19 @@ Opts parse(int argc, char** argv) {
       node().frame_id = val();
     } else if (a == "--imu-reliability") {
       node().imu_writer.rel = parse_rel(val());
+    } else if (a == "--pub-tf" || a == "--pub-tf-static") {
+      std::string v = val();
+      auto colon = v.find(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == v.size()) die(a + " wants PARENT:CHILD, not " + v);
+      (a == "--pub-tf" ? node().tf : node().tf_static).emplace_back(v.substr(0, colon), v.substr(colon + 1));
+    } else if (a == "--tf-topic") {
+      node().tf_topic = val();
+    } else if (a == "--tf-stamp") {
+      node().tf_stamp = parse_stamp(val());
+    } else if (a == "--tf-stamp-offset") {
+      node().tf_stamp_offset = parse_seconds(val());
+    } else if (a == "--tf-rate") {
+      node().tf_rate = parse_double(val());
     } else if (a == "-h" || a == "--help") {
       usage();
     } else {
@@ -734,6 +810,11 @@ Opts parse(int argc, char** argv) {
     }
     if (n.clock_step < 0) die("--clock-step must not be negative");
     if (!n.imu_topic.empty()) n.imu_fq = resolve(n, n.imu_topic, o.raw_names);
+    bool tf = !n.tf.empty() || !n.tf_static.empty();
+    if (tf && (n.tf_stamp == Stamp::sim || n.tf_stamp == Stamp::freerun) && !n.sim_time) {
+      die("node " + n.name + ": --tf-stamp " + name(n.tf_stamp) + " needs --use-sim-time");
+    }
+    if (tf) n.tf_topic = resolve(n, n.tf_topic, o.raw_names);
     n.clock_reader_topic = resolve(n, n.clock_reader_topic, o.raw_names);
     n.clock_topic = resolve(n, n.clock_topic, o.raw_names);
   }
@@ -936,6 +1017,12 @@ class Peer {
     std::string imu_dds_topic;
     std::chrono::steady_clock::time_point imu_due;
     uint64_t imu_sent = 0;
+    int64_t first_clock_ns = 0;  // the first /clock received, for freerun stamps
+    std::chrono::steady_clock::time_point first_clock_at;
+    fdds::DataWriter* tf_w = nullptr;
+    fdds::DataWriter* tf_static_w = nullptr;
+    bool tf_static_sent = false;
+    std::chrono::steady_clock::time_point tf_due;
   };
 
   void create_participant() {
@@ -1133,6 +1220,10 @@ class Peer {
           {
             std::lock_guard<std::mutex> lock(state_mu_);
             state_[i].clock_ns = static_cast<int64_t>(sec) * 1000000000LL + nsec;
+            if (!state_[i].have_clock) {
+              state_[i].first_clock_ns = state_[i].clock_ns;
+              state_[i].first_clock_at = std::chrono::steady_clock::now();
+            }
             state_[i].have_clock = true;
           }
           emit("clock node=" + who + " topic=" + word(clock_dds) + " sec=" + std::to_string(sec) +
@@ -1148,6 +1239,16 @@ class Peer {
       st.clock_w = writer(fq, st.clock_dds_topic, kClock, n.clock_writer);
       st.clock_next_ns = n.clock_start;
       add(false, gid_of(st.clock_w->guid()));
+    }
+    if (!n.tf.empty()) {
+      Qos q{Rel::reliable, Dur::volatile_, Hist::keep_last, 100};
+      st.tf_w = writer(fq, "rt" + n.tf_topic, kTF, q);
+      add(false, gid_of(st.tf_w->guid()));
+    }
+    if (!n.tf_static.empty()) {
+      Qos q{Rel::reliable, Dur::transient_local, Hist::keep_last, 1};
+      st.tf_static_w = writer(fq, "rt" + n.tf_topic + "_static", kTF, q);
+      add(false, gid_of(st.tf_static_w->guid()));
     }
     if (!n.imu_topic.empty()) {
       st.imu_dds_topic = "rt" + n.imu_fq;
@@ -1280,12 +1381,59 @@ class Peer {
     st.imu_sent++;
   }
 
+  // tf_stamp returns what node i stamps its transforms with now, or false
+  // when it has no time yet (a sim-time node before its first /clock
+  // waits, as a careful broadcaster does).
+  bool tf_stamp(size_t i, int64_t* stamp) {
+    const NodeOpts& n = o_.nodes[i];
+    std::lock_guard<std::mutex> lock(state_mu_);
+    auto& st = state_[i];
+    switch (n.tf_stamp) {
+      case Stamp::wall:
+        *stamp = wall_ns() + n.tf_stamp_offset;
+        return true;
+      case Stamp::zero:
+        *stamp = 0;
+        return true;
+      case Stamp::sim:
+        *stamp = st.clock_ns + n.tf_stamp_offset;
+        return st.have_clock;
+      case Stamp::freerun:
+        *stamp = st.first_clock_ns + n.tf_stamp_offset +
+                 std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - st.first_clock_at)
+                     .count();
+        return st.have_clock;
+    }
+    return false;
+  }
+
+  // publish_tf sends node i's transforms, all with one stamp, on /tf, or
+  // its static ones, once, on /tf_static.
+  void publish_tf(size_t i, bool is_static) {
+    const NodeOpts& n = o_.nodes[i];
+    auto& st = state_[i];
+    int64_t stamp;
+    if (!tf_stamp(i, &stamp)) return;
+    std::vector<Transform> ts;
+    for (auto& [parent, child] : is_static ? n.tf_static : n.tf) ts.push_back({stamp, parent, child});
+    RawData d{encode_tf(ts)};
+    (is_static ? st.tf_static_w : st.tf_w)->write(&d);
+    if (is_static) st.tf_static_sent = true;
+    std::string topic = "rt" + n.tf_topic + (is_static ? "_static" : "");
+    int32_t sec;
+    uint32_t nsec;
+    split_time(stamp, &sec, &nsec);
+    emit("published topic=" + word(topic) + " node=" + word(graph_.nodes[i].fq()) + " sec=" + std::to_string(sec) +
+         " nanosec=" + std::to_string(nsec) + " base=" + name(n.tf_stamp) + " transforms=" + std::to_string(ts.size()));
+  }
+
   void loop() {
     using clock = std::chrono::steady_clock;
     auto start = clock::now();
     for (size_t i = 0; i < o_.nodes.size(); i++) {
       state_[i].clock_due = start;
       state_[i].imu_due = start;
+      state_[i].tf_due = start;
     }
     while (!stopping) {
       auto now = clock::now();
@@ -1301,6 +1449,18 @@ class Peer {
             if (st.clock_due < now) st.clock_due = now;  // never burst after a stall
           }
           next = std::min(next, st.clock_due);
+        }
+        if (st.tf_static_w && !st.tf_static_sent) {
+          publish_tf(i, true);
+          if (!st.tf_static_sent) next = std::min(next, now + std::chrono::milliseconds(10));
+        }
+        if (st.tf_w) {
+          if (now >= st.tf_due) {
+            publish_tf(i, false);
+            st.tf_due += std::chrono::nanoseconds(static_cast<int64_t>(1e9 / n.tf_rate));
+            if (st.tf_due < now) st.tf_due = now;
+          }
+          next = std::min(next, st.tf_due);
         }
         if (st.imu_w) {
           if (now >= st.imu_due) {
