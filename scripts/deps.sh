@@ -13,6 +13,9 @@
 #                      eProsima Fast DDS, for the Fast DDS peer of
 #                      internal/fastpeer (mixed-graph tests, doctor-demo);
 #                      fastddsgen pulls a Java runtime (~190 MB)
+#   python3-rosidl     rosidl_adapter, which turns the diagnostic_msgs .msg
+#                      files into the IDL fastddsgen reads, for the Fast DDS
+#                      peer that reads doctor's /diagnostics
 #   python3-flake8 python3-flake8-import-order
 #                      flake8 as ament_flake8 runs it, for the test that
 #                      lint --fix output passes it
@@ -24,7 +27,7 @@
 export PATH="$PATH:/usr/local/go/bin"
 
 # The packages the tests and benchmarks use: all of them.
-simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen
+simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen python3-rosidl
   python3-flake8 python3-flake8-import-order)
 
 simclock_missing() {

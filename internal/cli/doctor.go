@@ -14,6 +14,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
@@ -30,6 +31,8 @@ type doctorOptions struct {
 	failOn    rules.FailOn
 	format    string
 	wide      bool
+	// diagnostics publishes every report on /diagnostics, once a second.
+	diagnostics bool
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -55,8 +58,13 @@ reports:
   - findings with stable codes (docs/rules.md), each naming node, topic and fix.
     An empty domain is a finding, not a healthy graph.
 
+--diagnostics publishes each report on /diagnostics once a second, as
+diagnostic_msgs/msg/DiagnosticArray from doctor's hidden node (a status for
+the graph, one per check and one per node: OK, WARN, ERROR, or STALE for a
+node that left), for rqt_robot_monitor, Foxglove and diagnostic_aggregator.
+
 --format json writes JSON lines (kinds env, node, participant, clock, topic,
-finding, summary; docs/doctor.md); --format sarif writes the findings as
+transform, finding, summary; docs/doctor.md); --format sarif writes the findings as
 SARIF 2.1.0, for code scanning of launch tests. --watch reports every
 --interval until interrupted (or for --duration when given). A report made
 before discovery finished says so; one cut short by SIGINT or SIGTERM is
@@ -67,7 +75,8 @@ report is incomplete, 2 on usage errors.
 Examples:
   simclock doctor
   ROS_DOMAIN_ID=7 simclock doctor --duration 10s --format json
-  simclock doctor --watch`,
+  simclock doctor --watch
+  simclock doctor --watch --diagnostics`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.watch && !cmd.Flags().Changed("duration") {
@@ -88,6 +97,7 @@ Examples:
 	addFormatFlag(f, &o.format, formatSARIF)
 	addFailOnFlag(f, &o.failOn)
 	f.BoolVar(&o.wide, "wide", false, "print every column in full, and do not wrap lines at 100 columns")
+	f.BoolVar(&o.diagnostics, "diagnostics", false, "publish each report on /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second")
 	return cmd
 }
 
@@ -151,6 +161,13 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	defer w.Close() //nolint:errcheck // Err is checked below
 
+	publish := func(doctor.Report) {}
+	if o.diagnostics {
+		if publish, err = diagnosticsPublisher(ctx, o.env, view, dt.Domain()); err != nil {
+			return err
+		}
+	}
+
 	out := report.NewJSONLines(o.env.Stdout)
 	if o.format == formatJSON {
 		out.Write("env", o.envLine(dt.Domain())) //nolint:errcheck // stdout
@@ -173,27 +190,39 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	var last doctor.Report
 	printed := false
-	if o.watch {
-		tick := time.NewTicker(o.interval)
+	if !o.watch && o.env.StderrIsTTY {
+		fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", dt.Domain(), span(o.duration))
+	}
+	if o.watch || o.diagnostics {
+		// A report every --interval (with --watch) and, with
+		// --diagnostics, one on /diagnostics every second.
+		period := o.interval
+		if o.diagnostics {
+			period = min(period, time.Second)
+		}
+		tick := time.NewTicker(period)
 		defer tick.Stop()
+		nextPrint := time.Now().Add(o.interval)
 		for done := false; !done; {
 			select {
 			case <-runCtx.Done():
 				done = true
-			case <-tick.C:
-				last = w.Report()
-				print(last)
-				printed = true
+			case now := <-tick.C:
+				r := w.Report()
+				publish(r)
+				if o.watch && now.After(nextPrint.Add(-period/2)) {
+					last = r
+					print(last)
+					printed = true
+					nextPrint = nextPrint.Add(o.interval)
+				}
 			}
 		}
 	} else {
-		if o.env.StderrIsTTY {
-			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", dt.Domain(), span(o.duration))
-		}
 		<-runCtx.Done()
-		if ctx.Err() == nil {
-			settle(ctx, o.env, w)
-		}
+	}
+	if !o.watch && ctx.Err() == nil {
+		settle(ctx, o.env, w)
 	}
 	// Interrupted before a complete report: what was seen, marked partial.
 	if !printed {
@@ -201,6 +230,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		if ctx.Err() != nil {
 			last.MarkPartial()
 		}
+		publish(last)
 		print(last)
 	}
 	if err := w.Close(); err != nil {
@@ -213,6 +243,30 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// diagnosticsPublisher returns a function that publishes a report on
+// /diagnostics from doctor's node: reliable, volatile, keep last 10, as
+// rosgraph_monitor publishes (diagnostic_aggregator and rqt_robot_monitor
+// subscribe reliable). It says on stderr, once, when publishing fails.
+func diagnosticsPublisher(ctx context.Context, env *Env, node transport.Transport, domain uint32) (func(doctor.Report), error) {
+	pub, err := node.Publisher(doctor.DiagnosticsTopic, doctor.DiagnosticsType,
+		transport.QoS{Depth: 10, Reliability: transport.Reliable, Durability: transport.Volatile})
+	if err != nil {
+		return nil, fmt.Errorf("doctor: /diagnostics: %w", err)
+	}
+	d := &doctor.Diagnostics{HardwareID: fmt.Sprintf("ros_domain_%d", domain), Escape: term.Escape}
+	told := false
+	return func(r doctor.Report) {
+		b, err := doctor.EncodeDiagnosticArray(doctor.DiagnosticsStamp(r, time.Now().UnixNano()), "", d.Statuses(r))
+		if err == nil {
+			err = pub.Publish(ctx, b)
+		}
+		if err != nil && ctx.Err() == nil && !told {
+			fmt.Fprintf(env.Stderr, "simclock doctor: publishing /diagnostics: %v\n", err)
+			told = true
+		}
+	}, nil
 }
 
 // maxSettle bounds how long doctor waits past --duration for the
@@ -247,11 +301,13 @@ type doctorEnv struct {
 	Duration  time.Duration `json:"duration_ns"`
 	Tolerance time.Duration `json:"tolerance_ns"`
 	Watch     bool          `json:"watch"`
+	// Diagnostics is true when reports are also published on /diagnostics.
+	Diagnostics bool `json:"diagnostics,omitempty"`
 }
 
 // envLine is the env line of a run on domain.
 func (o *doctorOptions) envLine(domain uint32) doctorEnv {
-	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch}
+	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch, o.diagnostics}
 }
 
 // writeDoctorJSON writes a report as JSON lines.

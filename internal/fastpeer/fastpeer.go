@@ -262,12 +262,23 @@ type Node struct {
 	Clock           *ClockPublisher
 	Imu             *ImuPublisher
 	TF              *TFBroadcaster
+	// Subscribe lists subscriptions read through generated code, with
+	// rclcpp's default QoS (reliable, volatile, keep last 10): a peer
+	// built with their types (BuildDiagnostics) and WithBinary.
+	Subscribe []Subscription
+}
+
+// A Subscription is a topic (resolved against the node's namespace) and
+// its ROS type.
+type Subscription struct {
+	Topic, Type string
 }
 
 // An Option configures Start.
 type Option func(*config)
 
 type config struct {
+	bin      string
 	nodes    []Node
 	xtypes   bool
 	rawNames bool
@@ -290,6 +301,10 @@ func WithXTypes() Option { return func(c *config) { c.xtypes = true } }
 // control characters and of any length: what a hostile or broken peer
 // announces, for testing what graph tools print.
 func WithRawNames() Option { return func(c *config) { c.rawNames = true } }
+
+// WithBinary runs the peer built at bin (BuildDiagnostics's) instead of
+// Build's.
+func WithBinary(bin string) Option { return func(c *config) { c.bin = bin } }
 
 // WithDuration makes the peer exit by itself after d.
 func WithDuration(d time.Duration) Option { return func(c *config) { c.duration = d } }
@@ -381,6 +396,9 @@ func Args(domain int, opts ...Option) []string {
 			if p.QoS.Reliability != "" {
 				args = append(args, "--imu-reliability", p.QoS.Reliability)
 			}
+		}
+		for _, sub := range n.Subscribe {
+			args = append(args, "--sub", sub.Topic, sub.Type)
 		}
 		if p := n.TF; p != nil {
 			for _, tf := range p.Dynamic {
@@ -490,7 +508,14 @@ type Peer struct {
 // and is stopped when the test ends (or by Stop).
 func Start(ctx context.Context, t testing.TB, domain int, opts ...Option) *Peer {
 	t.Helper()
-	bin := Build(t)
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	bin := c.bin
+	if bin == "" {
+		bin = Build(t)
+	}
 	p := &Peer{Args: Args(domain, opts...), changed: make(chan struct{}), done: make(chan struct{})}
 	p.cmd = exec.Command(bin, p.Args...)
 	p.cmd.Dir = t.TempDir() // no DEFAULT_FASTRTPS_PROFILES.xml can be picked up
