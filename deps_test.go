@@ -39,6 +39,7 @@ const depsRules = `
 	STD < github.com/spf13/pflag < github.com/spf13/cobra;
 	unsafe < golang.org/x/sys/unix;
 	STD < github.com/santhosh-tekuri/jsonschema/v6;
+	STD < github.com/pelletier/go-toml/v2, github.com/bmatcuk/doublestar/v4;
 
 	# Core values: times, durations and clocks (the root package), the CDR
 	# encoding, rule IDs, units, terminal escaping; the standard library
@@ -77,6 +78,7 @@ const depsRules = `
 	simclock/clockstream, simclock/graph, simclock/ros2msg, simclock/rules < simclock/doctor;
 	RUNTIME, simclock/clockstream, simclock/transport/inproc < simclock/experiment;
 	simclock/rules, gopkg.in/yaml.v3,
+	  github.com/pelletier/go-toml/v2, github.com/bmatcuk/doublestar/v4,
 	  github.com/tree-sitter/go-tree-sitter,
 	  github.com/tree-sitter/tree-sitter-cpp/bindings/go,
 	  github.com/tree-sitter/tree-sitter-python/bindings/go
@@ -96,7 +98,7 @@ const depsRules = `
 	STD < simclock/internal/benchreport;
 	simclock/internal/benchreport, os/exec < simclock/internal/benchreport/cmd/bench;
 	simclock/rules, testing < simclock/rules/rulestest;
-	github.com/santhosh-tekuri/jsonschema/v6, testing < simclock/internal/report/reporttest;
+	github.com/santhosh-tekuri/jsonschema/v6, testing, os/exec < simclock/internal/report/reporttest;
 	simclock, testing < simclock/internal/timetest;
 	simclock/timemsg, simclock/transport, testing < simclock/transport/transporttest;
 	testing, os/exec < simclock/internal/fastpeer;

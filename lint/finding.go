@@ -21,8 +21,14 @@ type Finding struct {
 	Fixed bool `json:"fixed,omitempty"`
 }
 
-// Rule returns the rule the finding reports.
-func (f *Finding) Rule() rules.ID { return f.Rules[0] }
+// Rule returns the rule the finding reports, 0 for a finding about a
+// suppression comment, which cites none.
+func (f *Finding) Rule() rules.ID {
+	if len(f.Rules) == 0 {
+		return 0
+	}
+	return f.Rules[0]
+}
 
 // Edit replaces the bytes [Start, End) of a file with New.
 type Edit struct {
@@ -56,6 +62,6 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 func sortFindings(fs []Finding) {
 	slices.SortFunc(fs, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Col, b.Col), cmp.Compare(a.Rule(), b.Rule()), cmp.Compare(a.Message, b.Message))
+			cmp.Compare(a.Col, b.Col), cmp.Compare(a.Rule(), b.Rule()), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Message, b.Message))
 	})
 }

@@ -5,12 +5,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -28,15 +26,34 @@ type Config struct {
 	// what a negative time does in rclcpp depends on it. "" means
 	// DefaultDistro.
 	RosDistro string
+	// Exclude lists what not to lint below each path: a file or directory
+	// a pattern matches is skipped (a path named itself is always linted).
+	Exclude []Pattern
+	// Ignore lists rules not to report in the files a pattern covers (a
+	// config file's per_file_ignores).
+	Ignore []PathRules
+	// Strict reports suppression comments that name no rule or silence no
+	// finding as warnings instead of info.
+	Strict bool
+}
+
+// PathRules are rules not reported in the files a pattern covers.
+type PathRules struct {
+	Pattern Pattern
+	Rules   []rules.ID
 }
 
 // Result is the outcome of a run.
 type Result struct {
 	Findings []Finding
-	// Files is the number of source files analysed.
-	Files int
+	// Files is the number of source files analysed, Checked their paths.
+	Files   int
+	Checked []string
 	// ParseErrors lists the files that did not parse cleanly, by path.
 	ParseErrors []ParseError
+	// Skipped lists the paths that were not linted: what could not be read
+	// (see Unreadable), and paths named that hold no source code.
+	Skipped []Skip
 }
 
 // ParseError is a file that did not parse cleanly.
@@ -99,65 +116,6 @@ type source struct {
 	src  []byte
 }
 
-// skipDirs are directories a walk never enters: colcon output and VCS data.
-var skipDirs = map[string]bool{"build": true, "install": true, "log": true, "node_modules": true, "__pycache__": true}
-
-// Files lists the Python and C++ sources, YAML parameter and launch files,
-// XML launch files and shell scripts under paths, sorted. A path that names a file is taken
-// whatever its extension (unknown extensions are read as Python).
-func Files(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			// A named pipe, socket or device would be read forever, or
-			// block: refused at once.
-			if !info.Mode().IsRegular() {
-				return nil, fmt.Errorf("%w: %s (%s)", ErrNotRegular, p, fileKind(info.Mode()))
-			}
-			out = append(out, p)
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				name := d.Name()
-				if path != p && (strings.HasPrefix(name, ".") || skipDirs[name]) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() && langOf(path) != langNone {
-				out = append(out, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
-}
-
-// fileKind names a mode that is not a regular file or a directory.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}
-
 // Run lints the files under paths (see Files). C++ classes are merged
 // across the files of one package (the nearest directory with a
 // package.xml), so give a package's headers and sources together.
@@ -170,7 +128,7 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 	if !haveParser {
 		return nil, ErrNoParser
 	}
-	files, err := Files(paths)
+	files, skipped, err := walk(paths, cfg.Exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -178,15 +136,19 @@ func Run(ctx context.Context, paths []string, cfg Config) (*Result, error) {
 	for i, f := range files {
 		srcs[i] = source{path: f}
 	}
-	return analyze(ctx, srcs, cfg)
+	res, err := analyze(ctx, srcs, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res.Skipped = append(skipped, res.Skipped...)
+	slices.SortStableFunc(res.Skipped, func(a, b Skip) int { return cmp.Compare(a.File, b.File) })
+	return res, nil
 }
 
-// Source lints one file's contents; name picks the language by extension
-// and is used in findings.
+// Source lints one file's contents (standard input, an editor's buffer);
+// name picks the language by extension, as for a file named on the command
+// line (an unknown one is read as Python), and is used in findings.
 func Source(name string, src []byte, cfg Config) (*Result, error) {
-	if langOf(name) == langNone {
-		return nil, fmt.Errorf("lint %s: not a Python, C++, YAML, XML launch or shell file", name)
-	}
 	if src == nil {
 		src = []byte{}
 	}
@@ -203,6 +165,8 @@ const MaxFileSize = 8 << 20
 type run struct {
 	enabled map[rules.ID]bool
 	distro  string
+	ignore  []PathRules
+	strict  bool
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
@@ -213,7 +177,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{enabled: map[rules.ID]bool{}, distro: distro}
+	r := &run{enabled: map[rules.ID]bool{}, distro: distro, ignore: cfg.Ignore, strict: cfg.Strict}
 	ids := cfg.Rules
 	if len(ids) == 0 {
 		for _, rule := range Rules {
@@ -289,7 +253,19 @@ feed:
 		}
 		res.Findings = append(res.Findings, g.findings...)
 		res.ParseErrors = append(res.ParseErrors, g.parseErrors...)
+		res.Skipped = append(res.Skipped, g.skipped...)
 	}
+	skipped := map[string]bool{}
+	for _, sk := range res.Skipped {
+		skipped[sk.File] = true
+	}
+	for _, src := range srcs {
+		if !skipped[src.path] {
+			res.Checked = append(res.Checked, src.path)
+		}
+	}
+	slices.Sort(res.Checked)
+	res.Files = len(res.Checked)
 	sortFindings(res.Findings)
 	slices.SortFunc(res.ParseErrors, func(a, b ParseError) int { return cmp.Compare(a.File, b.File) })
 	return res, nil
@@ -308,6 +284,7 @@ type group struct {
 type groupResult struct {
 	findings    []Finding
 	parseErrors []ParseError
+	skipped     []Skip
 	err         error
 }
 
@@ -351,9 +328,11 @@ type groupState struct {
 }
 
 // fileError is what loading a file can go wrong with: a parse error to
-// report, or an error that ends the run.
+// report, a file not linted (unreadable, or binary), or an error that
+// ends the run.
 type fileError struct {
 	parse *ParseError
+	skip  *Skip
 	err   error
 }
 
@@ -368,12 +347,18 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 		}
 		b, err := os.ReadFile(s.path)
 		if err != nil {
-			return nil, fileError{err: err}
+			return nil, fileError{skip: &Skip{File: s.path, Reason: "could not read: " + reason(err), Unreadable: true}}
 		}
 		src = b
 	}
 	l := langOf(s.path)
 	if l == langNone {
+		// A file named on the command line whatever its extension: read
+		// as Python, unless it is not text at all (a recording).
+		if binary(src) {
+			skip := binarySkip(s.path)
+			return nil, fileError{skip: &skip}
+		}
 		l = langPython
 	}
 	u := &unit{path: s.path, lang: l, src: src}
@@ -416,6 +401,8 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 			return out
 		} else if e.parse != nil {
 			out.parseErrors = append(out.parseErrors, *e.parse)
+		} else if e.skip != nil {
+			out.skipped = append(out.skipped, *e.skip)
 		}
 		if u != nil {
 			units = append(units, u)
@@ -457,10 +444,17 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()
+	unclean := map[string]bool{}
+	for _, p := range out.parseErrors {
+		unclean[p.File] = true
+	}
 	for _, u := range units {
 		before := len(c.findings)
 		c.check(u)
-		c.findings = append(c.findings[:before], u.unsuppressed(c.findings[before:])...)
+		enabled := r.enabledIn(u.path)
+		kept := c.findings[before:]
+		kept = slices.DeleteFunc(kept, func(f Finding) bool { return !enabled(f.Rule()) })
+		c.findings = append(c.findings[:before], u.suppress(kept, enabled, !unclean[u.path], r.strict)...)
 	}
 	out.findings = c.findings
 	return out
@@ -589,56 +583,16 @@ func (u *unit) position(off int) (line, col int) {
 	return line, 1 + utf8.RuneCount(u.src[start:off])
 }
 
-// unsuppressed drops findings silenced by a "simclock: ignore" comment on
-// the same line, or alone on the line before.
-func (u *unit) unsuppressed(fs []Finding) []Finding {
-	if len(fs) == 0 {
-		return fs
-	}
-	type sup struct {
-		all   bool
-		rules map[rules.ID]bool
-	}
-	byLine := map[int]*sup{}
-	for _, c := range u.comments {
-		text := u.text(c)
-		i := strings.Index(text, "simclock:")
-		if i < 0 {
-			continue
-		}
-		rest := strings.TrimSpace(text[i+len("simclock:"):])
-		rest, ok := strings.CutPrefix(rest, "ignore")
-		if !ok {
-			continue
-		}
-		s := &sup{rules: map[rules.ID]bool{}}
-		if inner, ok := strings.CutPrefix(rest, "["); ok {
-			if j := strings.IndexByte(inner, ']'); j >= 0 {
-				for id := range strings.SplitSeq(inner[:j], ",") {
-					if id, err := rules.Parse(id); err == nil {
-						s.rules[id] = true
-					}
-				}
-			}
-		} else {
-			s.all = true
-		}
-		line, _ := u.position(c.start)
-		byLine[line] = s
-		// A comment alone on its line covers the next line too.
-		start := bytes.LastIndexByte(u.src[:c.start], '\n') + 1
-		if len(bytes.TrimSpace(u.src[start:c.start])) == 0 {
-			if _, taken := byLine[line+1]; !taken {
-				byLine[line+1] = s
+// enabledIn returns whether a rule is reported in the file at path: it is
+// enabled for the run and no per-file ignore covering the file names it.
+func (r *run) enabledIn(path string) func(rules.ID) bool {
+	off := map[rules.ID]bool{}
+	for _, pr := range r.ignore {
+		if pr.Pattern.Covers(path) {
+			for _, id := range pr.Rules {
+				off[id] = true
 			}
 		}
 	}
-	out := fs[:0]
-	for _, f := range fs {
-		if s := byLine[f.Line]; s != nil && (s.all || s.rules[f.Rule()]) {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
+	return func(id rules.ID) bool { return r.enabled[id] && !off[id] }
 }

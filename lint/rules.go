@@ -57,13 +57,15 @@ func (r Rule) Check() rules.Check {
 	return rules.Check{Code: rules.Code(r.Name), Severity: r.Severity, Rules: []rules.ID{r.ID}, Title: r.Summary, Fix: r.Fix, Help: r.Help}
 }
 
-// Checks returns every rule as a finding kind, in rule-number order.
+// Checks returns every rule as a finding kind, in rule-number order, then
+// the findings about suppression comments (unknown-suppression,
+// unused-suppression), which cite no rule.
 func Checks() []rules.Check {
-	out := make([]rules.Check, len(Rules))
-	for i, r := range Rules {
-		out[i] = r.Check()
+	out := make([]rules.Check, 0, len(Rules)+len(suppressionChecks))
+	for _, r := range Rules {
+		out = append(out, r.Check())
 	}
-	return out
+	return append(out, suppressionChecks...)
 }
 
 // Rules lists every check, in rule-number order. The rule_rNN.go files
@@ -90,26 +92,46 @@ func RuleByID(id rules.ID) (Rule, bool) {
 	return Rule{}, false
 }
 
-// ParseRules parses a comma-separated rule list such as "R27,R29". An empty
-// string selects every rule.
+// ParseRule reads a rule by its number ("R27", "r27") or its name
+// ("unguarded-window"), as --rules, the config file and suppression
+// comments name them.
+func ParseRule(s string) (rules.ID, error) {
+	s = strings.TrimSpace(s)
+	for _, r := range Rules {
+		if strings.EqualFold(s, r.Name) {
+			return r.ID, nil
+		}
+	}
+	id, err := rules.Parse(s)
+	if _, ok := RuleByID(id); err != nil || !ok {
+		return 0, fmt.Errorf("%w %q (known: %s)", ErrUnknownRule, s, knownRules())
+	}
+	return id, nil
+}
+
+// knownRules lists the linter's rules by number.
+func knownRules() string {
+	known := make([]string, len(Rules))
+	for i, r := range Rules {
+		known[i] = r.ID.String()
+	}
+	return strings.Join(known, ",")
+}
+
+// ParseRules parses a comma-separated rule list such as "R27,R29" or
+// "unguarded-window,R29". An empty string selects every rule.
 func ParseRules(s string) ([]rules.ID, error) {
 	var ids []rules.ID
 	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
+		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		id, err := rules.Parse(part)
-		r, ok := RuleByID(id)
-		if err != nil || !ok {
-			known := make([]string, len(Rules))
-			for i, r := range Rules {
-				known[i] = r.ID.String()
-			}
-			return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownRule, part, strings.Join(known, ","))
+		id, err := ParseRule(part)
+		if err != nil {
+			return nil, err
 		}
-		if !slices.Contains(ids, r.ID) {
-			ids = append(ids, r.ID)
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
 	return ids, nil

@@ -19,6 +19,14 @@
 #   python3-flake8 python3-flake8-import-order
 #                      flake8 as ament_flake8 runs it, for the test that
 #                      lint --fix output passes it
+#   libxml2-utils      xmllint, which checks lint's JUnit output against
+#                      the JUnit schema (tests only)
+#   cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
+#   python3-colcon-ros python3-colcon-test-result
+#                      colcon, ament_cmake and ament_lint_auto, for the test
+#                      that runs docs/ament.md's CMake lines under colcon
+#                      test (tests only; without their recommends, which
+#                      would pull a desktop notifier)
 #
 # simclock_need PKG... installs the missing ones when run as root and
 # returns 0; without root it prints the apt-get line that would, and
@@ -26,9 +34,12 @@
 # without dpkg nothing is checked (it cannot be), and nothing is printed.
 export PATH="$PATH:/usr/local/go/bin"
 
-# The packages the tests and benchmarks use: all of them.
+# The packages the tests and benchmarks use: all of them. Those in
+# simclock_test_tools are installed without their recommends.
 simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen python3-rosidl
   python3-flake8 python3-flake8-import-order)
+simclock_test_tools=(libxml2-utils cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
+  python3-colcon-ros python3-colcon-test-result)
 
 simclock_missing() {
   command -v dpkg >/dev/null 2>&1 || return 0
@@ -45,7 +56,9 @@ simclock_need() {
   if [[ "$(id -u)" == 0 ]]; then
     echo "simclock: installing ${missing[*]} (Debian packages)" >&2
     export DEBIAN_FRONTEND=noninteractive
-    if apt-get update -qq >&2 && apt-get install -y -qq "${missing[@]}" >/dev/null; then
+    local recommends=()
+    [[ -n "${SIMCLOCK_NO_RECOMMENDS:-}" ]] && recommends=(--no-install-recommends)
+    if apt-get update -qq >&2 && apt-get install -y -qq "${recommends[@]}" "${missing[@]}" >/dev/null; then
       return 0
     fi
     echo "simclock: could not install ${missing[*]}" >&2

@@ -51,6 +51,7 @@ func TestExitCodeContract(t *testing.T) {
 		cases = append(cases, tc{append(path, typo), ExitUsage, `unknown command "xyzzy"`})
 	}
 	hazards := "testdata/bag/hazards.mcap"
+	clean := "testdata/lint/clean"
 	cases = append(cases,
 		// typos get suggestions
 		tc{[]string{"experiment", "startpu"}, ExitUsage, "did you mean startup?"},
@@ -132,6 +133,18 @@ func TestExitCodeContract(t *testing.T) {
 		tc{[]string{"bag", "clock", "--playback-duration", "-1", hazards}, ExitUsage, "must not be negative"},
 		tc{[]string{"bag", "clock", "--rate", "Inf", hazards}, ExitUsage, "--rate"},
 		tc{[]string{"lint", "--format", "xml", "."}, ExitUsage, "--format"},
+		tc{[]string{"lint", "--ros-distro", "", clean}, ExitUsage, "--ros-distro: empty (want one of humble, jazzy"},
+		tc{[]string{"lint", "--format", "sarif", "--root", "/nonexistent", clean}, ExitUsage, "--root: stat /nonexistent: no such file"},
+		tc{[]string{"lint", "--format", "junit", "--root", ".", clean}, ExitUsage, "--root only applies to --format sarif"},
+		tc{[]string{"lint", "--config", "/nonexistent.yaml", clean}, ExitUsage, "--config: stat /nonexistent.yaml"},
+		tc{[]string{"lint", "--config", "testdata/lint/pkg/src/window.cpp", clean}, ExitUsage, "config file testdata/lint/pkg/src/window.cpp"},
+		tc{[]string{"lint", "-", clean}, ExitUsage, "- (standard input) must be the only PATH"},
+		tc{[]string{"lint", "--fix", "-"}, ExitUsage, "--fix cannot rewrite standard input"},
+		tc{[]string{"lint", "--stdin-filename", "x.py", clean}, ExitUsage, "--stdin-filename only applies to PATH -"},
+		tc{[]string{"lint", "--exclude", "a/[b", clean}, ExitUsage, `--exclude: bad pattern "a/[b"`},
+		tc{[]string{"lint", "--rules", "unguarded-windw", clean}, ExitUsage, `--rules: unknown rule "unguarded-windw"`},
+		tc{[]string{"lint", "--format", "junit", "--rules", "unguarded-window", "--exclude", "x", clean}, ExitOK, ""},
+		tc{[]string{"lint", "--format", "junit", "testdata/lint/nope"}, ExitUsage, "no such file"},
 		tc{[]string{"doctor", "--duration", "NaN"}, ExitUsage, "--duration"},
 		tc{[]string{"doctor", "--tolerance", "0"}, ExitUsage, "must be positive"},
 		tc{[]string{"doctor", "--interval", "-1"}, ExitUsage, "must not be negative"},

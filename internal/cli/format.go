@@ -13,6 +13,7 @@ const (
 	formatText  = "text"
 	formatJSON  = "json"
 	formatSARIF = "sarif"
+	formatJUnit = "junit" // JUnit XML, as ament's linters write it
 )
 
 // addFormatFlag registers --format on flags: text and json, and the extra

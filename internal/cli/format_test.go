@@ -13,7 +13,7 @@ func TestEnumFlagErrorsListTheChoices(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"lint", "--format", "xml", "."}, `"xml" for "--format" flag: want text, json or sarif`},
+		{[]string{"lint", "--format", "xml", "."}, `"xml" for "--format" flag: want text, json, sarif or junit`},
 		{[]string{"bag", "inspect", "--format", "xml", "x.mcap"}, `want text, json or sarif`},
 		{[]string{"doctor", "--format", "xml"}, `want text, json or sarif`},
 		{[]string{"pub", "--format", "sarif"}, `"sarif" for "--format" flag: want text or json`},

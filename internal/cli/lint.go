@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,14 +23,19 @@ import (
 
 // lintOptions holds the flag values of simclock lint.
 type lintOptions struct {
-	format string
-	fix    bool
-	rules  string
-	distro string
-	strict bool
-	failOn rules.FailOn
-	root   string
-	paths  []string
+	format    string
+	fix       bool
+	rules     string
+	distro    string
+	strict    bool
+	failOn    rules.FailOn
+	root      string
+	xunitFile string
+	config    string
+	exclude   []string
+	stdinName string
+	stdin     bool // the one PATH is "-"
+	paths     []string
 }
 
 func newLintCmd(env *Env) *cobra.Command {
@@ -37,21 +47,33 @@ func newLintCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint [flags] PATH...",
 		Short: "Find ROS 2 time pitfalls in rclpy and rclcpp source code",
-		Long: `simclock lint [--format text|json|sarif] [--fix] [--rules R27,R29] [--strict] PATH...
+		Long: `simclock lint [--format text|json|sarif|junit] [--fix] [--rules R27,R29] [--strict] PATH...
 
 Scans the Python and C++ files under each PATH (and YAML parameter and launch
 files, XML launch files and shell scripts, for a misspelt use_sim_time) for
 the time pitfalls of the ROS 2 time specification and reports each as
-  file:line:col: RULE: message
+  file:line:col: SEVERITY: RULE: message
 followed by how to fix it; why each rule matters is said once, after the
 findings, with its section in docs/rules.md. Directories named build,
-install, log and hidden ones are skipped. Give a package's headers and
-sources together: C++ class members are followed across the files of one
-package.
+install, log, hidden ones and those holding AMENT_IGNORE or COLCON_IGNORE
+are skipped. Give a package's headers and sources together: C++ class
+members are followed across the files of one package. PATH - reads standard
+input (as Python, or as --stdin-filename's extension says).
 
-Rules: ` + strings.Join(ids, ", ") + `.
+Rules: ` + strings.Join(ids, ", ") + `, by number or name (unguarded-window).
 Silence a finding with a comment on its line or alone on the line before:
-  # simclock: ignore[R27]      // simclock: ignore[R27,R28]
+  # simclock: ignore[R27]      // simclock: ignore[unguarded-window,R28]
+A suppression naming no rule, or silencing nothing, is itself reported
+(info; a warning under --strict).
+
+Settings come from the flags, then the config file, then $ROS_DISTRO, then
+the defaults: the
+first .simclock.yaml (key "lint") or pyproject.toml with [tool.simclock]
+([tool.simclock.lint]) in each PATH's directory or above, or --config FILE;
+it sets rules, ignore, exclude, per_file_ignores and ros_distro (docs/cli.md,
+"simclock lint"). --rules replaces the file's rules and ignore, --exclude its
+exclude (globs; a name without / matches at any depth), --ros-distro its
+ros_distro. A path named on the command line is linted even if excluded.
 
 --fix rewrites files in place where the repair is mechanical (keyword
 arguments for rclpy Time/Duration, use_sim_time spelling, ROS clock type for
@@ -68,17 +90,26 @@ Files that could not be parsed (YAML or XML that is not well formed) and
 Python files with syntax errors are named on stderr (file:line: ...) and
 analysed as far as they go; --strict fails the run on them. C++ the parser
 cannot fully follow (macros it cannot expand) is valid code: it is analysed
-around them and only counted. SARIF artifact URIs
+around them and only counted. A directory or file that cannot be read is
+named and the rest is linted; the run then fails. SARIF artifact URIs
 are relative to --root (default: the git work tree holding the paths, else
 the current directory), however the paths were typed.
 
+--format junit writes JUnit XML as ament's linters do; --xunit-file FILE
+writes it to FILE beside the --format output, as ament_flake8 --xunit-file
+does, for ament_add_test's RESULT_FILE (docs/ament.md has the CMake lines).
+
 Exit status: 0 when clean, 1 when a finding that reaches --fail-on remains
-(default warning: warnings and errors fail, info does not) or, with --strict,
-a file could not be parsed; 2 on usage errors.
+(default warning: warnings and errors fail, info does not), a path could not
+be read, no file was found to lint (as ament's linters: "No files found"),
+or, with --strict, a file could not be parsed or a suppression does
+nothing; 2 on usage errors (a bad config file included).
 
 Examples:
   simclock lint src/my_pkg
   simclock lint --rules R27,R28 --format sarif src > lint.sarif
+  simclock lint --xunit-file build/test_results/my_pkg/simclock_lint.xunit.xml src/my_pkg
+  simclock lint --stdin-filename node.py - < node.py
   simclock lint --fix src/my_pkg/my_pkg/node.py`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
@@ -86,10 +117,14 @@ Examples:
 		},
 	}
 	flags := cmd.Flags()
-	addFormatFlag(flags, &opts.format, formatSARIF)
+	addFormatFlag(flags, &opts.format, formatSARIF, formatJUnit)
 	flags.BoolVar(&opts.fix, "fix", false, "apply mechanical fixes to the files in place")
-	flags.StringVar(&opts.rules, "rules", "", "comma-separated rule IDs to report (default: all)")
-	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed")
+	flags.StringVar(&opts.rules, "rules", "", "comma-separated rules to report, by number or name (default: all, or the config file's)")
+	flags.BoolVar(&opts.strict, "strict", false, "fail (exit 1) when a file could not be parsed or a suppression comment does nothing")
+	flags.StringVar(&opts.xunitFile, "xunit-file", "", "also write the findings as JUnit XML to this file (ament_add_test's RESULT_FILE)")
+	flags.StringVar(&opts.config, "config", "", "read settings from this file (default: .simclock.yaml or pyproject.toml found from the paths up)")
+	flags.StringSliceVar(&opts.exclude, "exclude", nil, "glob of files and directories not to lint below a PATH, repeatable (replaces the config file's)")
+	flags.StringVar(&opts.stdinName, "stdin-filename", "", "the name standard input (PATH -) is linted as: its extension picks the language")
 	addFailOnFlag(flags, &opts.failOn)
 	flags.StringVar(&opts.root, "root", "", "directory SARIF artifact URIs are relative to (default: the git work tree, else the current directory)")
 	flags.StringVar(&opts.distro, "ros-distro", "",
@@ -99,43 +134,73 @@ Examples:
 }
 
 func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
+	start := time.Now()
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}
-	ids, err := lint.ParseRules(opts.rules)
-	if err != nil {
-		return flagErrorf("--rules: %v", err)
+	switch {
+	case slices.Contains(opts.paths, "-"):
+		if len(opts.paths) > 1 {
+			return flagErrorf("lint: - (standard input) must be the only PATH")
+		}
+		if opts.fix {
+			return flagErrorf("lint: --fix cannot rewrite standard input")
+		}
+		opts.stdin = true
+	case opts.stdinName != "":
+		return flagErrorf("--stdin-filename only applies to PATH - (standard input)")
 	}
-	if opts.distro == "" {
-		// A ROS shell sets ROS_DISTRO: lint for the distribution in use.
-		if d := env.Getenv("ROS_DISTRO"); d != "" {
-			if _, err := lint.ParseDistro(d); err == nil {
-				opts.distro = d
-			} else {
-				fmt.Fprintf(env.Stderr, "simclock lint: ROS_DISTRO=%s is not one lint knows (%s): linting for %s\n",
-					escapeTerminal(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
+	if !opts.stdin {
+		for _, p := range opts.paths {
+			info, err := os.Stat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				return flagErrorf("lint: %v", err)
+			}
+			// A named pipe or socket would be read forever: refused.
+			if err == nil && !info.IsDir() {
+				if _, err := lint.Files([]string{p}); errors.Is(err, lint.ErrNotRegular) {
+					return flagErrorf("lint: %v", err)
+				}
 			}
 		}
 	}
-	if _, err := lint.ParseDistro(opts.distro); err != nil {
-		return flagErrorf("--ros-distro: %v", err)
-	}
-	for _, p := range opts.paths {
-		if _, err := os.Stat(p); err != nil {
-			return flagErrorf("lint: %v", err)
+	if opts.root != "" {
+		if opts.format != formatSARIF {
+			return flagErrorf("--root only applies to --format sarif")
 		}
-		if _, err := lint.Files([]string{p}); errors.Is(err, lint.ErrNotRegular) {
-			return flagErrorf("lint: %v", err)
+		if info, err := os.Stat(opts.root); err != nil || !info.IsDir() {
+			if err == nil {
+				err = fmt.Errorf("%s is not a directory", opts.root)
+			}
+			return flagErrorf("--root: %v", err)
 		}
 	}
-	if opts.root != "" && opts.format != formatSARIF {
-		return flagErrorf("--root only applies to --format sarif")
+	cfg, cfgFile, err := lintConfig(cmd.Flags(), env, opts)
+	if err != nil {
+		return err
 	}
-	roots, err := report.ScanRoot(opts.root, opts.paths)
+	scanned := opts.paths
+	if opts.stdin {
+		scanned = []string{"."}
+		if opts.stdinName != "" {
+			scanned = []string{opts.stdinName}
+		}
+	}
+	roots, err := report.ScanRoot(opts.root, scanned)
 	if err != nil {
 		return flagErrorf("--root: %v", err)
 	}
-	res, err := lint.Run(cmd.Context(), opts.paths, lint.Config{Rules: ids, RosDistro: opts.distro})
+	var res *lint.Result
+	if opts.stdin {
+		src, rerr := io.ReadAll(env.Stdin)
+		if rerr != nil {
+			return fmt.Errorf("lint: standard input: %w", rerr)
+		}
+		name := cmp.Or(opts.stdinName, "-")
+		res, err = lint.Source(name, src, cfg)
+	} else {
+		res, err = lint.Run(cmd.Context(), opts.paths, cfg)
+	}
 	if err != nil {
 		if errors.Is(err, lint.ErrNoParser) {
 			return err
@@ -148,44 +213,101 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return fmt.Errorf("lint --fix: %w", err)
 		}
 	}
+	run := lintRun{res: res, opts: opts, cfg: cfg, cfgFile: cfgFile, fixed: fixed, roots: roots, elapsed: time.Since(start)}
 	switch opts.format {
 	case formatJSON:
-		err = writeLintJSON(env.Stdout, res, ids, fixed, opts)
+		err = run.writeJSON(env.Stdout)
 	case formatSARIF:
-		err = writeLintSARIF(env.Stdout, res, roots, opts.strict)
+		err = run.writeSARIF(env.Stdout)
+	case formatJUnit:
+		err = run.writeJUnit(env.Stdout, "simclock.lint")
 	default:
-		err = writeLintText(env.Stdout, env.Stderr, res, fixed, opts.strict)
+		err = run.writeText(env.Stdout, env.Stderr)
 	}
 	if err != nil {
 		return err
 	}
-	if lintFailed(res, opts) {
+	if opts.xunitFile != "" {
+		if err := run.writeXunitFile(); err != nil {
+			return err
+		}
+	}
+	if run.failed() {
 		return errFindings
 	}
 	return nil
 }
 
-// writeLintText prints each finding with its fix, then once per rule why
-// it matters and where it is documented, all wrapped to 100 columns. Files
-// that could not be parsed are named on errOut, then the summary.
-func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bool) error {
+// lintRun is a finished run and how it was asked for: what every output
+// format writes.
+type lintRun struct {
+	res     *lint.Result
+	opts    *lintOptions
+	cfg     lint.Config
+	cfgFile string
+	fixed   int
+	roots   report.Roots
+	elapsed time.Duration
+}
+
+// failed is the exit status's view of a run: a finding left that reaches
+// --fail-on, a path that could not be read, no file linted at all, or
+// under --strict a file that could not be parsed or has a syntax error.
+func (r lintRun) failed() bool {
+	return r.res.Failed(r.opts.failOn) || r.opts.strict && (len(r.res.Failures()) > 0 || len(r.res.SyntaxErrors()) > 0) ||
+		len(r.res.Unreadable()) > 0 || r.noFiles()
+}
+
+// noFiles reports a run that linted nothing: an empty directory, one with
+// no source, /dev/null, a binary file. ament's linters say "No files
+// found" and exit 1; so does lint.
+func (r lintRun) noFiles() bool { return r.res.Files == 0 }
+
+// noFilesText says that nothing was linted.
+func (r lintRun) noFilesText() string {
+	where := strings.Join(r.opts.paths, " ")
+	if r.opts.stdin {
+		where = "standard input"
+	}
+	return "no files found to lint in " + where + " (Python, C++, YAML, XML launch files, shell scripts): nothing was checked"
+}
+
+// ruleOrCode names a finding in text: its rule (R27), or its code for a
+// finding about a suppression comment, which cites none.
+func ruleOrCode(f lint.Finding) string {
+	if id := f.Rule(); id != 0 {
+		return id.String()
+	}
+	return string(f.Code)
+}
+
+// lintRuleID names a check in SARIF and JUnit as in text.
+func lintRuleID(c rules.Check) string {
+	if len(c.Rules) > 0 {
+		return c.Rules[0].String()
+	}
+	return string(c.Code)
+}
+
+// writeText prints each finding with its fix, then once per rule why it
+// matters and where it is documented, all wrapped to 100 columns. Files
+// that could not be parsed or read are named on errOut, then the summary.
+func (r lintRun) writeText(out, errOut io.Writer) error {
+	res := r.res
 	var seen []rules.ID
 	for _, f := range res.Findings {
 		mark := ""
-		if f.Severity == rules.Info {
-			mark = " (info)"
-		}
 		if f.Fixed {
-			mark += " (fixed)"
+			mark = " (fixed)"
 		}
-		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s%s\n", f.File, f.Line, f.Col, f.Rule(), f.Message, mark); err != nil {
+		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s: %s%s\n", f.File, f.Line, f.Col, f.Severity, ruleOrCode(f), f.Message, mark); err != nil {
 			return err
 		}
 		if f.Fixed {
 			continue
 		}
-		if !slices.Contains(seen, f.Rule()) {
-			seen = append(seen, f.Rule())
+		if id := f.Rule(); id != 0 && !slices.Contains(seen, id) {
+			seen = append(seen, id)
 		}
 		if err := printWrapped(out, "    ", "fix: "+f.Fix, "     "); err != nil {
 			return err
@@ -193,16 +315,16 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 	}
 	slices.Sort(seen)
 	for i, id := range seen {
-		r, _ := lint.RuleByID(id)
+		rule, _ := lint.RuleByID(id)
 		if i == 0 {
 			if _, err := fmt.Fprintln(out); err != nil {
 				return err
 			}
 		}
-		if err := printWrapped(out, "", fmt.Sprintf("why %s (%s): %s", r.ID, r.Name, r.Help), "    "); err != nil {
+		if err := printWrapped(out, "", fmt.Sprintf("why %s (%s): %s", rule.ID, rule.Name, rule.Help), "    "); err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(out, "    %s\n", r.HelpURL()); err != nil {
+		if _, err := fmt.Fprintf(out, "    %s\n", rule.HelpURL()); err != nil {
 			return err
 		}
 	}
@@ -215,25 +337,34 @@ func writeLintText(out, errOut io.Writer, res *lint.Result, fixed int, strict bo
 		}
 		fmt.Fprintf(errOut, "%s: %s\n", where, parseErrorText(p))
 	}
-	if len(res.Findings) > 0 || fixed > 0 {
-		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), fixed, res.Files)
+	for _, sk := range res.Skipped {
+		fmt.Fprintf(errOut, "%s: %s\n", escapeTerminal(sk.File), sk.Reason)
+	}
+	if len(res.Findings) > 0 || r.fixed > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), r.fixed, res.Files)
 	}
 	if n := len(failures); n > 0 {
 		what := "analysed up to the error"
-		if strict {
+		if r.opts.strict {
 			what = "--strict: the run fails"
 		}
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) could not be parsed; %s\n", n, what)
 	}
 	if n := len(syntax); n > 0 {
 		what := "analysed around them"
-		if strict {
+		if r.opts.strict {
 			what = "--strict: the run fails"
 		}
 		fmt.Fprintf(errOut, "simclock lint: %d file(s) with syntax errors; %s\n", n, what)
 	}
 	if n := len(res.ParseErrors) - len(failures) - len(syntax); n > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d C++ file(s) analysed around code the parser does not know (usually macros); --format json lists them\n", n)
+	}
+	if n := len(res.Unreadable()); n > 0 {
+		fmt.Fprintf(errOut, "simclock lint: %d path(s) could not be read: the rest was linted, and the run fails\n", n)
+	}
+	if r.noFiles() {
+		fmt.Fprintf(errOut, "simclock lint: %s\n", escapeTerminal(r.noFilesText()))
 	}
 	return nil
 }
@@ -252,24 +383,29 @@ func printWrapped(w io.Writer, margin, text, indent string) error {
 
 // JSON lines of simclock lint --format json (schema 2), one object per line:
 //
-//	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false}
+//	{"kind":"env","schema":2,"command":"lint","version":"...","go":"...","tool":"simclock lint","rules":["R2",...],"fix":false,"config":".simclock.yaml"}
 //	{"kind":"finding","code":"unguarded-window","severity":"warning","rules":["R27"],"file":"...",
 //	 "line":1,"col":1,"end_line":1,"end_col":9,"message":"...","why":"...","fix":"...","level":"warning","fixable":false}
 //	{"kind":"parse_error","file":"...","line":7,"message":"...","recovered":true,"syntax_error":false}
-//	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0}
+//	{"kind":"skipped","file":"...","reason":"could not read: permission denied","unreadable":true}
+//	{"kind":"summary","files":12,"findings":3,"fixed":0,"failed":true,"parse_errors":1,"unparsed":0,"skipped":1,"unreadable":1}
 //
 // Columns count Unicode code points from 1. "severity" is info, warning or
 // error; "level" is the same in SARIF's words (info is "note"). "fixed" is
 // omitted unless --fix applied the finding's edits; "failed" is the exit
-// status's view (info alone does not fail). A parse_error line names each
-// file that did not parse cleanly: "recovered" when it was analysed around
-// the error, else the file could not be parsed past "line" ("unparsed"
-// counts those); "syntax_error" when it is not valid code (Python the
-// parser rejects), not code the parser cannot expand (a C++ macro).
-// --strict fails the run on the unparsed and the syntax errors. Fields may
-// be added, never renamed. Schema 2 writes a finding as every tool does
-// (rules.Finding): "code" (the rule's name) and "rules" (["R27"]) replace
-// schema 1's "rule" ("R27").
+// status's view (info alone does not fail; a path that could not be read,
+// or no file to lint, does). A parse_error line names each file that did
+// not parse cleanly: "recovered" when it was analysed around the error,
+// else the file could not be parsed past "line" ("unparsed" counts those);
+// "syntax_error" when it is not valid code (Python the parser rejects),
+// not code the parser cannot expand (a C++ macro). --strict fails the run
+// on the unparsed and the syntax errors. A skipped line names each path
+// not linted: "unreadable" when it could not be read, else a path named
+// that holds no source code (a binary file, a device). "config" is the
+// config file read, omitted when none. A finding about a suppression
+// comment has "rules":[]. Fields may be added, never renamed. Schema 2
+// writes a finding as every tool does (rules.Finding): "code" (the rule's
+// name) and "rules" (["R27"]) replace schema 1's "rule" ("R27").
 
 // lintFinding is a finding as a JSON line.
 type lintFinding struct {
@@ -285,9 +421,10 @@ type lintFinding struct {
 // schema 1 from before "command".
 type lintEnv struct {
 	envHeader
-	Tool  string     `json:"tool"`
-	Rules []rules.ID `json:"rules"`
-	Fix   bool       `json:"fix"`
+	Tool   string     `json:"tool"`
+	Rules  []rules.ID `json:"rules"`
+	Fix    bool       `json:"fix"`
+	Config string     `json:"config,omitempty"`
 }
 
 type lintSummary struct {
@@ -297,23 +434,20 @@ type lintSummary struct {
 	Failed      bool `json:"failed"`
 	ParseErrors int  `json:"parse_errors"`
 	Unparsed    int  `json:"unparsed"`
+	Skipped     int  `json:"skipped"`
+	Unreadable  int  `json:"unreadable"`
 }
 
-// lintFailed is the exit status's view of a run: a finding left that
-// reaches --fail-on, or under --strict a file that could not be parsed or
-// has a syntax error.
-func lintFailed(res *lint.Result, opts *lintOptions) bool {
-	return res.Failed(opts.failOn) || opts.strict && (len(res.Failures()) > 0 || len(res.SyntaxErrors()) > 0)
-}
-
-func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, opts *lintOptions) error {
+func (r lintRun) writeJSON(out io.Writer) error {
+	res := r.res
 	jl := report.NewJSONLines(out)
+	ids := r.cfg.Rules
 	if len(ids) == 0 {
-		for _, r := range lint.Rules {
-			ids = append(ids, r.ID)
+		for _, rule := range lint.Rules {
+			ids = append(ids, rule.ID)
 		}
 	}
-	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: opts.fix}); err != nil {
+	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: r.opts.fix, Config: r.cfgFile}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
@@ -328,40 +462,96 @@ func writeLintJSON(out io.Writer, res *lint.Result, ids []rules.ID, fixed int, o
 			return err
 		}
 	}
-	return jl.Write("summary", lintSummary{Files: res.Files, Findings: len(res.Findings), Fixed: fixed,
-		Failed: lintFailed(res, opts), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures())})
+	for _, sk := range res.Skipped {
+		if err := jl.Write("skipped", sk); err != nil {
+			return err
+		}
+	}
+	return jl.Write("summary", lintSummary{Files: res.Files, Findings: len(res.Findings), Fixed: r.fixed,
+		Failed: r.failed(), ParseErrors: len(res.ParseErrors), Unparsed: len(res.Failures()),
+		Skipped: len(res.Skipped), Unreadable: len(res.Unreadable())})
 }
 
-// writeLintSARIF writes res as SARIF 2.1.0 with artifact URIs relative to
-// roots; rules are named by number (R27). Files that could not be parsed
-// are tool notifications: warnings, or errors under --strict (which then
-// also marks the run unsuccessful).
-func writeLintSARIF(out io.Writer, res *lint.Result, roots report.Roots, strict bool) error {
-	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: roots,
-		RuleID: func(c rules.Check) string { return c.Rules[0].String() }}
-	for _, p := range res.ParseErrors {
+// notifications are what the run could not do, for SARIF and JUnit: files
+// it could not parse or with syntax errors (warnings; errors under
+// --strict), C++ it analysed around (notes), paths it could not
+// read (errors), named paths with no source (notes), and no file linted at
+// all (an error).
+func (r lintRun) notifications() []report.Notification {
+	var ns []report.Notification
+	for _, p := range r.res.ParseErrors {
 		level := rules.Info
 		if !p.Recovered || p.SyntaxError {
 			level = rules.Warning
-			if strict {
+			if r.opts.strict {
 				level = rules.Error
-				run.Failed = true
 			}
 		}
-		run.Notifications = append(run.Notifications, report.Notification{Level: level, Message: parseErrorText(p), File: p.File, Line: p.Line})
+		ns = append(ns, report.Notification{Level: level, Message: parseErrorText(p), File: p.File, Line: p.Line})
 	}
+	for _, sk := range r.res.Skipped {
+		level := rules.Info
+		if sk.Unreadable {
+			level = rules.Error
+		}
+		ns = append(ns, report.Notification{Level: level, Message: sk.Reason, File: sk.File})
+	}
+	if r.noFiles() {
+		ns = append(ns, report.Notification{Level: rules.Error, Message: r.noFilesText()})
+	}
+	return ns
+}
+
+// writeSARIF writes the run as SARIF 2.1.0 with artifact URIs relative to
+// the scan root; rules are named by number (R27). What the run could not
+// do is a tool notification; an error one marks the run unsuccessful.
+func (r lintRun) writeSARIF(out io.Writer) error {
+	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: r.roots, RuleID: lintRuleID,
+		Notifications: r.notifications()}
+	for _, n := range run.Notifications {
+		run.Failed = run.Failed || n.Level == rules.Error
+	}
+	return run.Write(out, r.results())
+}
+
+// results are the findings left to fix, with their edits.
+func (r lintRun) results() []report.Result {
 	var results []report.Result
-	for _, f := range res.Findings {
+	for _, f := range r.res.Findings {
 		if f.Fixed {
 			continue
 		}
-		r := report.Result{Finding: f.Finding}
+		rr := report.Result{Finding: f.Finding}
 		for _, e := range f.Edits {
-			r.Edits = append(r.Edits, report.Edit{Start: e.Start, End: e.End, New: e.New})
+			rr.Edits = append(rr.Edits, report.Edit{Start: e.Start, End: e.End, New: e.New})
 		}
-		results = append(results, r)
+		results = append(results, rr)
 	}
-	return run.Write(out, results)
+	return results
+}
+
+// writeJUnit writes the run as JUnit XML, the suite called name.
+func (r lintRun) writeJUnit(out io.Writer, name string) error {
+	run := report.JUnit{Name: name, Tool: "simclock_lint", Checks: lint.Checks(), RuleID: lintRuleID,
+		FailOn: r.opts.failOn, Elapsed: r.elapsed, Checked: r.res.Checked, Notifications: r.notifications()}
+	return run.Write(out, r.results())
+}
+
+// writeXunitFile writes --xunit-file, its directory made as needed, the
+// suite named as ament's linters name theirs ("my_pkg.simclock_lint").
+func (r lintRun) writeXunitFile() error {
+	path := r.opts.xunitFile
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("--xunit-file: %w", err)
+	}
+	var b bytes.Buffer
+	if err := r.writeJUnit(&b, report.JUnitName(path)); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--xunit-file: %w", err)
+	}
+	return nil
 }
 
 // parseErrorText says what went wrong with a file.

@@ -3,9 +3,12 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/internal/report/reporttest"
@@ -142,5 +145,93 @@ func TestSARIFValid(t *testing.T) {
 	// pointing at another rule.
 	if err := (report.SARIF{Checks: []rules.Check{stale}}).Write(&b, results[:1]); err == nil {
 		t.Error("a result without its rule was written")
+	}
+}
+
+// JUnit in ament's shape: a finding that reaches --fail-on is a failure,
+// one below it a passing test case saying what was found, an error
+// notification a test case in error, the rest said in system-err; every
+// kind of subject names its test case; control characters from a file
+// cannot break the XML.
+func TestJUnit(t *testing.T) {
+	withControl := findings[2]
+	withControl.Message = "now - W has no guard \x1b[31m<here>\x00"
+	run := report.JUnit{Name: "my_pkg.simclock_lint", Tool: "simclock_lint", Checks: []rules.Check{stale, window, zeroStamp},
+		RuleID: func(c rules.Check) string {
+			if len(c.Rules) == 1 {
+				return c.Rules[0].String()
+			}
+			return string(c.Code)
+		},
+		FailOn: rules.FailOnWarning, Elapsed: 31 * time.Millisecond, Checked: []string{"pkg/node.py", "pkg/x.yaml"},
+		Notifications: []report.Notification{
+			{Level: rules.Error, Message: "could not read: permission denied", File: "pkg/secret"},
+			{Level: rules.Warning, Message: "could not parse", File: "pkg/x.yaml", Line: 2},
+		}}
+	results := []report.Result{
+		{Finding: findings[0], Artifact: "bags/run_0.mcap"},
+		{Finding: findings[1]},
+		{Finding: withControl},
+	}
+	var b bytes.Buffer
+	if err := run.Write(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	counts := reporttest.ValidateJUnit(t, b.Bytes())
+	if counts.Tests != 4 || counts.Failures != 2 || counts.Errors != 1 {
+		t.Errorf("counts %+v, want 4 tests, 2 failures (error, warning), 1 error (unreadable)", counts)
+	}
+	checkGolden(t, "testdata/junit.golden", b.String())
+
+	// A clean run is one passing test case named after the tool; under
+	// --fail-on never nothing fails.
+	b.Reset()
+	run.Notifications, run.Checked = nil, nil
+	if err := run.Write(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if c := reporttest.ValidateJUnit(t, b.Bytes()); c.Tests != 1 || c.Failures != 0 || c.Cases[0] != "simclock_lint" {
+		t.Errorf("clean run: %+v\n%s", c, b.String())
+	}
+	b.Reset()
+	run.FailOn = rules.FailOnNever
+	if err := run.Write(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	if c := reporttest.ValidateJUnit(t, b.Bytes()); c.Tests != 3 || c.Failures != 0 {
+		t.Errorf("--fail-on never: %+v", c)
+	}
+}
+
+func TestJUnitName(t *testing.T) {
+	for file, want := range map[string]string{
+		"build/test_results/my_pkg/simclock_lint.xunit.xml": "my_pkg.simclock_lint",
+		"results/my_pkg/lint.xml":                           "my_pkg.lint",
+		"/tmp/x/report":                                     "x.report",
+	} {
+		if got := report.JUnitName(file); got != want {
+			t.Errorf("JUnitName(%q) = %q, want %q", file, got, want)
+		}
+	}
+}
+
+// update rewrites the golden files: go test ./internal/report -update
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// checkGolden compares got with the file at path, or rewrites it with -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/report -update creates it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test ./internal/report -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

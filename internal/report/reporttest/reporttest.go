@@ -1,6 +1,8 @@
 // Package reporttest checks, from tests, that simclock's SARIF output is
 // valid SARIF 2.1.0: valid against the official JSON schema of OASIS
-// (internal/report/testdata/sarif-schema-2.1.0.json).
+// (internal/report/testdata/sarif-schema-2.1.0.json); and that its JUnit
+// XML is valid against the Jenkins xUnit plugin's junit-10.xsd and reads
+// as colcon test-result and ament_cmake_test read it.
 package reporttest
 
 import (

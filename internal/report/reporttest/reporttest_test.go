@@ -2,6 +2,7 @@ package reporttest
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,36 @@ func TestValidateSARIFRejects(t *testing.T) {
 		ValidateSARIF(r, []byte(log))
 		if len(r.failures) == 0 {
 			t.Errorf("%s: an invalid log was accepted", name)
+		}
+	}
+}
+
+// The JUnit check rejects what junit-10.xsd, colcon test-result or
+// run_test.py would read otherwise than meant.
+func TestValidateJUnitRejects(t *testing.T) {
+	const head = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+	valid := head + `<testsuite name="p.t" tests="1" errors="0" failures="1" time="0.001"><testcase name="R27 (a.py:1:1)" classname="p.t"><failure message="m"/></testcase></testsuite>`
+	r := &recorder{TB: t}
+	if c := ValidateJUnit(r, []byte(valid)); len(r.failures) != 0 || c.Tests != 1 || c.Failures != 1 {
+		t.Fatalf("a valid report was rejected: %v %+v", r.failures, c)
+	}
+	cases := map[string]string{
+		"failures miscounted": strings.Replace(valid, `failures="1"`, `failures="0"`, 1),
+		"not a number":        strings.Replace(valid, `tests="1"`, `tests="one"`, 1),
+		"not xml":             head + `<testsuite`,
+		"other root":          head + `<report/>`,
+	}
+	if _, err := exec.LookPath("xmllint"); err == nil {
+		// Only the schema knows these.
+		cases["testcase without a name"] = strings.Replace(valid, `name="R27 (a.py:1:1)" `, "", 1)
+		cases["no errors attribute"] = strings.Replace(valid, `errors="0" `, "", 1)
+		cases["time not a number"] = strings.Replace(valid, `time="0.001"`, `time="soon"`, 1)
+	}
+	for name, report := range cases {
+		r := &recorder{TB: t}
+		ValidateJUnit(r, []byte(report))
+		if len(r.failures) == 0 {
+			t.Errorf("%s: an invalid report was accepted", name)
 		}
 	}
 }
