@@ -31,7 +31,11 @@ type Report struct {
 	// Transforms lists, per writer, every parent→child transform seen on
 	// a tf topic (tf2_msgs/msg/TFMessage: /tf, /tf_static).
 	Transforms []TransformReport `json:"transforms"`
-	Findings   []rules.Finding   `json:"findings"`
+	// Expectations says, for each expectation (Options.Expect), whether
+	// it held: one result when it did, one per node, topic or writer that
+	// failed it (each also a finding).
+	Expectations []ExpectationResult `json:"expectations"`
+	Findings     []rules.Finding     `json:"findings"`
 	Summary    Summary           `json:"summary"`
 }
 
@@ -166,6 +170,8 @@ type Observation struct {
 	// Tolerance is how far a stamp may be from /clock and still be on
 	// time (Options.Tolerance); 0 means the default, 1 s.
 	Tolerance time.Duration
+	// Expect are what the graph must show (Options.Expect).
+	Expect []Expectation
 }
 
 // WriterStamps accumulates one writer's classified stamps on one topic.
@@ -195,6 +201,7 @@ func Analyze(obs Observation) Report {
 	r.Clock = a.clockRows
 	r.Topics = a.topics()
 	r.Transforms = a.tf
+	r.Expectations = a.expects
 	r.Findings = detectors.Run(a)
 	rules.Sort(r.Findings)
 	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
@@ -220,6 +227,8 @@ type analysis struct {
 	endpoints map[string]graph.Endpoint
 	// tf is the transform table.
 	tf []TransformReport
+	// expects is what became of each expectation.
+	expects []ExpectationResult
 }
 
 func newAnalysis(obs Observation) *analysis {
@@ -244,6 +253,7 @@ func newAnalysis(obs Observation) *analysis {
 	}
 	a.clockRows = a.clockTable()
 	a.tf = a.transformTable()
+	a.expects = a.expectations()
 	return a
 }
 

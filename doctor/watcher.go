@@ -58,6 +58,9 @@ type Options struct {
 	// Network describes how the Source joined the domain, for the
 	// finding of an empty domain.
 	Network Network
+	// Expect are what the graph must show; each that does not hold is a
+	// finding (expect_sim_time, expect_sim_stamps, expect_clock_rate).
+	Expect []Expectation
 	// Steady and System are the clocks the Watcher reads and sleeps on:
 	// the process's own by default. A test passes a virtualclock's, and
 	// the Watcher runs in virtual time.
@@ -640,6 +643,7 @@ func (w *Watcher) Report() Report {
 		obs.Transforms[k] = st.snapshot()
 	}
 	obs.Tolerance = w.opts.Tolerance
+	obs.Expect = w.opts.Expect
 	w.mu.Unlock()
 	return Analyze(obs)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -258,5 +259,55 @@ func TestDoctorTFGolden(t *testing.T) {
 	}
 	if codes[doctor.CodeZeroStamps] != 0 || codes[doctor.CodeWallStamps] != 0 || codes[doctor.CodeStaleStamps] != 0 {
 		t.Errorf("tf judged as a plain stamped topic: %v", codes)
+	}
+}
+
+// doctor as a gate: --expect's results in the text report, JSON and
+// JUnit, the JUnit valid (junit-10.xsd) with a failing test case per
+// finding and unmet expectation and a passing one per expectation held.
+func TestDoctorExpectGolden(t *testing.T) {
+	obs := doctorGraph()
+	for _, s := range []string{"sim_time=/planner", "sim_time=/sim/*", "sim_time=/robot/*", "sim_stamps=/scan", "sim_stamps=/imu", "clock_rate=90..110"} {
+		e, err := doctor.ParseExpectation(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs.Expect = append(obs.Expect, e)
+	}
+	r := doctor.Analyze(obs)
+	var text bytes.Buffer
+	writeDoctorText(&text, r, false)
+	checkWidth(t, text.String())
+	checkGolden(t, filepath.Join("testdata", "doctor", "expect.txt"), text.String())
+	var junit bytes.Buffer
+	if err := writeDoctorJUnit(&junit, r, "my_pkg.graph_time", rules.FailOnError, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	got := reporttest.ValidateJUnit(t, junit.Bytes())
+	checkGolden(t, filepath.Join("testdata", "doctor", "expect.junit.xml"), junit.String())
+	errs := rules.Count(r.Findings, rules.Error)
+	passes := 0
+	for _, e := range r.Expectations {
+		if e.Met {
+			passes++
+		}
+	}
+	if got.Failures != errs || got.Errors != 0 || got.Tests != len(r.Findings)+passes || passes != 2 {
+		t.Errorf("JUnit counts %+v; %d errors, %d findings, %d expectations held", got, errs, len(r.Findings), passes)
+	}
+	for _, want := range []string{"expect_sim_time (/planner)", "expect_sim_time (/sim/*)", "expect_sim_time (/robot/legacy_driver /clock)",
+		"expect_clock_rate (/rosbag2_player /clock)"} {
+		if !slices.Contains(got.Cases, want) {
+			t.Errorf("no test case %q in %q", want, got.Cases)
+		}
+	}
+	// An incomplete report is an error in the file, as it is exit 1.
+	r.Summary.Discovering, r.Summary.Pending = true, 1
+	junit.Reset()
+	if err := writeDoctorJUnit(&junit, r, "x.y", rules.FailOnError, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := reporttest.ValidateJUnit(t, junit.Bytes()); got.Errors != 1 {
+		t.Errorf("discovering: %+v", got)
 	}
 }
