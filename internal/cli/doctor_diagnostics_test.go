@@ -52,6 +52,24 @@ func awaitArray(t *testing.T, ctx context.Context, p *fastpeer.Peer, what string
 	}
 }
 
+// healthy reports whether a node's status is OK with message, or a
+// warning whose only findings are those a loaded machine can cause (a
+// process held up for more than a second: late stamps, a /clock gap).
+func healthy(st fastpeer.DiagnosticStatus, message string) bool {
+	if st.Level == byte(doctor.LevelOK) {
+		return st.Message == message
+	}
+	if st.Level != byte(doctor.LevelWarn) {
+		return false
+	}
+	for _, code := range strings.Fields(kv(st, "findings")) {
+		if code != string(doctor.CodeStaleStamps) && code != string(doctor.CodeClockGap) {
+			return false
+		}
+	}
+	return true
+}
+
 func kv(st fastpeer.DiagnosticStatus, key string) string {
 	v, ok := st.Value(key)
 	if !ok {
@@ -137,13 +155,15 @@ func TestDoctorDiagnostics(t *testing.T) {
 		kv(st, "vendor") != "eProsima Fast DDS" {
 		t.Errorf("legacy_driver: %+v", st)
 	}
+	// The Go node on Cyclone DDS and the simulator: OK (or warnings that
+	// only this machine's load can cause).
 	st, _ = statusOf(a, "simclock_doctor/nodes/robot/planner")
-	if st.Level != byte(doctor.LevelOK) || st.Message != "on sim time (/clock)" || kv(st, "clock_writers_matched") != "1" ||
+	if !healthy(st, "on sim time (/clock)") || kv(st, "sim_time") != "true" || kv(st, "clock_writers_matched") != "1" ||
 		kv(st, "vendor") != "Eclipse Cyclone DDS" {
 		t.Errorf("planner (Cyclone DDS): %+v", st)
 	}
 	st, _ = statusOf(a, "simclock_doctor/nodes/sim/gazebo")
-	if st.Level != byte(doctor.LevelOK) || st.Message != "publishes a clock" {
+	if !healthy(st, "publishes a clock") || kv(st, "publishes_clock") != "true" {
 		t.Errorf("gazebo: %+v", st)
 	}
 
