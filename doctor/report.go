@@ -36,7 +36,7 @@ type Report struct {
 	// failed it (each also a finding).
 	Expectations []ExpectationResult `json:"expectations"`
 	Findings     []rules.Finding     `json:"findings"`
-	Summary    Summary           `json:"summary"`
+	Summary      Summary             `json:"summary"`
 }
 
 // NodeReport is one ROS node.

@@ -398,6 +398,11 @@ func (w *Watcher) follow(s graph.Snapshot) {
 			delete(w.held, id)
 		}
 	}
+	for id := range w.timeOf {
+		if !present[id] {
+			delete(w.timeOf, id)
+		}
+	}
 	for topic, byWriter := range w.stamps {
 		for id := range byWriter {
 			if !present[id] {
@@ -432,6 +437,28 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 	for _, t := range w.opts.IgnoreStamps {
 		ignored[t] = true
 	}
+	// A topic no writer publishes any more loses its reader: a graph
+	// whose nodes restart under new names does not grow doctor.
+	published := map[string]bool{}
+	for _, t := range s.Topics() {
+		for _, e := range t.Writers {
+			if e.Participant != self {
+				published[t.DDSTopic] = true
+			}
+		}
+	}
+	w.mu.Lock()
+	for topic, r := range w.readers {
+		if published[topic] {
+			continue
+		}
+		if r.sub != nil {
+			r.sub.Close() //nolint:errcheck // nothing to report
+		}
+		delete(w.readers, topic)
+		delete(w.schemas, topic)
+	}
+	w.mu.Unlock()
 	for _, t := range s.Topics() {
 		w.mu.Lock()
 		_, done := w.readers[t.DDSTopic]
