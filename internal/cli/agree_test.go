@@ -81,7 +81,7 @@ func TestMonitorAndBagInspectAgreeOnTwoPublishers(t *testing.T) {
 // counts of the stream agree.
 func monitorAndBag(t *testing.T, peers ...peer) (mon, bagClock map[string]any) {
 	t.Helper()
-	out, errOut, _ := runVirtual(t, peers, 0, "monitor", "--transport", "inproc", "--duration", "3", "--format", "json")
+	out, errOut, _ := virtualRun(t, peers, 0).run("monitor", "--transport", "inproc", "--duration", "3", "--format", "json")
 	mon = lastKind(t, out, "summary")
 	if mon == nil {
 		t.Fatalf("no monitor summary; stderr %q", errOut)

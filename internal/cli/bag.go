@@ -16,6 +16,7 @@ import (
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 )
@@ -63,7 +64,7 @@ func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) e
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] DIR | FILE...",
 		Short: "Report the time hazards of a rosbag2 bag",
-		Long: `simclock bag inspect [--format text|json|sarif] [--window W] [--svg|--html FILE] DIR | FILE...
+		Long: `simclock bag inspect [--format text|json|sarif|junit] [--window W] [--svg|--html FILE] DIR | FILE...
 
 Reads a rosbag2 bag: a bag directory (metadata.yaml and its files, checked
 against each other) or its storage files given one by one (all files of a
@@ -88,7 +89,10 @@ the same, and stderr says how many findings on other topics are not shown.
 Text output is a summary, the topics and the findings by severity. --format
 json writes JSON lines: env, file, clock, topic, finding, summary (schema in
 the documentation of package simclock/bag); --format sarif writes the
-findings as SARIF 2.1.0, for code scanning of recordings in CI. --svg and --html write a
+findings as SARIF 2.1.0, for code scanning of recordings in CI; --format
+junit writes them as JUnit XML (a test case per finding, failing from
+--fail-on; a recording not read to its end is a test case in error), for
+CI dashboards and colcon test. --svg and --html write a
 timeline of /clock against log time with the hazards marked. A progress bar
 goes to stderr when it is a terminal.
 
@@ -123,7 +127,7 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	addFormatFlag(f, &o.format, formatSARIF)
+	addFormatFlag(f, &o.format, formatSARIF, formatJUnit)
 	f.Var(units.Duration(&o.window, units.NonNegative), "window", "window W: report stamps where stamp − W ≤ 0 (0: off)")
 	f.IntVar(&o.periods, "periods", clockstream.DefaultConfig().Periods, "a /clock gap or pause lasts longer than this many periods")
 	f.Float64Var(&o.gapPeriods, "gap-periods", 0, "old name of --periods (rounded to a whole number)")
@@ -173,6 +177,7 @@ func (o *bagInspectOptions) validate() error {
 }
 
 func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
+	start := time.Now()
 	opts := bag.Options{Window: o.window, Periods: o.periods, BaseTolerance: o.baseTol,
 		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}
 	var bar *progressBar
@@ -194,8 +199,8 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		return flagErrorf("--svg and --html draw one recording; %d were given: give one", len(recs))
 	}
 	// Several recordings (a folder of bags, files of several bags) are
-	// reported one after the other, each on its own; SARIF puts the
-	// results of all of them in one run.
+	// reported one after the other, each on its own; SARIF and JUnit put
+	// the results of all of them in one run.
 	var jl *report.JSONLines
 	if o.format == formatJSON {
 		jl = report.NewJSONLines(env.Stdout)
@@ -203,7 +208,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 			return err
 		}
 	}
-	var sarif bagSARIF
+	var machine bagResults
 	var readErr error
 	fail := false
 	for i, r := range recs {
@@ -217,7 +222,7 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		if len(o.topics) > 0 {
 			rep, hidden, missing := r.Report.OnlyTopics(o.topics)
 			for _, m := range missing {
-				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", escapeTerminal(m))
+				fmt.Fprintf(env.Stderr, "simclock: --topics %s: the bag has no such topic\n", term.Escape(m))
 			}
 			if hidden > 0 {
 				fmt.Fprintf(env.Stderr, "simclock: %d findings on other topics not shown (--topics)\n", hidden)
@@ -232,14 +237,14 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 				}
 			}
 			err = writeBagJSON(jl, r.Report)
-		case formatSARIF:
-			sarif.add(r, len(recs) > 1)
+		case formatSARIF, formatJUnit:
+			machine.add(r, len(recs) > 1)
 		default:
 			if len(recs) > 1 {
 				if i > 0 {
 					fmt.Fprintln(env.Stdout)
 				}
-				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", r.Name, i+1, len(recs), len(r.Files))
+				fmt.Fprintf(env.Stdout, "== recording %s (%d of %d, %d files) ==\n", term.Escape(r.Name), i+1, len(recs), len(r.Files))
 			}
 			err = writeBagText(env.Stdout, r.Report, o.wide)
 		}
@@ -248,14 +253,19 @@ func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
 		}
 		if r.Err != nil {
 			if len(recs) > 1 {
-				fmt.Fprintf(env.Stderr, "simclock: %v\n", r.Err)
+				fmt.Fprintf(env.Stderr, "simclock: %s\n", errorText(r.Err))
 			}
 			readErr = r.Err
 		}
 		fail = fail || rules.Fails(r.Report.Findings, o.failOn)
 	}
-	if o.format == formatSARIF {
-		if err := sarif.write(env.Stdout, o); err != nil {
+	switch o.format {
+	case formatSARIF:
+		if err := machine.writeSARIF(env.Stdout, o); err != nil {
+			return err
+		}
+	case formatJUnit:
+		if err := machine.writeJUnit(env.Stdout, o, time.Since(start)); err != nil {
 			return err
 		}
 	}
@@ -357,17 +367,19 @@ func writeBagJSON(jl *report.JSONLines, rep *bag.Report) error {
 	return errors.Join(errs...)
 }
 
-// bagSARIF gathers the findings of every recording inspected into one
-// SARIF 2.1.0 run, each located in its bag (the file its first example is
-// in, for files given one by one) and at its topic and Time field. A
-// recording that could not be read to its end makes an unsuccessful run.
-type bagSARIF struct {
+// bagResults gathers the findings of every recording inspected into one
+// SARIF 2.1.0 or JUnit run, each located in its bag (the file its first
+// example is in, for files given one by one) and at its topic and Time
+// field. A recording that could not be read to its end makes an
+// unsuccessful run (SARIF) or a test case in error (JUnit).
+type bagResults struct {
 	results       []report.Result
 	notifications []report.Notification
 	failed        bool
+	checked       []string // the files read, for JUnit's "Checked files:"
 }
 
-func (s *bagSARIF) add(r bag.Recording, several bool) {
+func (s *bagResults) add(r bag.Recording, several bool) {
 	rep := r.Report
 	if why := rep.Incomplete(); why != "" {
 		level := rules.Warning
@@ -380,17 +392,26 @@ func (s *bagSARIF) add(r bag.Recording, several bool) {
 		s.notifications = append(s.notifications, report.Notification{Level: level, Message: why})
 	}
 	s.failed = s.failed || r.Err != nil
+	s.checked = append(s.checked, r.Files...)
 	for _, f := range rep.Findings {
 		s.results = append(s.results, report.Result{Finding: f, Artifact: bagArtifact(rep, f, r.Files)})
 	}
 }
 
-func (s *bagSARIF) write(w io.Writer, o *bagInspectOptions) error {
+func (s *bagResults) writeSARIF(w io.Writer, o *bagInspectOptions) error {
 	roots, err := report.ScanRoot(o.root, o.files)
 	if err != nil {
 		return err
 	}
 	run := report.SARIF{Version: Version, Checks: bag.Checks(), Roots: roots, Failed: s.failed, Notifications: s.notifications}
+	return run.Write(w, s.results)
+}
+
+// writeJUnit writes the run as JUnit XML, as lint's --format junit does:
+// one test case per finding, a failure when it reaches --fail-on.
+func (s *bagResults) writeJUnit(w io.Writer, o *bagInspectOptions, elapsed time.Duration) error {
+	run := report.JUnit{Name: "simclock.bag_inspect", Tool: "simclock_bag_inspect", Checks: bag.Checks(),
+		FailOn: o.failOn, Elapsed: elapsed, Checked: s.checked, Notifications: s.notifications}
 	return run.Write(w, s.results)
 }
 
@@ -414,6 +435,9 @@ func bagArtifact(rep *bag.Report, f rules.Finding, files []string) string {
 // secs formats nanoseconds as seconds with all nine decimals, exactly.
 func secs(ns int64) string { return value(ns) }
 
+// writeBagText writes one recording's report for people. Every string read
+// from the bag (paths, metadata, topic, type and field names, what a
+// damaged file said) is escaped (term.Escape): a recording is untrusted.
 func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	if !wide {
 		lw := newLineWrapper(w) // lines fit 100 columns unless --wide
@@ -426,17 +450,17 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if m := b.Metadata; m != nil {
 			comp := "no compression"
 			if m.CompressionMode != "" {
-				comp = m.CompressionFormat + " " + m.CompressionMode + " compression"
+				comp = term.Escape(m.CompressionFormat + " " + m.CompressionMode + " compression")
 			}
-			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", b.Dir, m.Version, m.StorageIdentifier,
+			p("bag %s: metadata v%d, %s, %d files, %d messages, %s\n", term.Escape(b.Dir), m.Version, term.Escape(m.StorageIdentifier),
 				len(m.RelativeFilePaths), m.MessageCount, comp)
 		} else {
-			p("bag %s: no metadata.yaml, %d storage files found\n", b.Dir, len(rep.Files))
+			p("bag %s: no metadata.yaml, %d storage files found\n", term.Escape(b.Dir), len(rep.Files))
 		}
 	}
 	for _, f := range rep.Files {
 		if f.Storage == "sqlite3" {
-			p("file %s: %d bytes, %s, %d messages\n", f.Path, f.Bytes, strings.TrimPrefix(f.Profile, "rosbag2 "), f.Messages)
+			p("file %s: %d bytes, %s, %d messages\n", term.Escape(f.Path), f.Bytes, term.Escape(strings.TrimPrefix(f.Profile, "rosbag2 ")), f.Messages)
 		} else {
 			mode := "linear"
 			if f.Indexed {
@@ -444,19 +468,19 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 			}
 			chunks := fmt.Sprintf("%d chunks", f.Chunks)
 			if len(f.Compression) > 0 {
-				chunks += " (" + strings.Join(f.Compression, ",") + ")"
+				chunks += " (" + term.Escape(strings.Join(f.Compression, ",")) + ")"
 			}
-			p("file %s: %d bytes, %s, %s, %d messages, profile %q, library %q\n",
-				f.Path, f.Bytes, mode, chunks, f.Messages, f.Profile, f.Library)
+			p("file %s: %d bytes, %s, %s, %d messages, profile \"%s\", library \"%s\"\n",
+				term.Escape(f.Path), f.Bytes, mode, chunks, f.Messages, term.Escape(f.Profile), term.Escape(f.Library))
 		}
 		if f.FileCompression != "" {
-			p("    compressed whole with %s\n", f.FileCompression)
+			p("    compressed whole with %s\n", term.Escape(f.FileCompression))
 		}
 		if len(f.Damaged) > 0 {
 			p("    %d damaged chunks skipped, %d messages not analysed\n", len(f.Damaged), f.Skipped)
 		}
 		if f.SummaryDamage != "" {
-			p("    summary section not trusted (%s): read from the data section\n", f.SummaryDamage)
+			p("    summary section not trusted (%s): read from the data section\n", term.Escape(f.SummaryDamage))
 		}
 	}
 	if rep.Messages > 0 {
@@ -482,7 +506,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	for _, t := range rep.Topics {
 		var fs []string
 		for _, tf := range t.TimeFields {
-			fs = append(fs, fmt.Sprintf("%s ×%d", tf.Field, tf.Count))
+			fs = append(fs, fmt.Sprintf("%s ×%d", term.Escape(tf.Field), tf.Count))
 		}
 		typ := t.Type
 		if !t.Decoded {
@@ -492,7 +516,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 		if t.Publishers > 0 {
 			pubs = fmt.Sprint(t.Publishers)
 		}
-		topics.row(t.Topic, typ, fmt.Sprint(t.Messages), fmt.Sprintf("%.2f Hz", t.RateHz), pubs, strings.Join(fs, ", "))
+		topics.row(term.Escape(t.Topic), term.Escape(typ), fmt.Sprint(t.Messages), fmt.Sprintf("%.2f Hz", t.RateHz), pubs, strings.Join(fs, ", "))
 	}
 	topics.write(ew, wide)
 	p("\nfindings: %d errors, %d warnings, %d info\n", rep.Count(bag.SeverityError), rep.Count(bag.SeverityWarning), rep.Count(bag.SeverityInfo))
@@ -502,7 +526,7 @@ func writeBagText(w io.Writer, rep *bag.Report, wide bool) error {
 	}
 	text.Write(ew, rep.Findings) //nolint:errcheck // ew keeps the error
 	if why := rep.Incomplete(); why != "" {
-		p("\n%s\n", why)
+		p("\n%s\n", term.Escape(why))
 	}
 	return ew.err
 }

@@ -219,7 +219,7 @@ func TestBagCommandsNeverWrite(t *testing.T) {
 			check(strings.Join(args, " "))
 		}
 		args := append([]string{"bag", "clock", "--transport", "inproc", "--rate", "50", "--hz", "5"}, in...)
-		_, errOut, code := runVirtual(t, nil, 0, args...)
+		_, errOut, code := virtualRun(t, nil, 0).run(args...)
 		if code != ExitOK {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,12 +22,6 @@ const (
 	hazardsBag = "testdata/bag/hazards.mcap" // written by simclock/bag TestWriteCLITestdata
 	realBags   = "../../../shared/bags/rosbag2"
 )
-
-func runBagCLI(t *testing.T, tty bool, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	stdout, stderr, code = runSimclockEnv(t, tty, args...)
-	return code, stdout, stderr
-}
 
 func bagGolden(t *testing.T, name, got string) {
 	t.Helper()
@@ -63,7 +58,7 @@ func TestBagInspectGolden(t *testing.T) {
 					t.Skipf("real bags not available: %v", err)
 				}
 			}
-			code, out, errOut := runBagCLI(t, false, tc.args...)
+			out, errOut, code := runSimclock(t, tc.args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, errOut)
 			}
@@ -80,7 +75,7 @@ func TestBagInspectGolden(t *testing.T) {
 // in the bag and at its topic and Time field; a truncated bag is an
 // unsuccessful run that says why.
 func TestBagInspectSARIF(t *testing.T) {
-	code, out, errOut := runBagCLI(t, false, "bag", "inspect", "--format", "sarif", "--root", "testdata", hazardsBag)
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--format", "sarif", "--root", "testdata", hazardsBag)
 	if code != ExitFailure || errOut != "" {
 		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
 	}
@@ -99,7 +94,7 @@ func TestBagInspectSARIF(t *testing.T) {
 	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ = runBagCLI(t, false, "bag", "inspect", "--format", "sarif", cut)
+	out, _, code = runSimclock(t, "bag", "inspect", "--format", "sarif", cut)
 	if code != ExitFailure {
 		t.Errorf("truncated bag: exit %d, want 1", code)
 	}
@@ -110,10 +105,51 @@ func TestBagInspectSARIF(t *testing.T) {
 	}
 }
 
+// bag inspect --format junit writes JUnit XML as lint's does: a test case
+// per finding named by its code, bag, topic and field, a failure when it
+// reaches --fail-on, the files read in the suite's output; a truncated bag
+// is a test case in error, whatever --fail-on says.
+func TestBagInspectJUnit(t *testing.T) {
+	out, errOut, code := runSimclock(t, "bag", "inspect", "--format", "junit", hazardsBag)
+	if code != ExitFailure || errOut != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (findings)", code, errOut)
+	}
+	if c := reporttest.ValidateJUnit(t, []byte(out)); c.Tests != 6 || c.Failures != 6 || c.Errors != 0 {
+		t.Errorf("%+v, want 6 failing test cases", c)
+	}
+	bagGolden(t, "hazards_junit", junitTime.ReplaceAllString(out, ` time="0.000"`))
+	for _, tc := range []struct {
+		failOn         string
+		failures, code int
+	}{{"error", 3, ExitFailure}, {"never", 0, ExitOK}} {
+		out, _, code := runSimclock(t, "bag", "inspect", "--format", "junit", "--fail-on", tc.failOn, hazardsBag)
+		if c := reporttest.ValidateJUnit(t, []byte(out)); code != tc.code || c.Tests != 6 || c.Failures != tc.failures {
+			t.Errorf("--fail-on %s: exit %d, %+v; want exit %d, %d failures of 6", tc.failOn, code, c, tc.code, tc.failures)
+		}
+	}
+	data, err := os.ReadFile(hazardsBag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut_0.mcap")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runSimclock(t, "bag", "inspect", "--format", "junit", "--fail-on", "never", cut)
+	if c := reporttest.ValidateJUnit(t, []byte(out)); code != ExitFailure || c.Errors != 1 || c.Failures != 0 ||
+		!strings.Contains(out, "could not be read to its end") {
+		t.Errorf("truncated bag: exit %d, %+v; want 1 and a test case in error\n%s", code, c, out)
+	}
+}
+
+// junitTime is the suite's time, measured on this machine: masked in
+// goldens.
+var junitTime = regexp.MustCompile(` time="[0-9.]+"`)
+
 // TestBagInspectJSONSchema checks every line is one object with a kind,
 // env first and summary last.
 func TestBagInspectJSONSchema(t *testing.T) {
-	_, out, _ := runBagCLI(t, false, "bag", "inspect", "--format", "json", hazardsBag)
+	out, _, _ := runSimclock(t, "bag", "inspect", "--format", "json", hazardsBag)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var kinds []string
 	for _, l := range lines {
@@ -138,7 +174,7 @@ func TestBagInspectTruncated(t *testing.T) {
 	if err := os.WriteFile(p, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runBagCLI(t, false, "bag", "inspect", p)
+	out, errOut, code := runSimclock(t, "bag", "inspect", p)
 	if code != ExitFailure {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -154,7 +190,7 @@ func TestBagInspectTruncated(t *testing.T) {
 func TestBagInspectPlots(t *testing.T) {
 	dir := t.TempDir()
 	svg, html := filepath.Join(dir, "t.svg"), filepath.Join(dir, "t.html")
-	code, _, errOut := runBagCLI(t, false, "bag", "inspect", "--plot", svg, "--html", html, hazardsBag)
+	_, errOut, code := runSimclock(t, "bag", "inspect", "--plot", svg, "--html", html, hazardsBag)
 	if code != ExitFailure {
 		t.Errorf("exit %d, want 1 (errors found); stderr %s", code, errOut)
 	}
@@ -167,7 +203,9 @@ func TestBagInspectPlots(t *testing.T) {
 }
 
 func TestBagInspectProgress(t *testing.T) {
-	_, _, errOut := runBagCLI(t, true, "bag", "inspect", hazardsBag)
+	r := newTestRun(t)
+	r.StderrIsTTY = true
+	_, errOut, _ := r.run("bag", "inspect", hazardsBag)
 	if !strings.Contains(errOut, "100%") || !strings.HasSuffix(errOut, "\r\033[K") {
 		t.Errorf("progress on a TTY: %q", errOut)
 	}
@@ -184,7 +222,7 @@ func TestBagUsage(t *testing.T) {
 		{"bag", "clock", "--rate", "0", hazardsBag},
 		{"bag", "clock", "--hz", "-1", hazardsBag},
 	} {
-		code, _, errOut := runBagCLI(t, false, args...)
+		_, errOut, code := runSimclock(t, args...)
 		if code != ExitUsage || !strings.Contains(errOut, "usage") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage hint", args, code, errOut)
 		}
@@ -204,7 +242,7 @@ func TestBagUsage(t *testing.T) {
 		{"-", "standard input is not read"},
 	} {
 		for _, cmd := range [][]string{{"bag", "inspect"}, {"bag", "clock", "--transport", "inproc"}} {
-			code, out, errOut := runBagCLI(t, false, append(cmd, c.path)...)
+			out, errOut, code := runSimclock(t, append(cmd, c.path)...)
 			if code != ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
 				t.Errorf("%v %s: exit %d, stderr %q, stdout %q; want exit 2, %q and no stdout", cmd, c.path, code, errOut, out, c.want)
 			}
@@ -214,15 +252,15 @@ func TestBagUsage(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "run_0.mcap"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runBagCLI(t, false, "bag", "inspect", dir)
+	out, errOut, code := runSimclock(t, "bag", "inspect", dir)
 	if code != ExitUsage || out != "" || !strings.Contains(errOut, "run_0.mcap: a named pipe") {
 		t.Errorf("directory holding a FIFO: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
-	code, _, errOut = runBagCLI(t, false, "bag", "inspect", hazardsBag, hazardsBag)
+	_, errOut, code = runSimclock(t, "bag", "inspect", hazardsBag, hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
 		t.Errorf("same file twice: exit %d, stderr %q", code, errOut)
 	}
-	code, _, errOut = runBagCLI(t, false, "bag", "inspect", "testdata/bag", hazardsBag)
+	_, errOut, code = runSimclock(t, "bag", "inspect", "testdata/bag", hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "give the directory alone") {
 		t.Errorf("directory and file: exit %d, stderr %q", code, errOut)
 	}
@@ -276,7 +314,7 @@ func TestBagInspectPeriods(t *testing.T) {
 // An interrupted looping bag clock ends with its summary, like pub (the
 // full output is the bag_clock golden, in virtual time).
 func TestBagClockLoopInterrupted(t *testing.T) {
-	out, errOut, code := runVirtual(t, nil, 2500*time.Millisecond, "bag", "clock", "--transport", "inproc", "--rate", "4", "--hz", "10", "--loop", hazardsBag)
+	out, errOut, code := virtualRun(t, nil, 2500*time.Millisecond).run("bag", "clock", "--transport", "inproc", "--rate", "4", "--hz", "10", "--loop", hazardsBag)
 	if code != ExitOK || !strings.Contains(out, "summary") || !strings.Contains(out, "start,loop") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
@@ -294,7 +332,7 @@ func TestBagInspectPlotUnwritable(t *testing.T) {
 // value into the bag, --delay holds the first message back, and a bag
 // directory (here sqlite3) plays like its files.
 func TestBagClockPlayOptions(t *testing.T) {
-	out, errOut, code := runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--clock-hz", "10",
+	out, errOut, code := virtualRun(t, nil, 0).run("bag", "clock", "--transport", "inproc", "--clock-hz", "10",
 		"--start-offset", "5", "--delay", "2", "testdata/bag/sqlite3")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -308,7 +346,7 @@ func TestBagClockPlayOptions(t *testing.T) {
 	if !strings.Contains(out, "    1.000  progress      0") || !strings.Contains(out, "summary      11") {
 		t.Errorf("output:\n%s", out)
 	}
-	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--start-offset", "60", hazardsBag)
+	_, errOut, code = virtualRun(t, nil, 0).run("bag", "clock", "--transport", "inproc", "--start-offset", "60", hazardsBag)
 	if code != ExitUsage || !strings.Contains(errOut, "--start-offset") {
 		t.Errorf("offset past the end: exit %d, stderr %q", code, errOut)
 	}
@@ -350,7 +388,7 @@ func TestBagInspectSeveralRecordings(t *testing.T) {
 	if !strings.Contains(text, "== recording multiple_files (2 of 6, 3 files) ==") || strings.Contains(text, "clock_backward") {
 		t.Errorf("text:\n%s", text)
 	}
-	_, errOut, code = runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", realBags)
+	_, errOut, code = virtualRun(t, nil, 0).run("bag", "clock", "--transport", "inproc", realBags)
 	if code != ExitUsage || !strings.Contains(errOut, "holds 6 recordings") {
 		t.Errorf("bag clock: exit %d, stderr %q", code, errOut)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/timemsg"
@@ -254,7 +255,7 @@ func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	}
 	for _, t := range o.clockTopics {
 		if !slices.Contains(tl.Topics, t) {
-			fmt.Fprintf(env.Stderr, "simclock: warning: --clock-topics %s: the bag has no message on it\n", untrusted(t))
+			fmt.Fprintf(env.Stderr, "simclock: warning: --clock-topics %s: the bag has no message on it\n", term.Escape(t))
 		}
 	}
 	period := time.Duration(float64(time.Second) / o.hz)

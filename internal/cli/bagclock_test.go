@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +15,6 @@ import (
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/timer"
 	"github.com/simclock/simclock/transport"
-	"github.com/simclock/simclock/transport/inproc"
-	"github.com/simclock/simclock/virtualclock"
 )
 
 // clockSeen is a /clock value a subscriber received, at the virtual wall
@@ -33,49 +30,45 @@ type fakeKeyboard struct{ ch chan byte }
 func (k *fakeKeyboard) Keys() <-chan byte { return k.ch }
 func (k *fakeKeyboard) Close() error      { return nil }
 
-// runBagClockVirtual runs simclock bag clock in virtual time on an
-// in-process bus, with a best-effort /clock subscriber (a node's time
-// source) recording what it receives; keys are typed at the virtual wall
-// times given.
-func runBagClockVirtual(t *testing.T, keys map[time.Duration]byte, args ...string) (seen []clockSeen, stdout, stderr string, code int) {
+// bagClockRun returns a virtual-time run (virtualRun) with a node's
+// best-effort /clock subscriber beside the command, recording into *seen
+// what it receives; keys are typed at the virtual wall times given.
+func bagClockRun(t *testing.T, keys map[time.Duration]byte) (r *testRun, seen *[]clockSeen) {
 	t.Helper()
-	bus := inproc.NewBus()
+	r = virtualRun(t, nil, 0)
+	seen = new([]clockSeen)
 	kb := &fakeKeyboard{ch: make(chan byte, 16)}
-	var out, errOut bytes.Buffer
-	var cleanup []func()
-	defer func() {
-		for _, c := range cleanup {
-			c()
+	r.OnExecutor = func(exec *executor.Executor) {
+		tr := r.Bus.Connect("node")
+		sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
-		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
-			tr := bus.Connect("node")
-			sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.BestEffort})
+		origin := exec.Steady().Now()
+		remove := exec.Subscribe(sub, func(s transport.Sample) {
+			c, err := timemsg.UnmarshalClock(s.Data)
 			if err != nil {
-				t.Fatal(err)
+				t.Errorf("bad /clock: %v", err)
 			}
-			origin := exec.Steady().Now()
-			remove := exec.Subscribe(sub, func(s transport.Sample) {
-				c, err := timemsg.UnmarshalClock(s.Data)
-				if err != nil {
-					t.Errorf("bad /clock: %v", err)
-				}
-				seen = append(seen, clockSeen{time.Duration(exec.Steady().Now().Nanoseconds() - origin.Nanoseconds()), c.Clock.Nanoseconds()})
-			})
-			q := timer.NewQueue(exec.Steady())
-			exec.AddQueue(q)
-			for at, k := range keys {
-				var once *timer.Timer
-				once, _ = q.New(at, func(timer.Info) { once.Cancel(); kb.ch <- k }, true)
-			}
-			cleanup = append(cleanup, remove, func() { exec.RemoveQueue(q); q.Close(); tr.Close() })
-		}}
-	if keys != nil {
-		env.Keyboard = func() (Keyboard, error) { return kb, nil }
+			*seen = append(*seen, clockSeen{time.Duration(exec.Steady().Now().Nanoseconds() - origin.Nanoseconds()), c.Clock.Nanoseconds()})
+		})
+		q := timer.NewQueue(exec.Steady())
+		exec.AddQueue(q)
+		for at, k := range keys {
+			var once *timer.Timer
+			once, _ = q.New(at, func(timer.Info) { once.Cancel(); kb.ch <- k }, true)
+		}
+		r.after = append(r.after, remove, func() { exec.RemoveQueue(q); q.Close(); tr.Close() })
 	}
-	code = Main(context.Background(), append([]string{"bag", "clock", "--transport", "inproc"}, args...), env)
-	return seen, out.String(), errOut.String(), code
+	if keys != nil {
+		r.Keyboard = func() (Keyboard, error) { return kb, nil }
+	}
+	return r, seen
+}
+
+// bagClockInproc is simclock bag clock with args on the in-process bus.
+func bagClockInproc(args ...string) []string {
+	return append([]string{"bag", "clock", "--transport", "inproc"}, args...)
 }
 
 // logTimes reads the log times of an MCAP file's messages on topic (all
@@ -136,7 +129,9 @@ func TestBagClockStopsAtLastMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seen, out, errOut, code := runBagClockVirtual(t, nil, "--clock", "10", dir)
+	r, got := bagClockRun(t, nil)
+	out, errOut, code := r.run(bagClockInproc("--clock", "10", dir)...)
+	seen := *got
 	const first, last = 1763999998 * int64(time.Second), 1764000003990 * int64(time.Millisecond)
 	v := values(seen)
 	if code != ExitOK || len(v) == 0 || v[0] != first || v[len(v)-1] != last || slices.Max(v) != last {
@@ -162,7 +157,9 @@ func TestBagClockTopics(t *testing.T) {
 		{[]string{"--clock-topics-all"}, all},
 	} {
 		args := append(append([]string{"--rate", "5"}, tc.args...), hazardsBag)
-		seen, out, errOut, code := runBagClockVirtual(t, nil, args...)
+		r, got := bagClockRun(t, nil)
+		out, errOut, code := r.run(bagClockInproc(args...)...)
+		seen := *got
 		if code != ExitOK || !slices.Equal(values(seen), tc.want) {
 			t.Errorf("%v: exit %d, %d values, want the %d log times\n%s%s", tc.args, code, len(seen), len(tc.want), out, errOut)
 		}
@@ -178,7 +175,9 @@ func TestBagClockTopics(t *testing.T) {
 			t.Errorf("no warning for a topic the bag lacks: %s", errOut)
 		}
 	}
-	seen, _, _, code := runBagClockVirtual(t, nil, "--clock-topics", "/range", "--clock", "4", hazardsBag)
+	r, got := bagClockRun(t, nil)
+	_, _, code := r.run(bagClockInproc("--clock-topics", "/range", "--clock", "4", hazardsBag)...)
+	seen := *got
 	v := values(seen)
 	if code != ExitOK || len(v) <= len(rangeTimes) || !slices.IsSorted(v) || v[len(v)-1] != all[len(all)-1] {
 		t.Errorf("--clock-topics with --clock: exit %d, values %v", code, v)
@@ -207,7 +206,9 @@ func TestBagClockPlaybackUntil(t *testing.T) {
 		{[]string{"--playback-until-sec", "1764000001.5"}, 1764000001500000000},
 		{[]string{"--playback-until-sec", "1764000001.5", "--playback-duration", "4"}, all[0] + 4*int64(time.Second)},
 	} {
-		seen, out, errOut, code := runBagClockVirtual(t, nil, append(append([]string{"-r", "4", "--clock", "20"}, tc.args...), hazardsBag)...)
+		r, got := bagClockRun(t, nil)
+		out, errOut, code := r.run(bagClockInproc(append(append([]string{"-r", "4", "--clock", "20"}, tc.args...), hazardsBag)...)...)
+		seen := *got
 		v := values(seen)
 		if want := lastBefore(tc.limit); code != ExitOK || len(v) == 0 || v[len(v)-1] != want || slices.Max(v) != want {
 			t.Errorf("%v: exit %d, last value %v, want %d\n%s%s", tc.args, code, v[len(v)-1:], want, out, errOut)
@@ -221,7 +222,9 @@ func TestBagClockPauseKeys(t *testing.T) {
 	all := logTimes(t, hazardsBag, "")
 	start := all[0]
 	keys := map[time.Duration]byte{2 * time.Second: ' ', 3 * time.Second: ' ', 4 * time.Second: ' ', 5 * time.Second: 'x'}
-	seen, out, errOut, code := runBagClockVirtual(t, keys, "--start-paused", "--clock", "10", "--duration", "6", hazardsBag)
+	r, got := bagClockRun(t, keys)
+	out, errOut, code := r.run(bagClockInproc("--start-paused", "--clock", "10", "--duration", "6", hazardsBag)...)
+	seen := *got
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -258,7 +261,9 @@ func TestBagClockPauseKeys(t *testing.T) {
 
 // ros2 bag play's short flags and --clock's optional value.
 func TestBagClockROS2Flags(t *testing.T) {
-	seen, out, errOut, code := runBagClockVirtual(t, nil, "-r", "2", "-l", "--clock", "10", "-d", "0.5", "--duration", "8", hazardsBag)
+	r, got := bagClockRun(t, nil)
+	out, errOut, code := r.run(bagClockInproc("-r", "2", "-l", "--clock", "10", "-d", "0.5", "--duration", "8", hazardsBag)...)
+	seen := *got
 	v := values(seen)
 	backward := 0
 	for i := 1; i < len(v); i++ {
@@ -274,7 +279,8 @@ func TestBagClockROS2Flags(t *testing.T) {
 	}
 	// --clock alone is 40 Hz, before the bag or after it.
 	for _, args := range [][]string{{"--clock", hazardsBag}, {hazardsBag, "--clock"}} {
-		_, out, errOut, code := runBagClockVirtual(t, nil, args...)
+		r, _ := bagClockRun(t, nil)
+		out, errOut, code := r.run(bagClockInproc(args...)...)
 		if code != ExitOK || !strings.Contains(out, "every 0.025 s") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}

@@ -7,12 +7,12 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/bag"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 )
 
 // bagInfoOptions holds the flag values of simclock bag info.
@@ -144,7 +144,7 @@ func writeBagInfo(w io.Writer, bi *bag.BagInfo, loc *time.Location) error {
 		if i > 0 {
 			b.WriteString(indent)
 		}
-		b.WriteString(escapeTerminal(f) + "\n")
+		b.WriteString(term.Escape(f) + "\n")
 	}
 	distro := bi.ROSDistro
 	if distro == "" {
@@ -157,16 +157,16 @@ func writeBagInfo(w io.Writer, bi *bag.BagInfo, loc *time.Location) error {
 		if bag.IsServiceEvent(t.Name, t.Type) {
 			name, typ := bag.ServiceName(t.Name, t.Type)
 			services = append(services, fmt.Sprintf("Service: %s | Type: %s | Event Count: %d | Serialization Format: %s",
-				escapeTerminal(name), escapeTerminal(typ), t.MessageCount, escapeTerminal(t.SerializationFormat)))
+				term.Escape(name), term.Escape(typ), t.MessageCount, term.Escape(t.SerializationFormat)))
 			serviceEvents += t.MessageCount
 			continue
 		}
 		topics = append(topics, fmt.Sprintf("Topic: %s | Type: %s | Count: %d | Serialization Format: %s",
-			escapeTerminal(t.Name), escapeTerminal(t.Type), t.MessageCount, escapeTerminal(t.SerializationFormat)))
+			term.Escape(t.Name), term.Escape(t.Type), t.MessageCount, term.Escape(t.SerializationFormat)))
 	}
 	fmt.Fprintf(&b, "Bag size:          %s\n", infoSize(bi.Bytes))
-	fmt.Fprintf(&b, "Storage id:        %s\n", escapeTerminal(bi.StorageID))
-	fmt.Fprintf(&b, "ROS Distro:        %s\n", escapeTerminal(distro))
+	fmt.Fprintf(&b, "Storage id:        %s\n", term.Escape(bi.StorageID))
+	fmt.Fprintf(&b, "ROS Distro:        %s\n", term.Escape(distro))
 	fmt.Fprintf(&b, "Duration:          %ss\n", infoSeconds(bi.DurationNS))
 	fmt.Fprintf(&b, "Start:             %s\n", infoTime(bi.StartNS, loc))
 	fmt.Fprintf(&b, "End:               %s\n", infoTime(bi.StartNS+bi.DurationNS, loc))
@@ -208,22 +208,4 @@ func infoSeconds(ns int64) string {
 func infoTime(ns int64, loc *time.Location) string {
 	t := time.Unix(ns/1e9, 0).In(loc)
 	return fmt.Sprintf("%s %s.%09d (%s)", t.Format("Jan _2 2006"), t.Format("15:04:05"), ns%1e9, infoSeconds(ns))
-}
-
-// escapeTerminal writes control characters of a string from a bag as
-// escapes, so that a topic name cannot move the cursor or recolour a
-// terminal.
-func escapeTerminal(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -1,24 +1,17 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 )
 
+// runInfo runs simclock bag info with args, in UTC.
 func runInfo(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(context.Background(), append([]string{"bag", "info"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Getenv: func(k string) string {
-			if k == "TZ" {
-				return "UTC"
-			}
-			return ""
-		}})
-	return out.String(), errOut.String(), code
+	r := newTestRun(t)
+	r.setenv("TZ", "UTC")
+	return r.run(append([]string{"bag", "info"}, args...)...)
 }
 
 // bag info prints ros2 bag info's layout (rosbag2_py's
@@ -106,9 +99,6 @@ func TestBagInfoFormats(t *testing.T) {
 	}
 	if got := infoSeconds(2_999_745_724); got != "2.999745724" {
 		t.Errorf("infoSeconds: %q", got)
-	}
-	if got := escapeTerminal("/a\x1b[2Jb\n"); got != `/a\x1b[2Jb\x0a` {
-		t.Errorf("escapeTerminal: %q", got)
 	}
 }
 

@@ -24,21 +24,55 @@ func TestMain(m *testing.M) {
 // go test ./internal/cli -update
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// runSimclockEnv runs simclock in-process with an empty environment and
-// returns stdout, stderr and the exit code. tty says whether stderr
-// claims to be a terminal (progress output).
-func runSimclockEnv(t *testing.T, tty bool, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		StderrIsTTY: tty, Getenv: func(string) string { return "" }})
-	return out.String(), errOut.String(), code
+// A testRun runs simclock in-process, as gh's iostreams.Test lets a test
+// run a gh command: standard input, output and error are buffers, no
+// stream is a terminal, the environment is empty. A test sets what else
+// its run needs on the Env (StderrIsTTY, Virtual, OnExecutor...) before
+// run; it is the one way every test here runs a command.
+type testRun struct {
+	*Env
+	stdin, stdout, stderr *bytes.Buffer
+	// ctx is the run's context; interrupt cancels it, as SIGINT or
+	// SIGTERM does in cmd/simclock.
+	ctx       context.Context
+	interrupt context.CancelFunc
+	// after are called when the run ends (peers a test attached).
+	after []func()
 }
 
-// runSimclock is runSimclockEnv without a terminal.
-func runSimclock(t *testing.T, args ...string) (string, string, int) {
+// newTestRun returns a run with empty standard input, no terminal and an
+// empty environment.
+func newTestRun(t testing.TB) *testRun {
+	r := &testRun{stdin: new(bytes.Buffer), stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
+	r.Env = &Env{Stdin: r.stdin, Stdout: r.stdout, Stderr: r.stderr, Getenv: func(string) string { return "" }}
+	r.ctx, r.interrupt = context.WithCancel(t.Context())
+	return r
+}
+
+// setenv makes the run's environment the name=value pairs kv.
+func (r *testRun) setenv(kv ...string) {
+	vars := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		vars[kv[i]] = kv[i+1]
+	}
+	r.Getenv = func(k string) string { return vars[k] }
+}
+
+// run runs simclock with args and returns what it wrote to standard
+// output and error, and its exit code.
+func (r *testRun) run(args ...string) (stdout, stderr string, code int) {
+	code = Main(r.ctx, args, r.Env)
+	for _, f := range r.after {
+		f()
+	}
+	r.after = nil
+	return r.stdout.String(), r.stderr.String(), code
+}
+
+// runSimclock runs simclock with args in a new testRun.
+func runSimclock(t testing.TB, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return runSimclockEnv(t, false, args...)
+	return newTestRun(t).run(args...)
 }
 
 // checkGolden compares got with the file at path, or rewrites the file

@@ -391,26 +391,18 @@ func TestDoctorUsage(t *testing.T) {
 		{"pub", "--ros-args", "-r", "chatter:=talk"},
 		{"monitor", "--ros-args", "-p", "use_sim_time:=true", "--"},
 	} {
-		var out, errb bytes.Buffer
-		env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
-			if k == "ROS_DOMAIN_ID" {
-				return "106"
-			}
-			return ""
-		}}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		code := Main(ctx, append(args, "--transport", "inproc"), env)
-		cancel()
-		if args[0] == "doctor" {
-			// doctor has no --transport; run it without
-			out.Reset()
-			errb.Reset()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			code = Main(ctx, args, env)
-			cancel()
+		// doctor has no --transport; the others run on inproc, not DDS
+		if args[0] != "doctor" {
+			args = append(args, "--transport", "inproc")
 		}
+		r := newTestRun(t)
+		r.setenv("ROS_DOMAIN_ID", "106")
+		ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
+		r.ctx = ctx
+		_, errb, code := r.run(args...)
+		cancel()
 		if code != ExitUsage {
-			t.Errorf("simclock %s: exit %d, want %d; stderr %s", strings.Join(args, " "), code, ExitUsage, errb.String())
+			t.Errorf("simclock %s: exit %d, want %d; stderr %s", strings.Join(args, " "), code, ExitUsage, errb)
 		}
 	}
 }

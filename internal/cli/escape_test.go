@@ -2,15 +2,40 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/foxglove/mcap/go/mcap"
+
+	"github.com/simclock/simclock/cdr"
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/timemsg"
 )
+
+// hostile is what a stranger's file or graph may hold in a name: an ANSI
+// colour, an OSC sequence that sets the terminal's title (ended by BEL),
+// a line break and a bidirectional override; hostileEscaped is how
+// simclock prints it (term.Escape).
+const (
+	hostile        = "\x1b[31mred\x1b]0;pwned\x07\n\u202e"
+	hostileEscaped = `\x1b[31mred\x1b]0;pwned\a\n\u202e`
+)
+
+// checkEscaped fails the test when the text a command printed holds
+// anything a terminal would act on (terminalSafe), or holds hostile
+// unescaped.
+func checkEscaped(t *testing.T, what, text string) {
+	t.Helper()
+	if bad, ok := terminalSafe(text); !ok || strings.Contains(text, "red\x1b") || strings.Contains(text, "\n\u202e") {
+		t.Errorf("%s: the output carries %U or a raw line break from a name:\n%q", what, bad, text)
+	}
+}
 
 // terminalSafe reports what in text a terminal would act on: a control
 // character other than newline, a format character, invalid UTF-8.
@@ -69,4 +94,80 @@ func FuzzDoctorText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// writeHostileBag writes an MCAP recording with /clock and a Header topic
+// whose topic, type and recorder library are named with hostile (and
+// whose stamps are zero: a finding on that topic).
+func writeHostileBag(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeDef = "\n================================================================================\nMSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n"
+	steps := []error{
+		w.WriteHeader(&mcap.Header{Profile: "ros2", Library: "rosbag2 " + hostile}),
+		w.WriteSchema(&mcap.Schema{ID: 1, Name: timemsg.ClockTypeName, Encoding: "ros2msg", Data: []byte("builtin_interfaces/Time clock" + timeDef)}),
+		w.WriteChannel(&mcap.Channel{ID: 1, SchemaID: 1, Topic: timemsg.ClockTopic, MessageEncoding: "cdr"}),
+		w.WriteSchema(&mcap.Schema{ID: 2, Name: "evil_msgs/msg/Header" + hostile, Encoding: "ros2msg", Data: []byte("builtin_interfaces/Time stamp\nstring frame_id" + timeDef)}),
+		w.WriteChannel(&mcap.Channel{ID: 2, SchemaID: 2, Topic: "/imu" + hostile, MessageEncoding: "cdr"}),
+	}
+	const start = int64(1_700_000_000e9)
+	for i := range int64(20) {
+		at := start + i*int64(100*time.Millisecond)
+		steps = append(steps, w.WriteMessage(&mcap.Message{ChannelID: 1, LogTime: uint64(at), PublishTime: uint64(at),
+			Data: timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: int32(at / 1e9), Nanosec: uint32(at % 1e9)}})}))
+		h := cdr.NewWriter(32)
+		h.Int32(0) // a zero stamp
+		h.Uint32(0)
+		h.String("frame" + hostile)
+		steps = append(steps, w.WriteMessage(&mcap.Message{ChannelID: 2, LogTime: uint64(at + 1), PublishTime: uint64(at + 1), Data: h.Bytes()}))
+	}
+	steps = append(steps, w.Close())
+	for _, err := range steps {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Names from a recording (its file's path, a topic, a type, the recorder's
+// library) reach the terminal escaped in bag inspect's and bag info's text,
+// in findings, tables and messages on stderr alike.
+func TestBagTextEscapesNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run"+hostile+"_0.mcap")
+	writeHostileBag(t, path)
+	for _, args := range [][]string{
+		{"bag", "inspect", path},
+		{"bag", "inspect", "--wide", path},
+		{"bag", "inspect", "--topics", "/none\x1b]0;pwned\x07", path}, // (--topics reads a comma-separated line)
+		{"bag", "info", path},
+		{"bag", "inspect", path + ".missing"},
+	} {
+		out, errOut, code := runSimclock(t, args...)
+		what := strings.Join(args[:len(args)-1], " ")
+		checkEscaped(t, what+" (stdout)", out)
+		checkEscaped(t, what+" (stderr)", errOut)
+		if strings.HasSuffix(args[len(args)-1], ".missing") {
+			if code != ExitUsage || !strings.Contains(errOut, "run"+hostileEscaped+"_0.mcap.missing") {
+				t.Errorf("%s: exit %d, stderr %q", what, code, errOut)
+			}
+			continue
+		}
+		if args[2] == "--topics" {
+			if !strings.Contains(errOut, `--topics /none\x1b]0;pwned\a: the bag has no such topic`) {
+				t.Errorf("%s: stderr %q", what, errOut)
+			}
+			continue
+		}
+		if !strings.Contains(out, "/imu"+hostileEscaped) || !strings.Contains(out, "run"+hostileEscaped+"_0.mcap") {
+			t.Errorf("%s: exit %d, the names are not printed escaped:\n%s%s", what, code, out, errOut)
+		}
+	}
 }

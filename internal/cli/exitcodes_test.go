@@ -184,7 +184,7 @@ func TestExitCodeContract(t *testing.T) {
 func TestSecondsMeanTheSame(t *testing.T) {
 	var envs []string
 	for _, v := range []string{"1.5", "1.5s", "1500ms"} {
-		out, errOut, code := runVirtual(t, nil, 0, "pub", "--transport", "inproc", "--format", "json", "--period", v, "--duration", v)
+		out, errOut, code := virtualRun(t, nil, 0).run("pub", "--transport", "inproc", "--format", "json", "--period", v, "--duration", v)
 		if code != ExitOK {
 			t.Fatalf("--period %s: exit %d, %s", v, code, errOut)
 		}
@@ -235,15 +235,10 @@ func TestHelpDefaultsReadable(t *testing.T) {
 // A CYCLONEDDS_URI naming a missing file is said in words before Cyclone
 // DDS would print its raw log line.
 func TestMissingCycloneConfig(t *testing.T) {
-	var out, errOut strings.Builder
-	code := Main(t.Context(), []string{"monitor", "--duration", "1"}, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Getenv: func(k string) string {
-			if k == "CYCLONEDDS_URI" {
-				return "file:///nonexistent/cyclonedds.xml"
-			}
-			return ""
-		}})
-	if code != ExitFailure || !strings.Contains(errOut.String(), "CYCLONEDDS_URI names file:///nonexistent/cyclonedds.xml, which cannot be read") {
-		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	r := newTestRun(t)
+	r.setenv("CYCLONEDDS_URI", "file:///nonexistent/cyclonedds.xml")
+	_, errOut, code := r.run("monitor", "--duration", "1")
+	if code != ExitFailure || !strings.Contains(errOut, "CYCLONEDDS_URI names file:///nonexistent/cyclonedds.xml, which cannot be read") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -14,7 +14,7 @@ func TestEnumFlagErrorsListTheChoices(t *testing.T) {
 		want string
 	}{
 		{[]string{"lint", "--format", "xml", "."}, `"xml" for "--format" flag: want text, json, sarif or junit`},
-		{[]string{"bag", "inspect", "--format", "xml", "x.mcap"}, `want text, json or sarif`},
+		{[]string{"bag", "inspect", "--format", "xml", "x.mcap"}, `want text, json, sarif or junit`},
 		{[]string{"doctor", "--format", "xml"}, `want text, json, sarif or junit`},
 		{[]string{"pub", "--format", "sarif"}, `"sarif" for "--format" flag: want text or json`},
 		{[]string{"monitor", "--transport", "tcp"}, `want dds or inproc`},

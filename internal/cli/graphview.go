@@ -2,14 +2,12 @@ package cli
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -108,19 +106,7 @@ func (o *onceSet) first(key string) bool {
 // GID.
 func publisherName(p clockstream.PublisherStats) string {
 	if p.Node != "" {
-		return untrusted(p.Node)
+		return term.Escape(p.Node)
 	}
-	return untrusted(p.ID)
-}
-
-// untrusted makes a string from the network safe for a terminal: with a
-// control or invalid character it is printed Go-quoted, escapes and all.
-// (Node names come from any participant's ros_discovery_info.)
-func untrusted(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
+	return term.Escape(p.ID)
 }

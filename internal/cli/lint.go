@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/lint"
 	"github.com/simclock/simclock/rules"
 )
@@ -290,7 +291,8 @@ func lintRuleID(c rules.Check) string {
 }
 
 // writeText prints each finding with its fix, then once per rule why it
-// matters and where it is documented, all wrapped to 100 columns. Files
+// matters and where it is documented, all wrapped to 100 columns. Paths,
+// messages (which quote the source) and fixes are escaped (term.Escape). Files
 // that could not be parsed or read are named on errOut, then the summary.
 func (r lintRun) writeText(out, errOut io.Writer) error {
 	res := r.res
@@ -300,7 +302,7 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		if f.Fixed {
 			mark = " (fixed)"
 		}
-		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s: %s%s\n", f.File, f.Line, f.Col, f.Severity, ruleOrCode(f), f.Message, mark); err != nil {
+		if _, err := fmt.Fprintf(out, "%s:%d:%d: %s: %s: %s%s\n", term.Escape(f.File), f.Line, f.Col, f.Severity, ruleOrCode(f), term.Escape(f.Message), mark); err != nil {
 			return err
 		}
 		if f.Fixed {
@@ -309,7 +311,7 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		if id := f.Rule(); id != 0 && !slices.Contains(seen, id) {
 			seen = append(seen, id)
 		}
-		if err := printWrapped(out, "    ", "fix: "+f.Fix, "     "); err != nil {
+		if err := printWrapped(out, "    ", "fix: "+term.Escape(f.Fix), "     "); err != nil {
 			return err
 		}
 	}
@@ -335,10 +337,10 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
 		}
-		fmt.Fprintf(errOut, "%s: %s\n", where, parseErrorText(p))
+		fmt.Fprintf(errOut, "%s: %s\n", term.Escape(where), term.Escape(parseErrorText(p)))
 	}
 	for _, sk := range res.Skipped {
-		fmt.Fprintf(errOut, "%s: %s\n", escapeTerminal(sk.File), sk.Reason)
+		fmt.Fprintf(errOut, "%s: %s\n", term.Escape(sk.File), term.Escape(sk.Reason))
 	}
 	if len(res.Findings) > 0 || r.fixed > 0 {
 		fmt.Fprintf(errOut, "simclock lint: %d finding(s), %d fixed, in %d file(s)\n", len(res.Findings), r.fixed, res.Files)
@@ -364,7 +366,7 @@ func (r lintRun) writeText(out, errOut io.Writer) error {
 		fmt.Fprintf(errOut, "simclock lint: %d path(s) could not be read: the rest was linted, and the run fails\n", n)
 	}
 	if r.noFiles() {
-		fmt.Fprintf(errOut, "simclock lint: %s\n", escapeTerminal(r.noFilesText()))
+		fmt.Fprintf(errOut, "simclock lint: %s\n", term.Escape(r.noFilesText()))
 	}
 	return nil
 }

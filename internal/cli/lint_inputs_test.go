@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,10 +17,9 @@ import (
 // runLintStdin runs simclock with src on standard input.
 func runLintStdin(t *testing.T, src string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(t.Context(), args, &Env{Stdin: strings.NewReader(src), Stdout: &out, Stderr: &errOut,
-		Getenv: func(string) string { return "" }})
-	return out.String(), errOut.String(), code
+	r := newTestRun(t)
+	r.stdin.WriteString(src)
+	return r.run(args...)
 }
 
 // writeTree writes files (name: contents) under dir.
@@ -38,11 +36,8 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// junitTime is the suite's time, measured on this machine.
-var junitTime = regexp.MustCompile(` time="[0-9.]+"`)
-
 func TestLintJUnitGolden(t *testing.T) {
-	out, errOut, code := runCLI(t, "lint", "--format", "junit", "testdata/lint/pkg")
+	out, errOut, code := runSimclock(t, "lint", "--format", "junit", "testdata/lint/pkg")
 	if code != ExitFailure || errOut != "" {
 		t.Errorf("exit %d, stderr %q: want 1 and nothing", code, errOut)
 	}
@@ -57,7 +52,7 @@ func TestLintJUnitGolden(t *testing.T) {
 	// ament names a result file's; info findings pass; a clean run is one
 	// passing case.
 	file := filepath.Join(t.TempDir(), "results", "my_pkg", "simclock_lint.xunit.xml")
-	out, _, code = runCLI(t, "lint", "--fail-on", "error", "--xunit-file", file, "testdata/lint/pkg")
+	out, _, code = runSimclock(t, "lint", "--fail-on", "error", "--xunit-file", file, "testdata/lint/pkg")
 	data, err := os.ReadFile(file)
 	if err != nil || code != ExitFailure || !strings.Contains(out, "error: R16:") {
 		t.Fatalf("--xunit-file: exit %d, %v\n%s", code, err, out)
@@ -65,7 +60,7 @@ func TestLintJUnitGolden(t *testing.T) {
 	if c := reporttest.ValidateJUnit(t, data); c.Tests != 9 || c.Failures != 4 || !bytes.Contains(data, []byte(`<testsuite name="my_pkg.simclock_lint"`)) {
 		t.Errorf("--fail-on error: %+v, want 4 failures (the errors) of 9\n%s", c, data)
 	}
-	_, _, code = runCLI(t, "lint", "--xunit-file", file, "testdata/lint/clean")
+	_, _, code = runSimclock(t, "lint", "--xunit-file", file, "testdata/lint/clean")
 	data, _ = os.ReadFile(file)
 	if c := reporttest.ValidateJUnit(t, data); code != ExitOK || c.Tests != 1 || c.Failures != 0 || c.Cases[0] != "simclock_lint" {
 		t.Errorf("clean: exit %d, %+v", code, c)
@@ -88,20 +83,20 @@ func TestLintNoFiles(t *testing.T) {
 		{os.DevNull, os.DevNull + ": not a regular file (a character device): nothing to lint"},
 		{mcap, mcap + ": a binary file, not source code: not linted (a rosbag2 recording: simclock bag inspect reads it)"},
 	} {
-		out, errOut, code := runCLI(t, "lint", tc.path)
+		out, errOut, code := runSimclock(t, "lint", tc.path)
 		if code != ExitFailure || out != "" || !strings.Contains(errOut, "simclock lint: no files found to lint in "+tc.path) ||
 			!strings.Contains(errOut, tc.note) || strings.Contains(errOut, "parse") {
 			t.Errorf("lint %s: exit %d\nstdout %q\nstderr %s", tc.path, code, out, errOut)
 		}
-		out, _, _ = runCLI(t, "lint", "--format", "json", tc.path)
+		out, _, _ = runSimclock(t, "lint", "--format", "json", tc.path)
 		if !strings.Contains(out, `"files":0,`) || !strings.Contains(out, `"failed":true`) {
 			t.Errorf("lint --format json %s:\n%s", tc.path, out)
 		}
-		out, _, _ = runCLI(t, "lint", "--format", "junit", tc.path)
+		out, _, _ = runSimclock(t, "lint", "--format", "junit", tc.path)
 		if c := reporttest.ValidateJUnit(t, []byte(out)); c.Errors != 1 || !strings.Contains(out, "no files found") {
 			t.Errorf("lint --format junit %s: %+v\n%s", tc.path, c, out)
 		}
-		out, _, _ = runCLI(t, "lint", "--format", "sarif", tc.path)
+		out, _, _ = runSimclock(t, "lint", "--format", "sarif", tc.path)
 		reporttest.ValidateSARIF(t, []byte(out))
 		if inv := parseSARIF(t, out).Runs[0].Invocations[0]; inv.ExecutionSuccessful {
 			t.Errorf("lint --format sarif %s: the run is successful", tc.path)
@@ -197,7 +192,7 @@ func TestLintConfigFile(t *testing.T) {
 		"src/bad/x.py":              "",
 	})
 	pkg := filepath.Join(ws, "src/pkg")
-	out, _, code := runCLI(t, "lint", "--format", "json", pkg)
+	out, _, code := runSimclock(t, "lint", "--format", "json", pkg)
 	if code != ExitFailure || !strings.Contains(out, `"config":"`+filepath.Join(pkg, ".simclock.yaml")+`"`) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -208,27 +203,27 @@ func TestLintConfigFile(t *testing.T) {
 	// Flags win: --rules replaces rules and ignore, --exclude exclude;
 	// per_file_ignores stand.
 	t.Chdir(pkg)
-	out, _, _ = runCLI(t, "lint", "--format", "json", "--rules", "R16,time-positional-args", "--exclude", "my_pkg", ".")
+	out, _, _ = runSimclock(t, "lint", "--format", "json", "--rules", "R16,time-positional-args", "--exclude", "my_pkg", ".")
 	if !strings.Contains(out, "vendor/tracker.py") || strings.Contains(out, "my_pkg/tracker.py") ||
 		strings.Count(out, `"rules":["R16"]`) != 2 || strings.Count(out, `"rules":["R2"]`) != 1 {
 		t.Errorf("flags do not override the file:\n%s", out)
 	}
 	// pyproject.toml's [tool.simclock.lint], found from a file's directory.
 	other := filepath.Join(ws, "src/other")
-	out, _, _ = runCLI(t, "lint", "--format", "json", filepath.Join(other, "tracker.py"))
+	out, _, _ = runSimclock(t, "lint", "--format", "json", filepath.Join(other, "tracker.py"))
 	if !strings.Contains(out, `"rules":["R2"],"fix"`) || strings.Count(out, `"kind":"finding"`) != 1 {
 		t.Errorf("pyproject.toml:\n%s", out)
 	}
 	// --config names the file; a mistake in one is a usage error naming
 	// file and key; paths under two config files must be told which.
-	if out, _, _ := runCLI(t, "lint", "--format", "json", "--config", filepath.Join(other, "pyproject.toml"), filepath.Join(pkg, "my_pkg")); strings.Count(out, `"kind":"finding"`) != 1 {
+	if out, _, _ := runSimclock(t, "lint", "--format", "json", "--config", filepath.Join(other, "pyproject.toml"), filepath.Join(pkg, "my_pkg")); strings.Count(out, `"kind":"finding"`) != 1 {
 		t.Errorf("--config:\n%s", out)
 	}
-	_, errOut, code := runCLI(t, "lint", filepath.Join(ws, "src/bad"))
+	_, errOut, code := runSimclock(t, "lint", filepath.Join(ws, "src/bad"))
 	if code != ExitUsage || !strings.Contains(errOut, filepath.Join(ws, "src/bad/.simclock.yaml")+": line 2: field rule not found") {
 		t.Errorf("a bad config file: exit %d, %s", code, errOut)
 	}
-	_, errOut, code = runCLI(t, "lint", pkg, other)
+	_, errOut, code = runSimclock(t, "lint", pkg, other)
 	if code != ExitUsage || !strings.Contains(errOut, "different config files") {
 		t.Errorf("two config files: exit %d, %s", code, errOut)
 	}
@@ -275,15 +270,10 @@ func TestLintDistroPrecedence(t *testing.T) {
 	}
 	writeTree(t, dir, map[string]string{".simclock.yaml": "lint:\n  ros_distro: kilted\n", "window.cpp": string(window)})
 	run := func(args ...string) string {
-		var out bytes.Buffer
-		Main(t.Context(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
-			Getenv: func(k string) string {
-				if k == "ROS_DISTRO" {
-					return "humble"
-				}
-				return ""
-			}})
-		return out.String()
+		r := newTestRun(t)
+		r.setenv("ROS_DISTRO", "humble")
+		out, errOut, _ := r.run(args...)
+		return out + errOut
 	}
 	if out := run("lint", "--rules", "R27", dir); !strings.Contains(out, "rclcpp on Kilted") {
 		t.Errorf("the config file's ros_distro does not win over $ROS_DISTRO:\n%s", out)
@@ -297,5 +287,30 @@ func TestLintDistroPrecedence(t *testing.T) {
 	writeTree(t, dir, map[string]string{".simclock.yaml": "lint:\n  rules: [R27]\n"})
 	if out := run("lint", dir); !strings.Contains(out, "rclcpp on Humble") {
 		t.Errorf("$ROS_DISTRO does not win over the default:\n%s", out)
+	}
+}
+
+// A path and source text from outside reach the terminal escaped in lint's
+// text: the file's name, the source a message or fix quotes, a file that
+// could not be parsed; JSON keeps them exact for its readers.
+func TestLintTextEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	// hostile without its line break: a string literal cannot hold one
+	inline := strings.ReplaceAll(hostile, "\n", "")
+	src := "from rclpy.time import Time\n\n\ndef stamp():\n    return Time(0, len('" + inline + "'))\n"
+	writeTree(t, dir, map[string]string{
+		"node" + hostile + ".py":   src,
+		"broken" + hostile + ".py": "def (:\n    '" + hostile + "\n",
+	})
+	out, errOut, code := runSimclock(t, "lint", dir)
+	checkEscaped(t, "lint (stdout)", out)
+	checkEscaped(t, "lint (stderr)", errOut)
+	if code != ExitFailure || !strings.Contains(out, "node"+hostileEscaped+".py:5:12: error: R2:") ||
+		!strings.Contains(out, `fix: write Time(seconds=0, nanoseconds=len('`+strings.ReplaceAll(hostileEscaped, `\n`, "")+`'))`) || !strings.Contains(errOut, "broken"+hostileEscaped+".py") {
+		t.Errorf("exit %d, names not printed escaped:\n%s%s", code, out, errOut)
+	}
+	out, _, _ = runSimclock(t, "lint", "--format", "json", dir)
+	if !strings.Contains(out, `"fix":"write Time(seconds=0, nanoseconds=len('\u001b[31mred\u001b]0;pwned\u0007`+"\u202e'))") {
+		t.Errorf("JSON does not keep the excerpt exact:\n%s", out)
 	}
 }

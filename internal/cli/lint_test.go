@@ -3,8 +3,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,12 +16,6 @@ import (
 	"github.com/simclock/simclock/lint"
 	"github.com/simclock/simclock/rules"
 )
-
-// runCLI runs simclock in-process and returns stdout, stderr and the exit code.
-func runCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	return runSimclock(t, args...)
-}
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -41,7 +33,7 @@ func TestLintGolden(t *testing.T) {
 		{"rules.golden", []string{"lint", "--rules", "R29,r27", "testdata/lint/pkg"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runCLI(t, tc.args...)
+			out, errOut, code := runSimclock(t, tc.args...)
 			if code != ExitFailure {
 				t.Errorf("exit %d, want %d (findings); stderr: %s", code, ExitFailure, errOut)
 			}
@@ -65,7 +57,7 @@ func TestLintGolden(t *testing.T) {
 }
 
 func TestLintText(t *testing.T) {
-	out, errOut, _ := runCLI(t, "lint", "testdata/lint/pkg")
+	out, errOut, _ := runSimclock(t, "lint", "testdata/lint/pkg")
 	// Compiler-style first lines, each followed by its fix; then, once per
 	// rule, why it matters and its section in docs/rules.md.
 	findings, whys := 0, map[string]int{}
@@ -120,7 +112,7 @@ func TestLintText(t *testing.T) {
 }
 
 func TestLintJSONLines(t *testing.T) {
-	out, _, _ := runCLI(t, "lint", "--format", "json", "testdata/lint/pkg")
+	out, _, _ := runSimclock(t, "lint", "--format", "json", "testdata/lint/pkg")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	kinds := map[string]int{}
 	for i, line := range lines {
@@ -233,7 +225,7 @@ func parseSARIF(t *testing.T, out string) sarifShape {
 }
 
 func TestLintSARIF(t *testing.T) {
-	out, _, _ := runCLI(t, "lint", "--format", "sarif", "testdata/lint/pkg")
+	out, _, _ := runSimclock(t, "lint", "--format", "sarif", "testdata/lint/pkg")
 	log := parseSARIF(t, out)
 	run := log.Runs[0]
 	for _, r := range run.Tool.Driver.Rules {
@@ -285,7 +277,7 @@ func TestLintSARIFRoot(t *testing.T) {
 	}
 	uris := func(args ...string) []string {
 		t.Helper()
-		out, errOut, _ := runCLI(t, append([]string{"lint", "--format", "sarif"}, args...)...)
+		out, errOut, _ := runSimclock(t, append([]string{"lint", "--format", "sarif"}, args...)...)
 		log := parseSARIF(t, out)
 		if got := log.Runs[0].OriginalURIBaseIDs["SRCROOT"].URI; args[0] != "--root" && !strings.HasSuffix(got, filepath.ToSlash(repo)+"/") {
 			t.Errorf("%v: SRCROOT %s, want %s; stderr %s", args, got, repo, errOut)
@@ -335,17 +327,17 @@ func TestLintSyntaxErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, errOut, code := runCLI(t, "lint", dir)
+	_, errOut, code := runSimclock(t, "lint", dir)
 	if code != ExitOK || !strings.Contains(errOut, py+":1: syntax error") ||
 		!strings.Contains(errOut, "1 file(s) with syntax errors; analysed around them") ||
 		strings.Contains(errOut, cpp) {
 		t.Errorf("exit %d; want 0, the Python file named as a syntax error and the C++ one not:\n%s", code, errOut)
 	}
-	_, errOut, code = runCLI(t, "lint", "--strict", dir)
+	_, errOut, code = runSimclock(t, "lint", "--strict", dir)
 	if code != ExitFailure || !strings.Contains(errOut, "1 file(s) with syntax errors; --strict: the run fails") {
 		t.Errorf("--strict: exit %d, want 1:\n%s", code, errOut)
 	}
-	_, errOut, code = runCLI(t, "lint", "--strict", filepath.Join(dir, "src"))
+	_, errOut, code = runSimclock(t, "lint", "--strict", filepath.Join(dir, "src"))
 	if code != ExitOK || strings.Contains(errOut, "syntax") {
 		t.Errorf("--strict on the C++ component alone: exit %d, want 0 and no syntax error:\n%s", code, errOut)
 	}
@@ -370,7 +362,7 @@ func TestLintParseErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, errOut, code := runCLI(t, "lint", dir)
+	out, errOut, code := runSimclock(t, "lint", dir)
 	if code != ExitOK || out != "" {
 		t.Errorf("exit %d, stdout %q: want 0 and nothing (no findings)", code, out)
 	}
@@ -384,17 +376,17 @@ func TestLintParseErrors(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	_, errOut, code = runCLI(t, "lint", "--strict", dir)
+	_, errOut, code = runSimclock(t, "lint", "--strict", dir)
 	if code != ExitFailure || !strings.Contains(errOut, "--strict") {
 		t.Errorf("--strict: exit %d, want 1; stderr %s", code, errOut)
 	}
-	out, _, code = runCLI(t, "lint", "--strict", "--format", "json", dir)
+	out, _, code = runSimclock(t, "lint", "--strict", "--format", "json", dir)
 	if code != ExitFailure || strings.Count(out, `"kind":"parse_error"`) != 3 ||
 		!strings.Contains(out, `"unparsed":2`) || !strings.Contains(out, `"failed":true`) ||
 		!strings.Contains(out, `"file":"`+filepath.Join(dir, "src/macro.cpp")+`","line":3`) {
 		t.Errorf("--strict --format json: exit %d\n%s", code, out)
 	}
-	out, _, _ = runCLI(t, "lint", "--strict", "--format", "sarif", dir)
+	out, _, _ = runSimclock(t, "lint", "--strict", "--format", "sarif", dir)
 	inv := parseSARIF(t, out).Runs[0].Invocations[0]
 	levels := map[string]int{}
 	for _, n := range inv.ToolExecutionNotifications {
@@ -429,7 +421,7 @@ func TestLintExitCodes(t *testing.T) {
 		{"strict and clean", []string{"lint", "--strict", "testdata/lint/clean"}, ExitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runCLI(t, tc.args...)
+			out, errOut, code := runSimclock(t, tc.args...)
 			if code != tc.want {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.want, out, errOut)
 			}
@@ -448,7 +440,7 @@ func TestLintFix(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS("testdata/lint/pkg")); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCLI(t, "lint", "--fix", dir)
+	out, errOut, code := runSimclock(t, "lint", "--fix", dir)
 	if code != ExitFailure {
 		t.Errorf("exit %d, want 1 (unfixable findings remain); stderr %s", code, errOut)
 	}
@@ -468,7 +460,7 @@ func TestLintFix(t *testing.T) {
 		golden(t, "fixed_"+filepath.Base(name)+".golden", string(got))
 	}
 	// A second run finds nothing left to fix.
-	out, _, _ = runCLI(t, "lint", "--format", "json", dir)
+	out, _, _ = runSimclock(t, "lint", "--format", "json", dir)
 	if strings.Contains(out, `"fixable":true`) {
 		t.Errorf("fixable findings after --fix:\n%s", out)
 	}
@@ -500,7 +492,7 @@ func TestLintDistroWording(t *testing.T) {
 		"kilted":  {"warning: R27: \"this->get_clock()->now() - window_\" has no guard against now <= W: rclcpp on Kilted (28.2 and later) throws std::runtime_error", ExitFailure},
 		"rolling": {"warning: R27: \"this->get_clock()->now() - window_\" has no guard against now <= W: rclcpp on Rolling (28.2 and later) throws std::runtime_error", ExitFailure},
 	} {
-		out, errOut, code := runCLI(t, "lint", "--rules", "R27", "--ros-distro", distro, "testdata/lint/pkg/src")
+		out, errOut, code := runSimclock(t, "lint", "--rules", "R27", "--ros-distro", distro, "testdata/lint/pkg/src")
 		if code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("--ros-distro %s: exit %d (want %d), output lacks %q:\n%s%s", distro, code, tc.code, tc.want, out, errOut)
 		}
@@ -511,15 +503,9 @@ func TestLintDistroWording(t *testing.T) {
 // ROS shell sets it); an unknown one is named and the default used.
 func TestLintDistroFromEnv(t *testing.T) {
 	run := func(rosDistro string, args ...string) (string, string, int) {
-		var out, errOut bytes.Buffer
-		code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-			Getenv: func(k string) string {
-				if k == "ROS_DISTRO" {
-					return rosDistro
-				}
-				return ""
-			}})
-		return out.String(), errOut.String(), code
+		r := newTestRun(t)
+		r.setenv("ROS_DISTRO", rosDistro)
+		return r.run(args...)
 	}
 	args := []string{"lint", "--rules", "R27", "testdata/lint/pkg/src"}
 	out, errOut, code := run("kilted", args...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/lint"
 )
 
@@ -75,7 +76,7 @@ func lintConfig(flags *pflag.FlagSet, env *Env, opts *lintOptions) (lint.Config,
 				cfg.RosDistro = d
 			} else {
 				fmt.Fprintf(env.Stderr, "simclock lint: ROS_DISTRO=%s is not one lint knows (%s): linting for %s\n",
-					escapeTerminal(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
+					term.Escape(d), strings.Join(lint.Distros, ", "), lint.DefaultDistro)
 			}
 		}
 	}

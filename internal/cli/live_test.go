@@ -6,8 +6,6 @@ package cli
 // output is the same on every run, to the nanosecond, without waiting.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -30,57 +28,42 @@ type peer struct {
 	cfg  clockstream.ScheduleConfig
 }
 
-// runVirtual runs simclock in virtual time on an in-process bus, with
-// peers publishing /clock beside the command. ctx may be canceled by a
-// peer (cancelAt) to model SIGINT or SIGTERM.
-func runVirtual(t *testing.T, peers []peer, cancelAt time.Duration, args ...string) (stdout, stderr string, code int) {
+// virtualRun returns a run in virtual time on an in-process bus, with
+// peers publishing /clock beside the command; at interruptAt of virtual
+// time (when positive) the run is interrupted, as by SIGINT or SIGTERM.
+func virtualRun(t *testing.T, peers []peer, interruptAt time.Duration) *testRun {
 	t.Helper()
-	return runVirtualEnv(t, false, peers, cancelAt, args...)
-}
-
-// runVirtualEnv is runVirtual with stderr a terminal or not.
-func runVirtualEnv(t *testing.T, tty bool, peers []peer, cancelAt time.Duration, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	r := newTestRun(t)
 	bus := inproc.NewBus()
-	var closers []func()
-	defer func() {
-		for _, c := range closers {
-			c()
+	r.Virtual, r.Bus = virtualclock.New(), bus
+	r.OnExecutor = func(exec *executor.Executor) {
+		for _, p := range peers {
+			tr := bus.Connect(p.name)
+			pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sch, err := clockstream.NewSchedule(p.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, err := clockstream.NewPlayer(r.ctx, exec, pub, sch, clockstream.PlayerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.after = append(r.after, pl.Close, func() { tr.Close() })
 		}
-	}()
-	var out, errOut bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
-		StderrIsTTY: tty, Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
-			for _, p := range peers {
-				tr := bus.Connect(p.name)
-				pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sch, err := clockstream.NewSchedule(p.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				pl, err := clockstream.NewPlayer(ctx, exec, pub, sch, clockstream.PlayerOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				closers = append(closers, pl.Close, func() { tr.Close() })
-			}
-			if cancelAt > 0 {
-				// The signal arrives at a virtual instant, so the summary is
-				// deterministic too.
-				q := timer.NewQueue(exec.Steady())
-				exec.AddQueue(q)
-				var once *timer.Timer
-				once, _ = q.New(cancelAt, func(timer.Info) { once.Cancel(); cancel() }, true)
-				closers = append(closers, func() { exec.RemoveQueue(q); q.Close() })
-			}
-		}}
-	code = Main(ctx, args, env)
-	return out.String(), errOut.String(), code
+		if interruptAt > 0 {
+			// The signal arrives at a virtual instant, so the summary is
+			// deterministic too.
+			q := timer.NewQueue(exec.Steady())
+			exec.AddQueue(q)
+			var once *timer.Timer
+			once, _ = q.New(interruptAt, func(timer.Info) { once.Cancel(); r.interrupt() }, true)
+			r.after = append(r.after, func() { exec.RemoveQueue(q); q.Close() })
+		}
+	}
+	return r
 }
 
 func liveGolden(t *testing.T, name, got string) {
@@ -117,7 +100,7 @@ func TestMonitorGolden(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
 				args := append([]string{"monitor", "--transport", "inproc", "--duration", "3", "--format", format}, tc.args...)
-				out, errOut, code := runVirtual(t, tc.peers, 0, args...)
+				out, errOut, code := virtualRun(t, tc.peers, 0).run(args...)
 				if code != tc.code {
 					t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errOut)
 				}
@@ -147,7 +130,7 @@ func TestPubGolden(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
 				args := append([]string{"pub", "--transport", "inproc", "--format", format}, tc.args...)
-				out, errOut, code := runVirtual(t, nil, 0, args...)
+				out, errOut, code := virtualRun(t, nil, 0).run(args...)
 				if code != ExitOK {
 					t.Fatalf("exit %d; stderr %q", code, errOut)
 				}
@@ -167,11 +150,11 @@ func TestPubGolden(t *testing.T) {
 // SIGINT and SIGTERM cancel the command's context (cmd/simclock): the run
 // ends with its summary and its verdict, not with an error.
 func TestInterruptEndsWithSummary(t *testing.T) {
-	out, errOut, code := runVirtual(t, []peer{steady}, 2500*time.Millisecond, "monitor", "--transport", "inproc")
+	out, errOut, code := virtualRun(t, []peer{steady}, 2500*time.Millisecond).run("monitor", "--transport", "inproc")
 	if code != ExitOK || !strings.Contains(out, "summary: 250 messages in 2.500 s") || errOut != "" {
 		t.Errorf("monitor: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code = runVirtual(t, nil, 1500*time.Millisecond, "pub", "--transport", "inproc", "--format", "json")
+	out, errOut, code = virtualRun(t, nil, 1500*time.Millisecond).run("pub", "--transport", "inproc", "--format", "json")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != ExitOK || !strings.HasPrefix(lines[len(lines)-1], `{"kind":"summary","elapsed_ns":1500000000,"sent":150,`) {
 		t.Errorf("pub: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
@@ -233,7 +216,7 @@ func checkWidth(t *testing.T, out string) {
 func TestBagClockGolden(t *testing.T) {
 	bagFile := filepath.Join("testdata", "bag", "hazards.mcap")
 	for _, format := range []string{"text", "json"} {
-		out, errOut, code := runVirtual(t, nil, 0, "bag", "clock", "--transport", "inproc", "--hz", "10", "--rate", "2", "--format", format, bagFile)
+		out, errOut, code := virtualRun(t, nil, 0).run("bag", "clock", "--transport", "inproc", "--hz", "10", "--rate", "2", "--format", format, bagFile)
 		if code != ExitOK {
 			t.Fatalf("exit %d; stderr %q", code, errOut)
 		}
@@ -252,7 +235,9 @@ func TestBagClockGolden(t *testing.T) {
 // a header row that labels its columns, and prints only its summary on
 // stdout; piped, it prints a row per interval.
 func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
-	out, errOut, code := runVirtualEnv(t, true, nil, 0, "monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock")
+	r := virtualRun(t, nil, 0)
+	r.StderrIsTTY = true
+	out, errOut, code := r.run("monitor", "--transport", "inproc", "--duration", "2.5", "--allow-no-clock")
 	if code != ExitOK || strings.Count(errOut, "\r\033[K") != 2 || !strings.Contains(errOut, "no clock yet") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
@@ -268,7 +253,9 @@ func TestMonitorLiveRefreshOnATerminal(t *testing.T) {
 // live line when who publishes or what is wrong changes, not every
 // interval; the publishers are named.
 func TestMonitorLivePublishersOnATerminal(t *testing.T) {
-	_, errOut, code := runVirtualEnv(t, true, []peer{steady, late}, 0, "monitor", "--transport", "inproc", "--duration", "4", "--allow-no-clock")
+	r := virtualRun(t, []peer{steady, late}, 0)
+	r.StderrIsTTY = true
+	_, errOut, code := r.run("monitor", "--transport", "inproc", "--duration", "4", "--allow-no-clock")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -195,7 +196,7 @@ func (m qosMismatch) String() string {
 		why = append(why, c.String())
 	}
 	return fmt.Sprintf("publisher %s offers %s, which this subscription does not match (%s): it gets nothing from it",
-		untrusted(cmp.Or(m.Node, m.ID)), m.Offered, strings.Join(why, "; "))
+		term.Escape(cmp.Or(m.Node, m.ID)), m.Offered, strings.Join(why, "; "))
 }
 
 // monitorSummary is the "summary" JSON line.

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +9,6 @@ import (
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/timer"
 	"github.com/simclock/simclock/transport"
-	"github.com/simclock/simclock/transport/inproc"
-	"github.com/simclock/simclock/virtualclock"
 )
 
 func TestParseExpectRTF(t *testing.T) {
@@ -42,37 +38,27 @@ func TestParseExpectRTF(t *testing.T) {
 // A /clock of only malformed messages gives no node a time: monitor's
 // clock_present check fails on it (have_clock false), in virtual time.
 func TestMonitorMalformedClockFails(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	bus := inproc.NewBus()
-	var out, errOut bytes.Buffer
-	var closers []func()
-	defer func() {
-		for _, c := range closers {
-			c()
+	r := virtualRun(t, nil, 0) // the broken simulator is attached here
+	r.OnExecutor = func(exec *executor.Executor) {
+		tr := r.Bus.Connect("broken_sim")
+		pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
-		Virtual: virtualclock.New(), Bus: bus, OnExecutor: func(exec *executor.Executor) {
-			tr := bus.Connect("broken_sim")
-			pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
-			if err != nil {
-				t.Fatal(err)
-			}
-			q := timer.NewQueue(exec.Steady())
-			exec.AddQueue(q)
-			if _, err := q.New(20*time.Millisecond, func(timer.Info) {
-				pub.Publish(ctx, []byte{0, 1, 0, 0, 1, 2, 3, 4}) //nolint:errcheck // in-process
-			}, true); err != nil {
-				t.Fatal(err)
-			}
-			closers = append(closers, func() { exec.RemoveQueue(q); q.Close(); tr.Close() })
-		}}
-	code := Main(ctx, []string{"monitor", "--transport", "inproc", "--duration", "1", "--format", "json"}, env)
-	if code != ExitFailure {
-		t.Errorf("exit %d, want %d; stderr %q", code, ExitFailure, errOut.String())
+		q := timer.NewQueue(exec.Steady())
+		exec.AddQueue(q)
+		if _, err := q.New(20*time.Millisecond, func(timer.Info) {
+			pub.Publish(r.ctx, []byte{0, 1, 0, 0, 1, 2, 3, 4}) //nolint:errcheck // in-process
+		}, true); err != nil {
+			t.Fatal(err)
+		}
+		r.after = append(r.after, func() { exec.RemoveQueue(q); q.Close(); tr.Close() })
 	}
-	sum := lastKind(t, out.String(), "summary")
+	out, errOut, code := r.run("monitor", "--transport", "inproc", "--duration", "1", "--format", "json")
+	if code != ExitFailure {
+		t.Errorf("exit %d, want %d; stderr %q", code, ExitFailure, errOut)
+	}
+	sum := lastKind(t, out, "summary")
 	if sum == nil || sum["have_clock"] != false || sum["malformed"].(float64) < 40 || sum["ok"] != false {
 		t.Fatalf("summary %v", sum)
 	}

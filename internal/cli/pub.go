@@ -16,6 +16,7 @@ import (
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -217,7 +218,7 @@ func (m readerMismatch) String() string {
 		why = append(why, c.String())
 	}
 	return fmt.Sprintf("the reader of %s (%s) does not match this publisher (%s): it gets nothing",
-		untrusted(cmp.Or(m.Node, m.ID)), m.Requested, strings.Join(why, "; "))
+		term.Escape(cmp.Or(m.Node, m.ID)), m.Requested, strings.Join(why, "; "))
 }
 
 // play publishes the ticks of tk with a clockstream.Player, printing a

@@ -25,6 +25,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/transport/inproc"
 	"github.com/simclock/simclock/virtualclock"
@@ -260,12 +261,16 @@ func Main(ctx context.Context, args []string, env *Env) int {
 		if cmd != nil {
 			path = cmd.CommandPath()
 		}
-		fmt.Fprintf(env.Stderr, "simclock: %v\nRun '%s --help' for usage.\n", err, path)
+		fmt.Fprintf(env.Stderr, "simclock: %s\nRun '%s --help' for usage.\n", errorText(err), path)
 		return ExitUsage
 	}
-	fmt.Fprintf(env.Stderr, "simclock: %v\n", err)
+	fmt.Fprintf(env.Stderr, "simclock: %s\n", errorText(err))
 	return ExitFailure
 }
+
+// errorText is err's message for a terminal, escaped (term.Escape): an
+// error names paths and topics from outside.
+func errorText(err error) string { return term.Escape(err.Error()) }
 
 // optionalNumberAnnotation marks a flag whose value is optional and a
 // number, as argparse's nargs='?' in the ros2 CLI: "--clock 100" means

@@ -92,85 +92,71 @@ func (t Text) line(w io.Writer, margin, text, indent string) {
 		fmt.Fprintln(w, margin+text)
 		return
 	}
+	lines := Wrap
 	if t.Fold {
-		for _, l := range fold(margin+text, width, margin+indent) {
-			fmt.Fprintln(w, l)
-		}
-		return
+		lines = Fold
 	}
-	for _, l := range Wrap(margin+text, width, margin+indent) {
+	for _, l := range lines(margin+text, width, margin+indent) {
 		fmt.Fprintln(w, l)
 	}
 }
 
-// fold breaks text into lines of at most width columns at spaces, the
-// continuation lines indented by indent (shorter than width); a word too
-// long for a line starts a line of its own and is broken where it ends.
-func fold(text string, width int, indent string) []string {
-	var lines []string
-	ind := []rune(indent)
-	if len(ind) >= width {
-		ind = nil
-	}
-	var line []rune
-	empty := true // line holds nothing but its indent
-	flush := func() {
-		lines = append(lines, strings.TrimRight(string(line), " "))
-		line, empty = append([]rune(nil), ind...), true
-	}
-	for _, word := range strings.Split(text, " ") {
-		r := []rune(word)
-		switch {
-		case empty:
-		case len(line)+1+len(r) <= width:
-			line = append(line, ' ')
-		default:
-			flush()
-		}
-		line = append(line, r...)
-		empty = false
-		for len(line) > width {
-			rest := append([]rune(nil), line[width:]...)
-			line = line[:width]
-			flush()
-			line = append(line, rest...)
-			empty = false
-		}
-	}
-	flush()
-	return lines
+// Wrap breaks text into lines of at most width columns at spaces, the
+// continuation lines indented by indent; spacing within a line is kept,
+// blanks at a break are dropped. A word longer than a line stays whole, on
+// a line of its own, and the words after it are wrapped as any others.
+// A width below 1 leaves text whole.
+func Wrap(text string, width int, indent string) []string {
+	return breakLines(text, width, indent, false)
 }
 
-// Wrap breaks text into lines of at most width columns at spaces, the
-// continuation lines indented by indent; spacing within a line is kept.
-// A word longer than a line stays whole.
-func Wrap(text string, width int, indent string) []string {
-	var lines []string
+// Fold is Wrap, but a word longer than a line is broken where the line
+// ends (a 300-byte name), so that no line is wider than width when indent
+// is narrower than width.
+func Fold(text string, width int, indent string) []string {
+	return breakLines(text, width, indent, true)
+}
+
+func breakLines(text string, width int, indent string, fold bool) []string {
 	line := []rune(text)
+	if width < 1 {
+		return []string{text}
+	}
+	var lines []string
+	fold = fold && len([]rune(indent)) < width // else a cut would not shorten the rest
 	for len(line) > width {
-		cut := -1
-		for i := width; i > 0; i-- {
-			if line[i] == ' ' && strings.TrimSpace(string(line[:i])) != "" {
+		lead := 0 // a line's leading blanks are its margin, never a break
+		for lead < len(line) && line[lead] == ' ' {
+			lead++
+		}
+		cut := -1 // the last space within width, else the first after it
+		for i := min(width, len(line)-1); i > lead && cut < 0; i-- {
+			if line[i] == ' ' {
 				cut = i
-				break
 			}
 		}
-		if cut < 0 || len(strings.TrimSpace(string(line[cut:]))) == 0 {
-			break
+		for i := max(width+1, lead+1); i < len(line) && cut < 0; i++ {
+			if line[i] == ' ' {
+				cut = i
+			}
 		}
-		lines = append(lines, strings.TrimRight(string(line[:cut]), " "))
-		rest := []rune(indent + strings.TrimLeft(string(line[cut:]), " "))
-		if len(rest) >= len(line) {
-			line = nil
-			lines = append(lines, string(rest))
-			break
+		var head, tail []rune
+		switch {
+		case fold && (cut < 0 || cut > width):
+			head, tail = line[:width], line[width:] // the word goes on
+		case cut < 0:
+			return append(lines, string(line)) // one word to the end
+		default:
+			head, tail = line[:cut], []rune(strings.TrimLeft(string(line[cut:]), " "))
 		}
-		line = rest
+		lines = append(lines, strings.TrimRight(string(head), " "))
+		if len(tail) == 0 {
+			return lines
+		}
+		// Every turn takes a word, or a line's width of one.
+		line = append([]rune(indent), tail...)
 	}
-	if line != nil {
-		lines = append(lines, string(line))
-	}
-	return lines
+	return append(lines, string(line))
 }
 
 // errWriter keeps the first write error.
