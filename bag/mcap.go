@@ -886,13 +886,9 @@ func (r *mcapReader) addChannel(c *mcap.Channel) {
 // record handles one top-level or in-chunk record whose content is buf,
 // found at byte off of the file.
 func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool) error {
-	fail := func(err error) error {
-		return &ReadError{Path: r.info.Path, Offset: off, Record: recordName(op), Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
-	}
-	switch op {
-	case mcap.OpMessage:
+	if op == mcap.OpMessage { // nearly every record: no closure, no switch
 		if len(buf) < 22 {
-			return fail(fmt.Errorf("message record of %d bytes, under the 22 of its fields", len(buf)))
+			return r.corrupt(op, off, fmt.Errorf("message record of %d bytes, under the 22 of its fields", len(buf)))
 		}
 		id := binary.LittleEndian.Uint16(buf)
 		var ch *channel
@@ -906,13 +902,16 @@ func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool
 			ch = r.channels[id]
 		}
 		if ch == nil {
-			return fail(fmt.Errorf("message on unknown channel %d", id))
+			return r.corrupt(op, off, fmt.Errorf("message on unknown channel %d", id))
 		}
 		r.out.LogTime = int64(binary.LittleEndian.Uint64(buf[6:]))
 		r.out.PublishTime = int64(binary.LittleEndian.Uint64(buf[14:]))
 		r.out.Data = buf[22:]
 		r.info.Messages++
 		return r.s.onMessage(ch, &r.out)
+	}
+	fail := func(err error) error { return r.corrupt(op, off, err) }
+	switch op {
 	case mcap.OpHeader:
 		h, err := mcap.ParseHeader(buf)
 		if err != nil {
@@ -961,6 +960,12 @@ func (r *mcapReader) record(op mcap.OpCode, buf []byte, off int64, topLevel bool
 		}
 	}
 	return nil
+}
+
+// corrupt is the error of a record of kind op at byte off that cannot be
+// what it says.
+func (r *mcapReader) corrupt(op mcap.OpCode, off int64, err error) error {
+	return &ReadError{Path: r.info.Path, Offset: off, Record: recordName(op), Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 }
 
 // partialChunk handles the start of a chunk cut short by the end of the

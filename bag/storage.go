@@ -20,6 +20,11 @@ type channel struct {
 	Fallback        bool
 	MessageEncoding string // serialization format, "cdr"
 	OfferedQoS      string // offered_qos_profiles YAML, one entry per publisher
+
+	// tally is what inspect counts for the channel (its topic and
+	// publisher stream), found once (tally.topic) instead of looked up
+	// for every message.
+	tally *chanTally
 }
 
 // A message is one recorded message. Data aliases a buffer that is reused

@@ -46,13 +46,10 @@ type tally struct {
 
 	// The pass's own state.
 	file    string // base name of the file being read, for examples
-	byChan  map[*channel]chanTally
 	schemas map[string]*ros2msg.Schema
 	schErr  map[string]error
 	tbuf    []ros2msg.TimeField // reused for every message
-	lastCh  *channel            // one-entry cache of byChan
-	lastT   *topicTally
-	lastS   int // the stream of lastCh
+	lastS   int                 // the publisher stream of the channel topic last returned
 	// msgZstd: every message is zstd-compressed (compression_mode: message).
 	msgZstd bool
 	zdec    *zstd.Decoder
@@ -177,7 +174,7 @@ type clockTally struct {
 
 func newTally(opts Options, set *bagSet) *tally {
 	t := &tally{
-		opts: opts, set: set, topics: map[string]*topicTally{}, byChan: map[*channel]chanTally{},
+		opts: opts, set: set, topics: map[string]*topicTally{},
 		schemas: map[string]*ros2msg.Schema{}, schErr: map[string]error{},
 		start: math.MaxInt64, end: math.MinInt64, lastLog: math.MinInt64,
 	}
@@ -207,11 +204,8 @@ func (t *tally) keep(list *[]rules.Example, e rules.Example) {
 // topic returns the tally of a channel's topic, and sets lastS to the
 // channel's publisher stream in it.
 func (t *tally) topic(ch *channel) *topicTally {
-	if ch == t.lastCh {
-		return t.lastT
-	}
-	if c, ok := t.byChan[ch]; ok {
-		t.lastCh, t.lastT, t.lastS = ch, c.tt, c.stream
+	if c := ch.tally; c != nil { // a channel carries its tally: no lookup per message
+		t.lastS = c.stream
 		return c.tt
 	}
 	tt := t.topics[ch.Topic]
@@ -235,13 +229,13 @@ func (t *tally) topic(ch *channel) *topicTally {
 	}
 	// A channel not seen before: the next publisher stream of its topic
 	// in this file.
-	c := chanTally{tt: tt, stream: tt.fileChans}
+	c := &chanTally{tt: tt, stream: tt.fileChans}
 	tt.fileChans++
 	tt.fileProfiles += countProfiles(ch.OfferedQoS)
 	tt.streams = max(tt.streams, tt.fileChans)
 	tt.rep.Publishers = max(tt.rep.Publishers, tt.fileProfiles)
-	t.byChan[ch] = c
-	t.lastCh, t.lastT, t.lastS = ch, tt, c.stream
+	ch.tally = c
+	t.lastS = c.stream
 	return tt
 }
 
@@ -253,7 +247,6 @@ func (t *tally) newFile(name string) {
 	for _, tt := range t.topics {
 		tt.fileChans, tt.fileProfiles = 0, 0
 	}
-	t.lastCh, t.lastT = nil, nil
 }
 
 // schemaOf parses the definition of a channel's type, or says why it
@@ -437,29 +430,42 @@ func (t *tally) stamp(tt *topicTally, stream, i int, tf *ros2msg.TimeField, logN
 			t.example(&f.windowZero, ex)
 		}
 	}
-	t.compare(&f.log, ex, logNS, "")
+	t.compare(&f.log, &ex, logNS, "")
 	if t.clock.seen && !t.clock.stale {
 		detail := ""
 		if abs(v-logNS) <= t.opts.BaseTolerance.Nanoseconds() {
 			detail = "near log (wall) time"
 		}
-		t.compare(&f.clock, ex, t.clock.last, detail)
+		t.compare(&f.clock, &ex, t.clock.last, detail)
 	}
 }
 
 // compare counts a stamp against reference ref: off base, or in the
-// future; detail describes an off-base example.
-func (t *tally) compare(b *baseTally, ex rules.Example, ref int64, detail string) {
-	ex.RefNS = ref
+// future; detail describes an off-base example. (ex is built only when it
+// is kept: a stamp on another time base, such as every stamp of a
+// sim-time bag against the log time, costs a count.)
+func (t *tally) compare(b *baseTally, ex *rules.Example, ref int64, detail string) {
 	if d := ex.ValueNS - ref; abs(d) > t.opts.BaseTolerance.Nanoseconds() {
-		ex.Detail = detail
-		t.example(&b.offBase, ex)
+		if t.room(&b.offBase) {
+			e := *ex
+			e.RefNS, e.Detail = ref, detail
+			t.keep(&b.offBase.ex, e)
+		}
 	} else {
 		b.maxLead = max(b.maxLead, d)
-		if d > t.opts.FutureTolerance.Nanoseconds() {
-			t.example(&b.future, ex)
+		if d > t.opts.FutureTolerance.Nanoseconds() && t.room(&b.future) {
+			e := *ex
+			e.RefNS = ref
+			t.keep(&b.future.ex, e)
 		}
 	}
+}
+
+// room counts one more occurrence in c and reports whether an example of
+// it would be kept.
+func (t *tally) room(c *counter) bool {
+	c.n++
+	return len(c.ex) < t.opts.Examples
 }
 
 // ref is the reference f's stamps are judged against: /clock when the bag

@@ -330,13 +330,13 @@ func (a *Analyzer) Observe(s Sample) {
 	}
 	if !a.have {
 		a.have, a.first, a.value, a.standingSince = true, s.Value, s.Value, s.At
-		p.observe(s)
+		p.observe(s.Value, s.At)
 		return
 	}
 	if a.valueBroken { // start afresh from this value
 		a.valueBroken = false
 		a.value, a.standingSince, a.pauseCounted = s.Value, s.At, false
-		p.observe(s)
+		p.observe(s.Value, s.At)
 		return
 	}
 	d := time.Duration(s.Value - a.value)
@@ -363,13 +363,12 @@ func (a *Analyzer) Observe(s Sample) {
 			a.count(func(c *Counts) { c.Pauses++ })
 			a.event(Event{Kind: Pause, At: s.At, Publisher: s.Publisher, From: s.Value, To: s.Value, Length: standing})
 		}
-		for _, w := range []*window{&a.all, &a.cur} {
-			w.sim += d
-			w.wall += s.At - prevAt
-		}
+		wall := s.At - prevAt
+		a.all.sim, a.all.wall = a.all.sim+d, a.all.wall+wall
+		a.cur.sim, a.cur.wall = a.cur.sim+d, a.cur.wall+wall
 	}
 	a.value = s.Value
-	p.observe(s)
+	p.observe(s.Value, s.At)
 }
 
 func (a *Analyzer) pauseThreshold() time.Duration { return a.GapThreshold() }
@@ -388,17 +387,18 @@ func (a *Analyzer) pub(id transport.PublisherID, at time.Duration) *pubState {
 	return p
 }
 
-// observe records a valid sample in its publisher's own stream: RTF per
-// publisher, counting only that publisher's consecutive values.
-func (p *pubState) observe(s Sample) {
+// observe records a valid sample (value, received at at) in its
+// publisher's own stream: RTF per publisher, counting only that
+// publisher's consecutive values.
+func (p *pubState) observe(value int64, at time.Duration) {
 	if p.have {
-		if d := time.Duration(s.Value - p.value); d >= 0 {
-			wall := s.At - p.lastAt
+		if d := time.Duration(value - p.value); d >= 0 {
+			wall := at - p.lastAt
 			p.all.sim, p.all.wall = p.all.sim+d, p.all.wall+wall
 			p.cur.sim, p.cur.wall = p.cur.sim+d, p.cur.wall+wall
 		}
 	}
-	p.have, p.value, p.lastAt = true, s.Value, s.At
+	p.have, p.value, p.lastAt = true, value, at
 }
 
 // stats is what p sent: all-time when all (its rate over the time since

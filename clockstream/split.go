@@ -92,7 +92,7 @@ func (sp *Splitter) Observe(s Sample) transport.PublisherID {
 		tl.period = time.Duration(e)
 	}
 	tl.pub.all.counts.Messages++
-	tl.pub.observe(s)
+	tl.pub.observe(s.Value, s.At)
 	tl.last, tl.lastAt, tl.touched = s.Value, s.At, true
 	tl.valid++
 	sp.cur = tl

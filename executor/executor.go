@@ -43,7 +43,14 @@
 // # Real and virtual time
 //
 // In real time the executor sleeps on the steady clock until the next
-// deadline, a new sample, or a jump of a ROS clock. In virtual time
+// deadline, a new sample, or a jump of a ROS clock. When its
+// subscriptions offer a wait set (transport.Waitable: the dds transport's
+// Cyclone waitset), it sleeps in that set on the spinning goroutine's own
+// thread, so that a sample wakes the thread that takes and handles it,
+// with no waiter goroutine per subscription and no hand-off between
+// threads (a /clock sample reaches a node's clock with one wake-up, as in
+// a C program waiting in a waitset); timers, pokes, Stop and the end of
+// the context wake it through the set's guard. In virtual time
 // (Config.Virtual set) it never sleeps: when no work is ready it advances
 // the fake clock straight to the next deadline. Virtual runs are
 // single-threaded and deterministic: the same inputs give the same calls
@@ -114,7 +121,18 @@ type Executor struct {
 	spinMu   sync.Mutex  // spinMu guards spinning, so that a Stop never reaches a later spin
 	spinning bool        // a spin method is running
 	canceled atomic.Bool // Stop was called during the current spin
+
+	// In real time the executor waits in its transport's own wait
+	// primitive when its subscriptions offer one (transport.Waitable: the
+	// dds transport's Cyclone waitset), so that a sample wakes the
+	// spinning goroutine itself. waitSet is nil until the first such
+	// subscription; sleeping is set while the spinning goroutine waits in
+	// it, so that poke wakes it (a guard condition) only then.
+	waitSet  atomic.Pointer[waitSetRef]
+	sleeping atomic.Bool
 }
+
+type waitSetRef struct{ transport.WaitSet }
 
 type subscription struct {
 	sub      transport.Subscription
@@ -182,13 +200,22 @@ func (e *Executor) RemoveQueue(q *timer.Queue) {
 }
 
 // Subscribe makes the executor call handle for each sample sub receives.
-// In real time a goroutine forwards sub's notifications, or, when sub is
-// a transport.WakeSetter (the dds transport), sub wakes the executor
-// itself; remove stops it (and Close stops all of them).
+// In real time, when sub is a transport.Waitable (the dds transport), the
+// spinning goroutine waits for it in the transport's wait set itself;
+// otherwise, when sub is a transport.WakeSetter, sub wakes the executor
+// from its own waiter, and else a goroutine forwards sub's notifications.
+// remove stops watching sub (and Close stops all of them).
 func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.Sample)) (remove func()) {
 	s := &subscription{sub: sub, handle: handle, stop: make(chan struct{}), done: make(chan struct{})}
 	ws, direct := sub.(transport.WakeSetter)
+	var set *waitSetRef
+	if e.fake == nil {
+		set = e.joinWaitSet(sub)
+	}
 	switch {
+	case set != nil:
+		s.unwake = func() { set.Remove(sub) }
+		close(s.done)
 	case e.fake == nil && direct:
 		// The transport wakes the executor itself: no goroutine here.
 		ws.SetWake(e.poke)
@@ -226,8 +253,33 @@ func (e *Executor) Subscribe(sub transport.Subscription, handle func(transport.S
 	}
 }
 
-// Close stops every forwarding goroutine. The executor must not be
-// spinning.
+// joinWaitSet adds sub to the executor's wait set, making the set from
+// sub when it is the first transport.Waitable, and returns the set, or
+// nil when sub cannot join one.
+func (e *Executor) joinWaitSet(sub transport.Subscription) *waitSetRef {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ref := e.waitSet.Load()
+	if ref == nil {
+		w, ok := sub.(transport.Waitable)
+		if !ok {
+			return nil
+		}
+		ws, err := w.NewWaitSet()
+		if err != nil {
+			return nil // watched through its notifications instead
+		}
+		ref = &waitSetRef{ws}
+		e.waitSet.Store(ref)
+	}
+	if !ref.Add(sub) {
+		return nil
+	}
+	return ref
+}
+
+// Close stops every forwarding goroutine and frees the wait set. The
+// executor must not be spinning.
 func (e *Executor) Close() error {
 	e.mu.Lock()
 	subs := e.subs
@@ -236,14 +288,28 @@ func (e *Executor) Close() error {
 	for _, s := range subs {
 		s.halt()
 	}
+	e.mu.Lock()
+	ref := e.waitSet.Swap(nil)
+	e.mu.Unlock()
+	if ref != nil {
+		return ref.Close()
+	}
 	return nil
 }
 
-// poke wakes a waiting Spin.
+// poke wakes a waiting spin: on the wake channel, and through the wait
+// set when the spinning goroutine sleeps in it. The wait sets sleeping
+// before it looks at the channel a last time, so a poke after that look
+// sees sleeping and wakes the wait set.
 func (e *Executor) poke() {
 	select {
 	case e.wake <- struct{}{}:
 	default:
+	}
+	if e.sleeping.Load() {
+		if ref := e.waitSet.Load(); ref != nil {
+			ref.Wake()
+		}
 	}
 }
 
@@ -323,6 +389,7 @@ func (e *Executor) SpinOnce(ctx context.Context, timeout time.Duration) (ran boo
 		return false, err
 	}
 	defer e.end()
+	defer e.watchContext(ctx)()
 	var limit simclock.Time[simclock.Steady]
 	if timeout > 0 {
 		ns := simclock.SaturatingAdd(time.Duration(e.steady.Now().Nanoseconds()), timeout)
@@ -487,6 +554,7 @@ func (e *Executor) Spin(ctx context.Context) error {
 		return err
 	}
 	defer e.end()
+	defer e.watchContext(ctx)()
 	return e.spinUntil(ctx, func() bool { return false })
 }
 
@@ -500,6 +568,7 @@ func (e *Executor) SpinUntil(ctx context.Context, done func() bool) error {
 		return err
 	}
 	defer e.end()
+	defer e.watchContext(ctx)()
 	return e.spinUntil(ctx, done)
 }
 
@@ -544,16 +613,21 @@ func (e *Executor) wait(ctx context.Context, limit simclock.Time[simclock.Steady
 		e.fake.AdvanceTo(next)
 		return nil
 	}
-	var timeout <-chan time.Time
 	next, ok := e.nextSteadyDeadline()
 	if hasLimit && (!ok || limit.Before(next)) {
 		next, ok = limit, true
 	}
+	d := time.Duration(-1) // no deadline
 	if ok {
-		d := time.Duration(next.Nanoseconds() - e.steady.Now().Nanoseconds())
-		if d <= 0 {
+		if d = time.Duration(next.Nanoseconds() - e.steady.Now().Nanoseconds()); d <= 0 {
 			return nil
 		}
+	}
+	if ref := e.waitSet.Load(); ref != nil {
+		return e.waitIn(ctx, ref, d)
+	}
+	var timeout <-chan time.Time
+	if d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		timeout = t.C
@@ -565,6 +639,41 @@ func (e *Executor) wait(ctx context.Context, limit simclock.Time[simclock.Steady
 	case <-timeout:
 	}
 	return nil
+}
+
+// waitIn waits in the wait set, for at most d when d is not negative.
+// The spin registered a poke for ctx's end (see watchContext).
+func (e *Executor) waitIn(ctx context.Context, ref *waitSetRef, d time.Duration) error {
+	e.sleeping.Store(true)
+	select {
+	case <-e.wake: // a poke came before sleeping was set
+		e.sleeping.Store(false)
+		return nil
+	default:
+	}
+	err := ref.Wait(d)
+	e.sleeping.Store(false)
+	select { // a poke that woke this wait, or came since: the round sees its work
+	case <-e.wake:
+	default:
+	}
+	if err != nil {
+		return fmt.Errorf("executor: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("executor: %w", err)
+	}
+	return nil
+}
+
+// watchContext makes the end of ctx wake a spin that waits in the wait
+// set, whose wait cannot select on ctx.Done; the returned function
+// undoes it.
+func (e *Executor) watchContext(ctx context.Context) (stop func() bool) {
+	if e.fake != nil || ctx.Done() == nil {
+		return func() bool { return true }
+	}
+	return context.AfterFunc(ctx, e.poke)
 }
 
 // nextSteadyDeadline converts the earliest timer deadline of every queue

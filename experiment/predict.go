@@ -87,24 +87,8 @@ func Predict(in PredictInput) Prediction {
 	}
 	T, S, Δ, W := int64(p.Period), int64(in.Start), int64(in.ClockStep), int64(in.Window)
 	end := S + int64(in.Duration) // Check rules out overflow
-	ceilClock := func(x int64) int64 {
-		if x <= S {
-			return S
-		}
-		return S + (x-S+Δ-1)/Δ*Δ
-	}
-	var last int64 = -1
-	for m := max(1, S/T); ; m++ {
-		c := ceilClock(m * T)
-		if c >= end {
-			break
-		}
-		if c != last {
-			p.Ticks = append(p.Ticks, c)
-			last = c
-		}
-	}
-	for _, now := range p.Ticks {
+	eachTick(in, func(now int64) {
+		p.Ticks = append(p.Ticks, now)
 		switch Classify(now, in.Window) {
 		case OutcomeError:
 			p.Exceptions++
@@ -117,7 +101,7 @@ func Predict(in PredictInput) Prediction {
 				p.FirstPositiveNow = &v
 			}
 		}
-	}
+	})
 
 	sec := FormatSeconds
 	p.ClosedForm = T%Δ == 0 && S%Δ == 0 && W < end
@@ -169,6 +153,47 @@ func Predict(in PredictInput) Prediction {
 	return p
 }
 
+// eachTick calls f with the now() of every tick of Predict's model, in
+// order; in must have passed Check.
+func eachTick(in PredictInput, f func(now int64)) {
+	T, S, Δ := int64(periodOf(in.Hz)), int64(in.Start), int64(in.ClockStep)
+	end := S + int64(in.Duration)
+	ceilClock := func(x int64) int64 {
+		if x <= S {
+			return S
+		}
+		return S + (x-S+Δ-1)/Δ*Δ
+	}
+	var last int64 = -1
+	for m := max(1, S/T); ; m++ {
+		c := ceilClock(m * T)
+		if c >= end {
+			return
+		}
+		if c != last {
+			f(c)
+			last = c
+		}
+	}
+}
+
+// predictCounts is Predict's exceptions and zeros without its ticks: the
+// memory of a run's prediction does not grow with the run.
+func predictCounts(in PredictInput) (exceptions, zeros int) {
+	if in.Check() != nil {
+		return 0, 0
+	}
+	eachTick(in, func(now int64) {
+		switch Classify(now, in.Window) {
+		case OutcomeError:
+			exceptions++
+		case OutcomeZero:
+			zeros++
+		}
+	})
+	return exceptions, zeros
+}
+
 // TicksFromClock replays rcl's timer on the /clock values a subject
 // applied, in order: a timer of period T created at ROS time 0 (next call
 // T) fires once at each value at or past its next call, which then moves
@@ -177,25 +202,42 @@ func Predict(in PredictInput) Prediction {
 // published irregular values; its work grows with len(values), never
 // with the values themselves.
 func TicksFromClock(values []int64, period time.Duration) []int64 {
-	T := int64(period)
-	if T <= 0 {
+	if period <= 0 {
 		return nil
 	}
 	var ticks []int64
-	next := T
+	c := newClockTicker(period)
 	for _, v := range values {
-		if v < next {
-			continue
-		}
-		ticks = append(ticks, v)
-		// rcl: next += (1 + (now-next)/T)·T, the first multiple of T
-		// after v; saturated past int64 it is never reached.
-		next = int64(simclock.SaturatingAdd(time.Duration(v-v%T), period))
-		if next == math.MaxInt64 {
-			break
+		if c.observe(v) {
+			ticks = append(ticks, v)
 		}
 	}
 	return ticks
+}
+
+// A clockTicker is TicksFromClock one /clock value at a time.
+type clockTicker struct {
+	period time.Duration
+	next   int64 // the timer's next call; MaxInt64: never again
+}
+
+func newClockTicker(period time.Duration) clockTicker {
+	if period <= 0 {
+		return clockTicker{next: math.MaxInt64}
+	}
+	return clockTicker{period: period, next: int64(period)}
+}
+
+// observe applies /clock value v and reports whether the timer fires.
+func (c *clockTicker) observe(v int64) bool {
+	if v < c.next || c.next == math.MaxInt64 {
+		return false
+	}
+	// rcl: next += (1 + (now-next)/T)·T, the first multiple of T after
+	// v; saturated past int64 it is never reached.
+	T := int64(c.period)
+	c.next = int64(simclock.SaturatingAdd(time.Duration(v-v%T), c.period))
+	return true
 }
 
 // overflows reports whether a+b leaves int64 nanoseconds.

@@ -83,6 +83,7 @@ func TestPropertyPredictMatchesRuntime(t *testing.T) {
 		cfg.TimerHz = []float64{in.Hz}
 		cfg.ClockStep = in.ClockStep
 		cfg.Duration = in.Duration
+		cfg.KeepTicks = true
 		res, err := RunStartup(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatalf("%+v: %v", in, err)

@@ -64,6 +64,10 @@ type StartupConfig struct {
 	// and returns a function that waits for it to end. The run is then
 	// in real time.
 	ExternalSimulator func(ctx context.Context, scenario int, start time.Duration) (wait func() error, err error)
+	// KeepTicks records every subject callback in ScenarioResult.Ticks,
+	// for plots. Without it a scenario's memory does not grow with
+	// Duration: every count is kept as the run goes.
+	KeepTicks bool
 }
 
 // DefaultStartup returns the reference experiment, the one simclock
@@ -194,7 +198,8 @@ type ScenarioResult struct {
 	// older of two samples that arrive between two takes (R16). Zero in
 	// virtual time.
 	Lost int `json:"lost_clock_messages"`
-	// Ticks is every subject callback, for plots; not part of the JSON.
+	// Ticks is every subject callback, for plots, when the
+	// configuration's KeepTicks is set; not part of the JSON.
 	Ticks []Tick `json:"-"`
 }
 
@@ -328,7 +333,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	// callbacks due at that instant do not run.
 	endValue := int64(start + cfg.Duration)
 	var firstValue, lastValue, firstWall, lastWall int64
-	var received []int64 // the /clock values applied, in order
+	tl := newTally(cfg, start)
 	beforeClock := func(t simclock.Time[simclock.ROS]) bool {
 		r.Published++
 		if t.Nanoseconds() >= endValue {
@@ -339,7 +344,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 			firstValue, firstWall = t.Nanoseconds(), wallSince()
 		}
 		lastValue, lastWall = t.Nanoseconds(), wallSince()
-		received = append(received, t.Nanoseconds())
+		tl.clock(t.Nanoseconds())
 		return true
 	}
 	clockQoS := transport.ClockSubscriptionQoS
@@ -373,17 +378,20 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 				r.WallTimer.ExcAfterClock++
 			}
 		}
-		r.Ticks = append(r.Ticks, Tick{Timer: "wall", Hz: cfg.WallTimerHz, WallNs: wallSince(), NowNs: now})
+		if cfg.KeepTicks {
+			r.Ticks = append(r.Ticks, Tick{Timer: "wall", Hz: cfg.WallTimerHz, WallNs: wallSince(), NowNs: now})
+		}
 	}); err != nil {
 		return r, err
 	}
-	simTicks := make([][]int64, len(cfg.TimerHz))
 	for i, hz := range cfg.TimerHz {
 		label := fmt.Sprintf("sim%g", hz)
 		if _, err := subject.CreateTimer(periodOf(hz), func(timer.Info) {
 			now := subject.Now().Nanoseconds()
-			simTicks[i] = append(simTicks[i], now)
-			r.Ticks = append(r.Ticks, Tick{Timer: label, Hz: hz, WallNs: wallSince(), NowNs: now})
+			tl.simTick(i, now)
+			if cfg.KeepTicks {
+				r.Ticks = append(r.Ticks, Tick{Timer: label, Hz: hz, WallNs: wallSince(), NowNs: now})
+			}
 		}); err != nil {
 			return r, err
 		}
@@ -420,7 +428,7 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 		return r, spinErr
 	}
 
-	r.SimTimers, r.Windows, r.OffGrid = summarize(cfg, start, simTicks, received)
+	r.SimTimers, r.Windows, r.OffGrid = tl.results()
 	r.Lost = expectedMessages(cfg, start) - r.Published
 	if r.Published > 0 {
 		r.PreClockWall = time.Duration(firstWall)
@@ -432,37 +440,77 @@ func runScenario(ctx context.Context, cfg StartupConfig, index int, start time.D
 	return r, nil
 }
 
-// summarize turns each sim timer's recorded now() values into its
-// counts, the replay of every window with its prediction beside it, and
-// the number of calls off the timer's period grid.
-func summarize(cfg StartupConfig, start time.Duration, simTicks [][]int64, received []int64) (timers []SimTimerResult, windows []WindowResult, offGrid int) {
-	for i, hz := range cfg.TimerHz {
-		st := SimTimerResult{Hz: hz, Calls: len(simTicks[i])}
-		if len(simTicks[i]) > 0 {
-			st.FirstNow = simTicks[i][0]
-		}
-		for _, now := range simTicks[i] {
-			if now == 0 {
-				st.CallsBeforeFirstClock++
-			}
-			if now%int64(periodOf(hz)) != 0 {
-				offGrid++
-			}
-		}
-		timers = append(timers, st)
+// A tally keeps a scenario's counts as the run goes, so that its memory
+// does not grow with the run's length: each sim timer's calls, the
+// replay of every window on its ticks, and the same replay on the ticks
+// the /clock values the subject received give (TicksFromClock, one value
+// at a time).
+type tally struct {
+	cfg      StartupConfig
+	start    time.Duration
+	timers   []SimTimerResult
+	offGrid  int
+	windows  []WindowResult // measured, window-major: [w*len(TimerHz)+i]
+	received []WindowResult // predicted from the received /clock values, same order
+	tickers  []clockTicker  // per sim timer, on the received values
+}
+
+func newTally(cfg StartupConfig, start time.Duration) *tally {
+	t := &tally{cfg: cfg, start: start}
+	for _, hz := range cfg.TimerHz {
+		t.timers = append(t.timers, SimTimerResult{Hz: hz})
+		t.tickers = append(t.tickers, newClockTicker(periodOf(hz)))
 	}
 	for _, w := range cfg.Windows {
-		for i, hz := range cfg.TimerHz {
-			wr := replay(simTicks[i], w)
-			wr.Hz = hz
-			p := Predict(PredictInput{Start: start, Window: w, Hz: hz, ClockStep: cfg.ClockStep * time.Duration(cfg.ClockEvery), Duration: cfg.Duration})
-			wr.PredictedExceptions, wr.PredictedZeros = p.Exceptions, p.Zeros
-			fromReceived := replay(TicksFromClock(received, periodOf(hz)), w)
-			wr.ReceivedExceptions, wr.ReceivedZeros = fromReceived.Exceptions, fromReceived.Zeros
-			windows = append(windows, wr)
+		for _, hz := range cfg.TimerHz {
+			t.windows = append(t.windows, WindowResult{W: w, Hz: hz})
+			t.received = append(t.received, WindowResult{W: w})
 		}
 	}
-	return timers, windows, offGrid
+	return t
+}
+
+// simTick counts one call of sim timer i, whose now() was now.
+func (t *tally) simTick(i int, now int64) {
+	st := &t.timers[i]
+	if st.Calls == 0 {
+		st.FirstNow = now
+	}
+	st.Calls++
+	if now == 0 {
+		st.CallsBeforeFirstClock++
+	}
+	if now%int64(periodOf(st.Hz)) != 0 {
+		t.offGrid++
+	}
+	for w := range t.cfg.Windows {
+		t.windows[w*len(t.timers)+i].add(now)
+	}
+}
+
+// clock counts one /clock value the subject applied.
+func (t *tally) clock(v int64) {
+	for i := range t.tickers {
+		if t.tickers[i].observe(v) {
+			for w := range t.cfg.Windows {
+				t.received[w*len(t.timers)+i].add(v)
+			}
+		}
+	}
+}
+
+// results returns each sim timer's counts, the replay of every window
+// with its predictions beside it, and the number of calls off the
+// timer's period grid.
+func (t *tally) results() (timers []SimTimerResult, windows []WindowResult, offGrid int) {
+	windows = make([]WindowResult, len(t.windows))
+	for k, wr := range t.windows {
+		in := PredictInput{Start: t.start, Window: wr.W, Hz: wr.Hz, ClockStep: t.cfg.ClockStep * time.Duration(t.cfg.ClockEvery), Duration: t.cfg.Duration}
+		wr.PredictedExceptions, wr.PredictedZeros = predictCounts(in)
+		wr.ReceivedExceptions, wr.ReceivedZeros = t.received[k].Exceptions, t.received[k].Zeros
+		windows[k] = wr
+	}
+	return t.timers, windows, t.offGrid
 }
 
 // expectedMessages counts the /clock messages the simulator publishes for
@@ -490,40 +538,38 @@ func newTransports(cfg StartupConfig, index int) (transport.Transport, transport
 	return a, b, func() { a.Close(); b.Close() }, nil
 }
 
-// replay classifies now - w for every recorded now, raw and behind the
-// two guards.
-func replay(nows []int64, w time.Duration) WindowResult {
-	wr := WindowResult{W: w}
-	for _, now := range nows {
-		switch Classify(now, w) {
-		case OutcomeError:
-			wr.Exceptions++
-		case OutcomeZero:
-			wr.Zeros++
-		case OutcomePositive:
-			wr.Positives++
-			if wr.FirstPositiveNow == nil {
-				wr.FirstPositiveNow = &now
-			}
-		}
-		// "skip if now <= W" (R27): nothing gets past.
-		if !(now <= int64(w)) {
-			if o := Classify(now, w); o == OutcomeError {
-				wr.GuardLE.Exceptions++
-			} else if o == OutcomeZero {
-				wr.GuardLE.Zeros++
-			}
-		}
-		// "skip if now == 0 or now < W": the boundary tick gets through.
-		if !(now == 0 || now < int64(w)) {
-			if o := Classify(now, w); o == OutcomeError {
-				wr.GuardEq0OrLt.Exceptions++
-			} else if o == OutcomeZero {
-				wr.GuardEq0OrLt.Zeros++
-			}
+// add classifies now - W for one more tick, raw and behind the two
+// guards.
+func (wr *WindowResult) add(now int64) {
+	w := wr.W
+	switch Classify(now, w) {
+	case OutcomeError:
+		wr.Exceptions++
+	case OutcomeZero:
+		wr.Zeros++
+	case OutcomePositive:
+		wr.Positives++
+		if wr.FirstPositiveNow == nil {
+			v := now
+			wr.FirstPositiveNow = &v
 		}
 	}
-	return wr
+	// "skip if now <= W" (R27): nothing gets past.
+	if !(now <= int64(w)) {
+		if o := Classify(now, w); o == OutcomeError {
+			wr.GuardLE.Exceptions++
+		} else if o == OutcomeZero {
+			wr.GuardLE.Zeros++
+		}
+	}
+	// "skip if now == 0 or now < W": the boundary tick gets through.
+	if !(now == 0 || now < int64(w)) {
+		if o := Classify(now, w); o == OutcomeError {
+			wr.GuardEq0OrLt.Exceptions++
+		} else if o == OutcomeZero {
+			wr.GuardEq0OrLt.Zeros++
+		}
+	}
 }
 
 // HistoryDemo stores transforms stamped 98, 99 and 100 s and looks up

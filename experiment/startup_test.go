@@ -72,7 +72,9 @@ func TestStartupDefaultsMatchPredictions(t *testing.T) {
 // Two virtual-time runs give byte-identical results.
 func TestStartupVirtualIsDeterministic(t *testing.T) {
 	run := func() string {
-		res, err := RunStartup(context.Background(), DefaultStartup(), nil)
+		cfg := DefaultStartup()
+		cfg.KeepTicks = true
+		res, err := RunStartup(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
 var (
@@ -159,8 +161,10 @@ private:
 
 // BenchmarkLint lints a generated tree of -lint.benchfiles small, uniform
 // files (10 000 by default; pass a smaller number for a quick run). It
-// reports files/s, and x_read: how many times longer a lint takes than
-// reading the same files, measured in the same run. BenchmarkLintReal is
+// reports files/s; x_parse: how many times longer a lint takes than
+// bareParse (read, and a bare tree-sitter parse of the Python and C++
+// files), alternated with it in every iteration; and x_read: how many
+// times longer than reading the same files. BenchmarkLintReal is
 // the one shaped like real repositories.
 func BenchmarkLint(b *testing.B) {
 	dir := b.TempDir()
@@ -193,18 +197,82 @@ func BenchmarkLint(b *testing.B) {
 	b.Run("lint", func(b *testing.B) {
 		b.ReportAllocs()
 		var res *Result
+		var lint, parse time.Duration
 		for b.Loop() {
-			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-				b.Fatal(err)
-			}
+			parse += timed(func() { bareParse(b, files) })
+			lint += timed(func() {
+				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+					b.Fatal(err)
+				}
+			})
 		}
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := b.Elapsed() / time.Duration(b.N)
+		per := lint / time.Duration(b.N)
 		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
 		b.ReportMetric(float64(per)/float64(base), "x_read")
+		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
+		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
 	})
+}
+
+// timed returns how long f took.
+func timed(f func()) time.Duration {
+	start := time.Now()
+	f()
+	return time.Since(start)
+}
+
+// bareParse is the lint benchmarks' baseline: what lint cannot avoid,
+// done with the tree-sitter library alone. It reads every file and parses
+// the Python and C++ ones with go-tree-sitter's parser (then frees the
+// tree), on as many goroutines as lint uses, each with its own parsers;
+// it copies nothing into Go memory and runs no rule. The benchmarks
+// alternate it with lint in every iteration, so a load spike lands on
+// both.
+func bareParse(b *testing.B, files []string) {
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			parsers := map[lang]*sitter.Parser{}
+			defer func() {
+				for _, p := range parsers {
+					p.Close()
+				}
+			}()
+			for f := range work {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					b.Error(err)
+					continue
+				}
+				l := langOf(f)
+				g := grammars[l]
+				if g == nil {
+					continue // YAML, XML, launch files: lint reads them without tree-sitter
+				}
+				p := parsers[l]
+				if p == nil {
+					p = sitter.NewParser()
+					if err := p.SetLanguage(g); err != nil {
+						b.Error(err)
+						continue
+					}
+					parsers[l] = p
+				}
+				if tree := p.Parse(src, nil); tree != nil {
+					tree.Close()
+				}
+			}
+		})
+	}
+	for _, f := range files {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
 }
 
 // BenchmarkLintReal lints a generated tree shaped like a large ROS 2
@@ -212,8 +280,10 @@ func BenchmarkLint(b *testing.B) {
 // XML launch and Python files, its package sizes and its file-size
 // distribution), -lint.realfiles files (3,000 by default, about
 // autoware.universe's 2,947). It reports, for the whole run:
-//   - files/s, and x_read: how many times longer a lint takes than a plain
-//     read of the same files in the same run;
+//   - files/s; x_parse: how many times longer a lint takes than bareParse
+//     (read, and a bare tree-sitter parse of the Python and C++ files),
+//     alternated with it in every iteration; x_read: how many times
+//     longer than a plain read of the same files;
 //   - files/cpu_s: files per second of CPU time (user + system) the process
 //     spent, which does not depend on how busy the shared machine is; on
 //     an idle machine files/s approaches files/cpu_s times the cores;
@@ -250,19 +320,25 @@ func BenchmarkLintReal(b *testing.B) {
 	b.Run("lint", func(b *testing.B) {
 		b.ReportAllocs()
 		var res *Result
-		cpu0 := cpuTime()
+		var lint, parse, cpu time.Duration
 		for b.Loop() {
-			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-				b.Fatal(err)
-			}
+			parse += timed(func() { bareParse(b, files) })
+			cpu0 := cpuTime()
+			lint += timed(func() {
+				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+					b.Fatal(err)
+				}
+			})
+			cpu += cpuTime() - cpu0
 		}
-		cpu := cpuTime() - cpu0
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := b.Elapsed() / time.Duration(b.N)
+		per := lint / time.Duration(b.N)
 		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
 		b.ReportMetric(float64(per)/float64(base), "x_read")
+		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
+		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
 		b.ReportMetric(float64(len(files)*b.N)/cpu.Seconds(), "files/cpu_s")
 		b.ReportMetric(peakHeapMB(b, dir), "peak_MB")
 		big := b.TempDir()

@@ -1,6 +1,7 @@
 package ros2msg
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strconv"
@@ -99,12 +100,135 @@ func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) 
 	if s.plan == nil {
 		return dst, nil
 	}
+	// Most stamped types (a Header first) hold their Times at offsets
+	// that no field before them can move: read them there, when the
+	// payload is little-endian CDR long enough for the walk below to
+	// read the same bytes and succeed.
+	if s.fixed != nil && len(data) >= s.fixedEnd && data[0] == 0 && data[1] == 1 {
+		for _, ft := range s.fixed {
+			dst = append(dst, TimeField{Path: ft.path, Index: -1, Header: ft.header, Owner: ft.owner, Offset: ft.off,
+				Time: timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[ft.off:])), Nanosec: binary.LittleEndian.Uint32(data[ft.off+4:])}})
+		}
+		return dst, nil
+	}
 	var r cdr.Reader
 	if err := r.Reset(data); err != nil {
 		return dst, err
 	}
 	walkPlan(&r, s.plan, -1, false, &dst)
 	return dst, r.Err()
+}
+
+// A fixedTime is a Time at the same offset in every payload of a schema.
+type fixedTime struct {
+	path   string
+	owner  string
+	header bool
+	off    int // of sec, from the start of the payload (header included)
+}
+
+// fixedLayout lays out the plan from the root as walkPlan reads it, at
+// offsets known before any payload: it fails (ok false) at the first
+// field whose size depends on the payload (a string, a sequence) or that
+// holds Times in an array, before the last Time. end is where the last
+// Time ends: a payload at least that long is read by walkPlan without
+// error, at exactly these offsets.
+func fixedLayout(root *planNode) (times []fixedTime, end int, ok bool) {
+	l := layout{off: cdr.HeaderSize}
+	if !l.plan(root, false) {
+		return nil, 0, false
+	}
+	return l.times, l.off, true
+}
+
+// layout is walkPlan, skipField and skipType on offsets instead of bytes.
+type layout struct {
+	off   int
+	times []fixedTime
+}
+
+func (l *layout) align(n int) {
+	if n > 1 {
+		body := l.off - cdr.HeaderSize
+		l.off += (n - body%n) % n
+	}
+}
+
+func (l *layout) plan(n *planNode, full bool) bool {
+	if n.t.Name == TimeType && len(n.fields) == 0 {
+		l.align(4)
+		l.times = append(l.times, fixedTime{path: n.path, owner: n.owner, header: n.header, off: l.off})
+		l.off += 8
+		return true
+	}
+	last := len(n.fields) - 1
+	for i := range n.fields {
+		pf := &n.fields[i]
+		switch {
+		case pf.child == nil:
+			if !l.field(pf.f) {
+				return false
+			}
+		case pf.f.Array == Scalar:
+			if !l.plan(pf.child, full || i != last) {
+				return false
+			}
+		default:
+			return false // Times in an array: their count and Index vary
+		}
+	}
+	if full {
+		for i := len(n.fields); i < len(n.t.Fields); i++ {
+			if !l.field(&n.t.Fields[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (l *layout) field(f *Field) bool {
+	switch f.Array {
+	case Scalar:
+		return l.one(f)
+	case Fixed:
+		if sz := f.Kind.Size(); sz > 0 {
+			if f.Len > 0 {
+				l.align(sz)
+				l.off += f.Len * sz
+			}
+			return true
+		}
+		for range f.Len {
+			if !l.one(f) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // a sequence: its length is in the payload
+}
+
+func (l *layout) one(f *Field) bool {
+	switch f.Kind {
+	case String, WString:
+		return false
+	case Message:
+		if len(f.Type.Fields) == 0 {
+			l.off++ // the uint8 rosidl adds to an empty struct
+			return true
+		}
+		for i := range f.Type.Fields {
+			if !l.field(&f.Type.Fields[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	sz := f.Kind.Size()
+	l.align(sz)
+	l.off += sz
+	return true
 }
 
 func join(prefix, name string) string {

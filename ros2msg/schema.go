@@ -169,6 +169,10 @@ type Schema struct {
 	Types map[string]*Type // by canonical name
 
 	plan *planNode // nil when the root holds no Time
+	// fixed lists the Times when each sits at an offset no payload
+	// moves (fixedLayout), read directly by AppendTimes; nil otherwise.
+	fixed    []fixedTime
+	fixedEnd int
 }
 
 // TimeType and HeaderType are the canonical names of the types Times
@@ -268,6 +272,9 @@ func Parse(name string, data []byte) (*Schema, error) {
 		budget := maxPlanNodes
 		if sc.plan, err = buildPlan(t, "", "", false, &budget); err != nil {
 			return nil, err
+		}
+		if times, end, ok := fixedLayout(sc.plan); ok && len(times) > 0 {
+			sc.fixed, sc.fixedEnd = times, end
 		}
 	}
 	return sc, nil

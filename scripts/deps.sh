@@ -19,6 +19,8 @@
 #   python3-flake8 python3-flake8-import-order
 #                      flake8 as ament_flake8 runs it, for the test that
 #                      lint --fix output passes it
+#   sqlite3            the sqlite3 command-line tool, the baseline of the
+#                      .db3 benchmark
 #   libxml2-utils      xmllint, which checks lint's JUnit output against
 #                      the JUnit schema (tests only)
 #   cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
@@ -37,7 +39,7 @@ export PATH="$PATH:/usr/local/go/bin"
 # The packages the tests and benchmarks use: all of them. Those in
 # simclock_test_tools are installed without their recommends.
 simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen python3-rosidl
-  python3-flake8 python3-flake8-import-order)
+  python3-flake8 python3-flake8-import-order sqlite3)
 simclock_test_tools=(libxml2-utils cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
   python3-colcon-ros python3-colcon-test-result)
 

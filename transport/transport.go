@@ -32,6 +32,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Reliability is the DDS RELIABILITY QoS policy: simclock's one
@@ -230,6 +231,38 @@ type WakeSetter interface {
 	// SetWake makes the subscription call f, which must not block,
 	// whenever samples may be queued; SetWake(nil) goes back to Notify.
 	SetWake(f func())
+}
+
+// A WaitSet blocks one goroutine until any of several subscriptions may
+// have samples, Wake is called, or a timeout passes, in the transport's
+// own wait primitive (the dds transport: one Cyclone waitset for all of
+// them), so that the goroutine that waits is the one that takes, with no
+// hand-off through another goroutine or thread. An executor waits in one
+// between rounds.
+type WaitSet interface {
+	// Add makes Wait return when sub may have samples. It reports false,
+	// changing nothing, when sub cannot join this set (another
+	// transport's); the caller then watches sub some other way.
+	Add(sub Subscription) bool
+	// Remove undoes Add. Removing a subscription that is not in the set
+	// does nothing.
+	Remove(sub Subscription)
+	// Wait blocks until a subscription of the set may have samples, Wake
+	// has been called since the last Wait returned, or timeout passes (a
+	// negative timeout never passes). It may return early with nothing
+	// ready. One goroutine waits at a time.
+	Wait(timeout time.Duration) error
+	// Wake makes the Wait in progress, or else the next one, return. It
+	// never blocks and is safe from any goroutine.
+	Wake()
+	// Close frees the set. Its subscriptions are not closed.
+	Close() error
+}
+
+// A Waitable is a Subscription that can make a WaitSet it and others of
+// its transport can join.
+type Waitable interface {
+	NewWaitSet() (WaitSet, error)
 }
 
 // Receive calls handle for every sample sub receives until ctx is done,

@@ -201,6 +201,9 @@ func Markdown(stats []Stats, env Env) string {
 	}
 	fmt.Fprintf(&b, "\n%d repetitions, %s; %s, %s; load average %s; %s.\n",
 		env.Repetitions, env.Date, env.Machine, env.CPU, env.Load, env.Go)
+	b.WriteString("Min, median and max are over the repetitions; every baseline ran in the same process or beside it, " +
+		"interleaved with the figure. A DDS figure is, per repetition, the median of the ratios of its rounds " +
+		"(2 s of simclock, then 2 s of each baseline).\n")
 	return b.String()
 }
 

@@ -5,15 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
 
 // Domain ids of the bag clock DDS tests (the bag helper's range, 140-149).
-const (
-	domainBagClockBestEffort = 140
-	domainBagClockReliable   = 141
+var (
+	domainBagClockBestEffort = testdomain.ID(140)
+	domainBagClockReliable   = testdomain.ID(141)
 )
 
 // TestBagClockOverDDS: simclock bag clock publishes on DDS by default, on

@@ -2,41 +2,52 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport/dds"
 )
 
-// Domain ids of the doctor benchmarks.
-const (
-	domainBenchReport = 107
-	domainBenchWatch  = 108
+// Domain ids of the doctor benchmarks (plus SIMCLOCK_DOMAIN_OFFSET).
+var (
+	domainBenchReport = map[int]int{10: testdomain.ID(150), 50: testdomain.ID(151), 200: testdomain.ID(152)}
+	domainBenchWatch  = testdomain.ID(108)
 )
 
-// BenchmarkDoctorReport50Nodes measures the time from start to a complete
-// report of a 50-node graph (50 nodes sharing one participant, as ROS 2
-// processes do, each publishing a stamped topic at 10 Hz, plus simclock
-// pub): every node listed and a classified stamp on every topic. The
-// baseline, in the same run, is the time until discovery alone (a bare
-// graph.Graph fed by WatchGraph) lists the 50 nodes; the ratio says what
-// reading stamps and /clock adds.
+// BenchmarkDoctorReport measures the time from start to a complete report
+// of graphs of 10, 50 and 200 nodes (the nodes sharing one participant, as
+// ROS 2 processes do, each publishing a stamped topic at 10 Hz, plus
+// simclock pub): every node listed and a classified stamp on every
+// topic. The baseline, alternated with doctor in every iteration, is the
+// time until discovery alone (a bare graph.Graph fed by WatchGraph) lists
+// the nodes; report/discovery says what reading stamps and /clock adds,
+// s/report is the absolute time on this machine.
 //
-//	flock /tmp/simclock-dds.lock go test -run XXX -bench DoctorReport50 -benchtime 3x ./internal/cli
-func BenchmarkDoctorReport50Nodes(b *testing.B) {
+//	go test -run XXX -bench DoctorReport -benchtime 3x ./internal/cli
+func BenchmarkDoctorReport(b *testing.B) {
 	requireDDSBench(b)
-	const d, nodes = domainBenchReport, 50
 	bin := buildSimclock(b, b.TempDir())
+	for _, nodes := range []int{10, 50, 200} {
+		b.Run("nodes="+strconv.Itoa(nodes), func(b *testing.B) { benchDoctorReport(b, bin, nodes) })
+	}
+}
+
+func benchDoctorReport(b *testing.B, bin string, nodes int) {
+	d := domainBenchReport[nodes]
 	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000"))
 	startTestNodesB(b, d, "n", nodes, "10")
-	cfg := dds.Config{Domain: d, URI: loopbackConfigURI(b)}
+	cfg := dds.Config{Domain: uint32(d), URI: loopbackConfigURI(b)}
 	var total, base time.Duration
 	for b.Loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -102,45 +113,101 @@ func complete(r doctor.Report, nodes int) bool {
 	return stamped >= nodes
 }
 
-// BenchmarkDoctorWatch100Topics measures the CPU time and peak memory of
-// simclock doctor watching 100 stamped topics at 100 Hz each (100 nodes
-// in one participant, plus simclock pub at 100 Hz) for 5 s, as ratios to
-// simclock monitor alone on the same graph for the same time.
+// BenchmarkDoctorWatch100Topics measures the CPU simclock doctor spends
+// per sample it receives, against simclock monitor's per sample, on one
+// graph: /clock at 1 kHz (simclock pub) and 100 stamped topics at 100 Hz
+// each (100 nodes in one participant). doctor reads /clock and every
+// stamped topic (about 11 000 samples/s), monitor /clock alone. Each is
+// run for a short and a long watch, alternating, and the cost per sample
+// is the difference in CPU time (user + system) over the difference in
+// samples received (doctor: the clock writers' msgs and the topics'
+// samples of its JSON report; monitor: its summary's messages), so that
+// neither process's start-up and discovery count. cpu-per-sample-ratio is
+// doctor's cost per sample over monitor's (lower is better).
 //
-//	flock /tmp/simclock-dds.lock go test -run XXX -bench DoctorWatch100 -benchtime 1x ./internal/cli
+//	go test -run XXX -bench DoctorWatch100 -benchtime 3x ./internal/cli
 func BenchmarkDoctorWatch100Topics(b *testing.B) {
 	requireDDSBench(b)
-	const d, topics = domainBenchWatch, 100
+	d, topics := domainBenchWatch, 100
 	bin := buildSimclock(b, b.TempDir())
-	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000"))
+	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000", "--period", "1ms"))
 	startTestNodesB(b, d, "hz", topics, "100")
-	var cpuDoctor, cpuMonitor time.Duration
-	var rssDoctor, rssMonitor int64
-	for b.Loop() {
-		run := func(args ...string) (time.Duration, int64) {
-			cmd := exec.Command(bin, args...)
-			cmd.Env = ddsEnv(b, d)
-			if err := cmd.Run(); err != nil {
-				var ee *exec.ExitError
-				if !errors.As(err, &ee) {
-					b.Fatal(err)
-				}
+	short, long := 2*time.Second, 6*time.Second
+	if b.N < 2 { // a check that it still runs
+		short, long = time.Second, 3*time.Second
+	}
+	type run struct {
+		cpu     time.Duration
+		samples float64
+		maxrss  int64
+	}
+	watch := func(tool string, dur time.Duration) run {
+		cmd := exec.Command(bin, tool, "--duration", dur.String(), "--format", "json")
+		cmd.Env = ddsEnv(b, d)
+		out, err := cmd.Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) { // findings (exit 1) are fine
+				b.Fatal(err)
 			}
-			st := cmd.ProcessState
-			ru := st.SysUsage().(*syscall.Rusage)
-			return st.UserTime() + st.SystemTime(), ru.Maxrss
 		}
-		c, m := run("monitor", "--duration", "5s", "--format", "json")
-		cpuMonitor += c
-		rssMonitor += m
-		c, m = run("doctor", "--duration", "5s", "--format", "json")
-		cpuDoctor += c
-		rssDoctor += m
+		st := cmd.ProcessState
+		r := run{cpu: st.UserTime() + st.SystemTime(), maxrss: st.SysUsage().(*syscall.Rusage).Maxrss}
+		for line := range strings.Lines(string(out)) {
+			var v struct {
+				Kind     string  `json:"kind"`
+				Msgs     float64 `json:"msgs"`     // doctor: a /clock writer
+				Samples  float64 `json:"samples"`  // doctor: a stamped topic
+				Messages float64 `json:"messages"` // monitor: the summary
+			}
+			if json.Unmarshal([]byte(line), &v) != nil {
+				continue
+			}
+			switch {
+			case tool == "doctor" && v.Kind == "clock":
+				r.samples += v.Msgs
+			case tool == "doctor" && v.Kind == "topic":
+				r.samples += v.Samples
+			case tool == "monitor" && v.Kind == "summary":
+				r.samples += v.Messages
+			}
+		}
+		if r.samples == 0 {
+			b.Fatalf("%s received nothing:\n%s", tool, out)
+		}
+		return r
+	}
+	var perDoctor, perMonitor, samplesDoctor, samplesMonitor float64
+	var rssDoctor, rssMonitor int64
+	round := 0
+	for b.Loop() {
+		var ds, dl, ms, ml run
+		steps := []func(){
+			func() { ms = watch("monitor", short) },
+			func() { ds = watch("doctor", short) },
+			func() { ml = watch("monitor", long) },
+			func() { dl = watch("doctor", long) },
+		}
+		if round%2 == 1 {
+			slices.Reverse(steps)
+		}
+		for _, step := range steps {
+			step()
+		}
+		round++
+		perDoctor += (dl.cpu - ds.cpu).Seconds() / (dl.samples - ds.samples)
+		perMonitor += (ml.cpu - ms.cpu).Seconds() / (ml.samples - ms.samples)
+		samplesDoctor += (dl.samples - ds.samples) / (long - short).Seconds()
+		samplesMonitor += (ml.samples - ms.samples) / (long - short).Seconds()
+		rssDoctor += dl.maxrss
+		rssMonitor += ml.maxrss
 	}
 	n := float64(b.N)
-	b.ReportMetric(cpuDoctor.Seconds()/n, "doctor-cpu-s")
-	b.ReportMetric(cpuMonitor.Seconds()/n, "monitor-cpu-s")
-	b.ReportMetric(cpuDoctor.Seconds()/cpuMonitor.Seconds(), "cpu-ratio")
+	b.ReportMetric(perDoctor/n*1e6, "doctor-cpu-us/sample")
+	b.ReportMetric(perMonitor/n*1e6, "monitor-cpu-us/sample")
+	b.ReportMetric(perDoctor/perMonitor, "cpu-per-sample-ratio")
+	b.ReportMetric(samplesDoctor/n, "doctor-samples/s")
+	b.ReportMetric(samplesMonitor/n, "monitor-samples/s")
 	b.ReportMetric(float64(rssDoctor)/n/1024, "doctor-maxrss-MiB")
 	b.ReportMetric(float64(rssDoctor)/float64(rssMonitor), "maxrss-ratio")
 	b.ReportMetric(0, "ns/op")

@@ -13,6 +13,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -22,23 +23,24 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of these tests.
-const (
-	domainDoctorSimDies     = 111
-	domainDoctorCycloneDies = 112
-	domainDoctorInterrupt   = 113
-	domainDoctorPartition   = 114
-	domainDoctorRemapped    = 115
-	domainDoctorEmpty       = 116
-	domainDoctorOtherDomain = 117
-	domainDoctorRangeOff    = 118
-	domainDoctorMalformed   = 119
-	domainDoctorHostile     = 120
-	domainDoctorHidden      = 121
-	domainDoctorStallJump   = 122
+var (
+	domainDoctorSimDies     = testdomain.ID(111)
+	domainDoctorCycloneDies = testdomain.ID(112)
+	domainDoctorInterrupt   = testdomain.ID(113)
+	domainDoctorPartition   = testdomain.ID(114)
+	domainDoctorRemapped    = testdomain.ID(115)
+	domainDoctorEmpty       = testdomain.ID(116)
+	domainDoctorOtherDomain = testdomain.ID(117)
+	domainDoctorRangeOff    = testdomain.ID(118)
+	domainDoctorMalformed   = testdomain.ID(119)
+	domainDoctorHostile     = testdomain.ID(120)
+	domainDoctorHidden      = testdomain.ID(121)
+	domainDoctorStallJump   = testdomain.ID(122)
 )
 
 // hang bounds a wait for something that happens unless the code is broken;
@@ -159,7 +161,7 @@ func TestDoctorSimulatorDies(t *testing.T) {
 	// rate while it published.
 	t.Run("fastdds_sigkill", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorSimDies
+		d := domainDoctorSimDies
 		ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 		defer cancel()
 		sim := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
@@ -205,7 +207,7 @@ func TestDoctorSimulatorDies(t *testing.T) {
 	// simclock pub (Cyclone DDS) killed with SIGKILL: the same finding.
 	t.Run("cyclone_sigkill", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorCycloneDies
+		d := domainDoctorCycloneDies
 		pub := startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		startTestNode(t, d, "planner", "SIMCLOCK_TEST_SIM_TIME=1")
 		w := startDoctorWatch(t, bin, ddsEnv(t, d), "--interval", "500ms")
@@ -225,7 +227,7 @@ func TestDoctorSimulatorDies(t *testing.T) {
 	// partial, never ok.
 	t.Run("interrupted_audit_is_partial", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorInterrupt
+		d := domainDoctorInterrupt
 		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		p := startSimclockEnv(t, bin, ddsEnv(t, d), "doctor", "doctor", "--duration", "10m", "--format", "json")
 		select {
@@ -262,7 +264,7 @@ func TestDoctorSimulatorDies(t *testing.T) {
 func TestDoctorClockStallsAndJumps(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorStallJump
+	d := domainDoctorStallJump
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
@@ -316,7 +318,7 @@ func TestDoctorClockStallsAndJumps(t *testing.T) {
 func TestDoctorClockPartition(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorPartition
+	d := domainDoctorPartition
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
@@ -364,7 +366,7 @@ func TestDoctorClockPartition(t *testing.T) {
 func TestDoctorRemappedClocks(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorRemapped
+	d := domainDoctorRemapped
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
@@ -432,7 +434,7 @@ func TestDoctorEmptyDomain(t *testing.T) {
 		if !ok || r.exit != ExitFailure || r.summary.OK || len(r.nodes) != 0 {
 			t.Fatalf("exit %d:\n%s", r.exit, r.raw)
 		}
-		for _, want := range []string{"domain 116", "ROS_DOMAIN_ID (doctor used 116)", "ROS_AUTOMATIC_DISCOVERY_RANGE SUBNET", "CYCLONEDDS_URI"} {
+		for _, want := range []string{fmt.Sprintf("domain %d", domainDoctorEmpty), fmt.Sprintf("ROS_DOMAIN_ID (doctor used %d)", domainDoctorEmpty), "ROS_AUTOMATIC_DISCOVERY_RANGE SUBNET", "CYCLONEDDS_URI"} {
 			if !strings.Contains(f.Message, want) {
 				t.Errorf("message lacks %q: %s", want, f.Message)
 			}
@@ -444,7 +446,7 @@ func TestDoctorEmptyDomain(t *testing.T) {
 
 	t.Run("discovery_range_off", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorRangeOff
+		d := domainDoctorRangeOff
 		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		// The graph is there (a doctor with the default range sees it)...
 		awaitDoctor(t, bin, d, "simclock pub", func(r doctorRun) bool { return len(r.clock) == 1 })
@@ -463,7 +465,7 @@ func TestDoctorEmptyDomain(t *testing.T) {
 func TestDoctorMalformedClock(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorMalformed
+	d := domainDoctorMalformed
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
@@ -508,7 +510,7 @@ func TestDoctorMalformedClock(t *testing.T) {
 func TestDoctorHostileNames(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorHostile
+	d := domainDoctorHostile
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	long := "/" + strings.Repeat("n", 299)
@@ -572,7 +574,7 @@ func checkTerminalSafe(t *testing.T, text string) {
 func TestDoctorHiddenNode(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorHidden
+	d := domainDoctorHidden
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(

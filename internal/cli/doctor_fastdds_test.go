@@ -13,13 +13,14 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of the mixed-graph tests.
-const (
-	domainDoctorMixed  = 109
-	domainDoctorXTypes = 110
+var (
+	domainDoctorMixed  = testdomain.ID(109)
+	domainDoctorXTypes = testdomain.ID(110)
 )
 
 func TestDoctorMixedFastDDSGraph(t *testing.T) {
@@ -29,7 +30,7 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 	defer cancel()
 
 	t.Run("hazards_across_vendors", func(t *testing.T) {
-		const d = domainDoctorMixed
+		d := domainDoctorMixed
 		peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
 			fastpeer.Node{Name: "/sim/gazebo", Clock: &fastpeer.ClockPublisher{Start: 1000 * time.Second, Step: 10 * time.Millisecond, Rate: 100}},
 			// rclcpp's /rosout (stamped with the system clock by design) and
@@ -92,7 +93,7 @@ func TestDoctorMixedFastDDSGraph(t *testing.T) {
 	})
 
 	t.Run("xtypes_endpoints_are_named", func(t *testing.T) {
-		const d = domainDoctorXTypes
+		d := domainDoctorXTypes
 		peer := fastpeer.Start(ctx, t, d, fastpeer.WithXTypes(), fastpeer.WithNodes(
 			fastpeer.Node{Name: "/plain/app", Clock: &fastpeer.ClockPublisher{Start: 1000 * time.Second, Step: 10 * time.Millisecond, Rate: 50}},
 		))

@@ -19,16 +19,17 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/doctor"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/rules"
 )
 
 // Domain ids of the doctor tests (this helper's range is 100-129).
-const (
-	domainDoctorHealthy = 102
-	domainDoctorHazards = 103
-	domainDoctorTwoPubs = 104
-	domainDoctorNoClock = 105
-	domainDoctorWatch   = 106
+var (
+	domainDoctorHealthy = testdomain.ID(102)
+	domainDoctorHazards = testdomain.ID(103)
+	domainDoctorTwoPubs = testdomain.ID(104)
+	domainDoctorNoClock = testdomain.ID(105)
+	domainDoctorWatch   = testdomain.ID(106)
 )
 
 // startTestNode starts this test binary as a Go ROS node (testnode_test.go)
@@ -205,7 +206,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 
 	t.Run("healthy_graph_has_no_findings", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorHealthy
+		d := domainDoctorHealthy
 		pub := startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		_ = pub
 		startSimclock(t, bin, d, "monitor", "monitor", "--namespace", "/tools", "--format", "json")
@@ -238,7 +239,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 
 	t.Run("each_hazard_is_found", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorHazards
+		d := domainDoctorHazards
 		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		startTestNode(t, d, "forgetful", "SIMCLOCK_TEST_TOPIC=/forgetful/temperature")
 		startTestNode(t, d, "wall_stamper", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/wall/temperature", "SIMCLOCK_TEST_STAMP=wall")
@@ -298,7 +299,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 
 	t.Run("two_clock_publishers", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorTwoPubs
+		d := domainDoctorTwoPubs
 		startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--format", "json")
 		startSimclock(t, bin, d, "pub2", "pub", "--start", "1000", "--format", "json", "--ros-args", "-r", "__node:=bag_player")
 		r := awaitDoctor(t, bin, d, "two /clock writers", func(r doctorRun) bool { return len(r.clock) == 2 })
@@ -312,7 +313,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 
 	t.Run("no_clock_publisher", func(t *testing.T) {
 		t.Parallel()
-		const d = domainDoctorNoClock
+		d := domainDoctorNoClock
 		startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
 		r := awaitDoctor(t, bin, d, "the sim-time node", func(r doctorRun) bool { return len(r.nodes) == 1 })
 		if !r.has(doctor.CodeNoClockPublisher, "/waiting", "/clock") || len(r.findings) != 1 || r.exit != 1 {
@@ -326,7 +327,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 func TestDoctorWatch(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorWatch
+	d := domainDoctorWatch
 	startTestNode(t, d, "waiting", "SIMCLOCK_TEST_SIM_TIME=1")
 
 	t.Run("for_duration", func(t *testing.T) {

@@ -102,26 +102,31 @@ func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
 			return err
 		}
 	}
-	var runs [][]experiment.ScenarioResult
+	// The first run is reported; each later one is compared with it as it
+	// ends, so memory does not grow with --runs, nor with --duration
+	// (only --plot keeps every tick, of the first run).
+	var results []experiment.ScenarioResult
+	identical := true
 	for run := 0; run < opts.runs; run++ {
 		progress := func(done, total int) {
 			if env.StderrIsTTY {
 				fmt.Fprintf(env.Stderr, "\rrun %d/%d: scenario %d/%d", run+1, opts.runs, done, total)
 			}
 		}
-		res, err := experiment.RunStartup(ctx, opts.cfg, progress)
+		cfg := opts.cfg
+		cfg.KeepTicks = run == 0 && opts.plot != ""
+		res, err := experiment.RunStartup(ctx, cfg, progress)
 		if env.StderrIsTTY {
 			fmt.Fprintln(env.Stderr)
 		}
 		if err != nil {
 			return err
 		}
-		runs = append(runs, res)
-	}
-	results := runs[0]
-	identical := true
-	for _, other := range runs[1:] {
-		identical = identical && sameCounts(results, other)
+		if run == 0 {
+			results = res
+		} else {
+			identical = identical && sameCounts(results, res)
+		}
 	}
 	history := experiment.HistoryDemo()
 	matched := true

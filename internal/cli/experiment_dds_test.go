@@ -5,9 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport/dds"
 )
 
@@ -34,7 +36,7 @@ func TestExperimentStartupOverDDS(t *testing.T) {
 	// A deeper /clock queue keeps every message even on a loaded machine,
 	// so the counts must equal virtual mode's.
 	cmd := exec.Command(bin, "experiment", "startup", "--transport", "dds", "--start", "0,1", "--clock-depth", "50", "--format", "json")
-	cmd.Env = append(os.Environ(), "CYCLONEDDS_URI=file://"+uri, "ROS_DOMAIN_ID=171")
+	cmd.Env = append(os.Environ(), "CYCLONEDDS_URI=file://"+uri, "ROS_DOMAIN_ID="+strconv.Itoa(testdomain.ID(171)))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

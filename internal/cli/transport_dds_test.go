@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
@@ -29,12 +30,12 @@ import (
 )
 
 // Domain ids of this package's DDS tests.
-const (
-	domainStallRestart = 81
-	domainTwoPubs      = 82
-	domainMalformed    = 83
-	domainExpectRTF    = 84
-	domainQoSTrap      = 85
+var (
+	domainStallRestart = testdomain.ID(81)
+	domainTwoPubs      = testdomain.ID(82)
+	domainMalformed    = testdomain.ID(83)
+	domainExpectRTF    = testdomain.ID(84)
+	domainQoSTrap      = testdomain.ID(85)
 )
 
 // requireDDSCLI skips when libddsc is missing and CI is unset; under CI a

@@ -22,20 +22,21 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/simclock/simclock/internal/fastpeer"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/ros2msg"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
 
-const (
-	domainPeerToMonitor = 130
-	domainPubToPeer     = 131
-	domainStamped       = 132
-	domainXTypes        = 133
-	domainPeerGraph     = 134
-	domainRclcpp        = 135
-	domainSimclockNodes = 136
-	domainXTypesReader  = 137
+var (
+	domainPeerToMonitor = testdomain.ID(130)
+	domainPubToPeer     = testdomain.ID(131)
+	domainStamped       = testdomain.ID(132)
+	domainXTypes        = testdomain.ID(133)
+	domainPeerGraph     = testdomain.ID(134)
+	domainRclcpp        = testdomain.ID(135)
+	domainSimclockNodes = testdomain.ID(136)
+	domainXTypesReader  = testdomain.ID(137)
 )
 
 var simclockBuild struct {
@@ -354,7 +355,7 @@ func TestPeerStampedTopicsReachCyclone(t *testing.T) {
 	requireCyclone(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	tr, err := dds.Open(ctx, dds.Config{Domain: domainStamped, URI: loopbackURI(t)})
+	tr, err := dds.Open(ctx, dds.Config{Domain: uint32(domainStamped), URI: loopbackURI(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +607,7 @@ func TestRclcppEndpoints(t *testing.T) {
 		t.Errorf("/rosout writer lifespan %q s, want 10 (rcl_qos_profile_rosout_default)", e.Get("lifespan_s"))
 	}
 
-	tr, err := dds.Open(ctx, dds.Config{Domain: domainRclcpp, URI: loopbackURI(t)})
+	tr, err := dds.Open(ctx, dds.Config{Domain: uint32(domainRclcpp), URI: loopbackURI(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

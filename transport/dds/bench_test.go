@@ -1,12 +1,22 @@
 package dds_test
 
-// Benchmarks of /clock over DDS between two processes on loopback, side
-// by side with Cyclone's ddsperf on the same configuration and payload
-// size. The second process is this test binary re-executed as a peer
-// (SIMCLOCK_BENCH_PEER=pong|sink) using the same dds transport and the
-// same Notify/Take path as simclock monitor.
+// Benchmarks of /clock over DDS between two processes on loopback, each
+// measured against baselines that do the same work, interleaved: every
+// iteration of b.Loop is one round of equal-length segments, simclock's
+// own, then the same exchange between two C programs written against
+// Cyclone's C API with an idlc-generated rosgraph_msgs Clock and the same
+// QoS (testdata/cpeer, "the C pong"), then (for latency) Cyclone's ddsperf.
+// A load spike on the shared machine lands on one or two segments of one
+// round, not on one side of the comparison; each round gives one ratio
+// per baseline, and the metrics are the median, min and max of those
+// per-round ratios.
 //
-//	go test -run '^$' -bench . -benchtime 20000x ./transport/dds
+// simclock's side is this test binary re-executed as a peer
+// (SIMCLOCK_BENCH_PEER=pong|sink) using the same dds transport and the
+// same receive path as simclock monitor (transport.Receive).
+//
+//	go test -run '^$' -bench ClockRoundTrip -benchtime 3x ./transport/dds   # 3 rounds
+//	SIMCLOCK_DOMAIN_OFFSET=40 go test ...  # beside another run on this machine
 
 import (
 	"bufio"
@@ -27,18 +37,28 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/timesource"
 	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/dds"
 )
 
-const (
-	domainBenchRTT    = 66
-	domainBenchRate   = 67
-	domainBenchInProc = 68
-	pongTopic         = "/clock_pong"
+// Domain ids of the benchmarks (plus SIMCLOCK_DOMAIN_OFFSET), one per
+// pair of processes so that no segment sees another's traffic.
+var (
+	domainBenchRTT    = testdomain.ID(66)
+	domainBenchRate   = testdomain.ID(67)
+	domainBenchInProc = testdomain.ID(68)
+	domainBenchCRTT   = testdomain.ID(64)
+	domainBenchCRate  = testdomain.ID(69)
 )
+
+const pongTopic = "/clock_pong"
+
+// segment is the length of one benchmark segment. ddsperf prints its
+// first report after 2 s, so every segment lasts 2 s.
+const segment = 2 * time.Second
 
 func init() {
 	// Re-executed as a benchmark peer: serve, then exit.
@@ -90,12 +110,16 @@ func benchPeer(mode string) int {
 	return 0
 }
 
-// startPeer runs this binary as a benchmark peer and waits for "ready".
-func startPeer(b *testing.B, mode string, domain int) (lines *bufio.Scanner) {
+// A peer is a benchmark process driven through its stdin and stdout.
+type peer struct {
+	stdin io.WriteCloser
+	lines *bufio.Scanner
+}
+
+// start runs cmd as a peer and waits for its "ready" line; the peer ends
+// when the benchmark does (its stdin closes).
+func startProc(b *testing.B, cmd *exec.Cmd) *peer {
 	b.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(peerEnv(&testing.T{}, domain), "SIMCLOCK_BENCH_PEER="+mode)
-	cmd.Env = append(cmd.Env, "CYCLONEDDS_URI="+loopbackURI(b))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -109,186 +133,221 @@ func startPeer(b *testing.B, mode string, domain int) (lines *bufio.Scanner) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck // peer exits on EOF
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() || sc.Text() != "ready" {
-		b.Fatalf("benchmark peer did not start: %q", sc.Text())
+	p := &peer{stdin: stdin, lines: bufio.NewScanner(stdout)}
+	if !p.lines.Scan() || p.lines.Text() != "ready" {
+		b.Fatalf("benchmark peer %s did not start: %q", cmd.Path, p.lines.Text())
 	}
-	return sc
+	return p
 }
 
-// ddsperfSeconds is how long a ddsperf baseline runs: 5 s, or 1 s when
-// the benchmark only checks that it still runs (-benchtime 1x).
-func ddsperfSeconds(t testing.TB) int {
-	if b, ok := t.(*testing.B); ok && b.N < 100 {
-		return 1
+// ask sends one command line and returns the fields of the reply, whose
+// first field must be want.
+func (p *peer) ask(b *testing.B, cmd, want string) []string {
+	b.Helper()
+	if _, err := fmt.Fprintln(p.stdin, cmd); err != nil {
+		b.Fatal(err)
 	}
-	return 5
+	if !p.lines.Scan() {
+		b.Fatalf("peer gave no reply to %q", cmd)
+	}
+	f := strings.Fields(p.lines.Text())
+	if len(f) < 2 || f[0] != want {
+		b.Fatalf("peer replied %q to %q", p.lines.Text(), cmd)
+	}
+	return f
 }
 
-// ddsperfResult is ddsperf ping/pong's round trip in one trigger mode.
-type ddsperfResult struct {
-	meanUs, medianUs float64
-	err              error
+// startPeer runs this binary as a simclock benchmark peer.
+func startPeer(b *testing.B, mode string, domain int) *peer {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(peerEnv(b, domain), "SIMCLOCK_BENCH_PEER="+mode)
+	return startProc(b, cmd)
 }
 
-// ddsperfLatency runs ddsperf ping/pong for ddsperfSeconds with 12-byte payloads on
-// the loopback configuration, back to back (rate "") or at a rate
-// ("500Hz"), in mode ("waitset" or "listener"), and returns the mean and
-// median latency it reports in µs, averaged over its 1 s reports. ddsperf
+// startCPeer runs the C peer (testdata/cpeer) in a benchmark mode.
+func startCPeer(b *testing.B, bin, mode string, domain int) *peer {
+	b.Helper()
+	cmd := exec.Command(bin, mode)
+	cmd.Env = peerEnv(b, domain)
+	return startProc(b, cmd)
+}
+
+// ddsperfPing runs ddsperf ping for one segment against the ddsperf pong
+// already running on domainDDSPerf, with 12-byte payloads in waitset mode
+// (how simclock and the C peer wait), back to back (rate "") or at a rate
+// ("500Hz"), and returns the median latency it reports in µs. ddsperf
 // reports half the round trip, (now - ping time) / 2 (process_pong in
-// ddsperf.c), so these compare with oneway_median_us.
-func ddsperfLatency(t testing.TB, rate, mode string) ddsperfResult {
+// ddsperf.c), so this compares with a one-way median.
+func ddsperfPing(b *testing.B, rate string) float64 {
+	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
-	secs := ddsperfSeconds(t)
-	pong := exec.CommandContext(ctx, "ddsperf", "-D", strconv.Itoa(secs+2), "-i", strconv.Itoa(domainDDSPerf), "pong", mode)
-	pong.Env = env
-	if err := pong.Start(); err != nil {
-		return ddsperfResult{err: err}
-	}
-	defer pong.Wait()         //nolint:errcheck // ends by -D
-	defer pong.Process.Kill() //nolint:errcheck // may have exited
-	args := []string{"-D", strconv.Itoa(secs), "-i", strconv.Itoa(domainDDSPerf), "ping"}
+	args := []string{"-D", strconv.Itoa(int(segment / time.Second)), "-i", strconv.Itoa(domainDDSPerf), "ping"}
 	if rate != "" {
 		args = append(args, rate)
 	}
-	ping := exec.CommandContext(ctx, "ddsperf", append(args, "size", "12", mode)...)
-	ping.Env = env
+	ping := exec.CommandContext(ctx, "ddsperf", append(args, "size", "12", "waitset")...)
+	ping.Env = peerEnv(b, domainDDSPerf)
 	out, err := ping.CombinedOutput()
 	if err != nil {
-		return ddsperfResult{err: fmt.Errorf("ddsperf: %v\n%s", err, out)}
+		b.Fatalf("ddsperf ping: %v\n%s", err, out)
 	}
-	var r ddsperfResult
-	var n int
-	for _, m := range regexp.MustCompile(`size 12 mean ([0-9.]+)us min [0-9.]+us 50% ([0-9.]+)us`).FindAllSubmatch(out, -1) {
-		mean, _ := strconv.ParseFloat(string(m[1]), 64)
-		med, _ := strconv.ParseFloat(string(m[2]), 64)
-		r.meanUs += mean
-		r.medianUs += med
-		n++
+	m := regexp.MustCompile(`size 12 mean [0-9.]+us min [0-9.]+us 50% ([0-9.]+)us`).FindAllSubmatch(out, -1)
+	if len(m) == 0 {
+		b.Fatalf("ddsperf printed no latency:\n%s", out)
 	}
-	if n == 0 {
-		return ddsperfResult{err: fmt.Errorf("ddsperf printed no latency:\n%s", out)}
+	us, _ := strconv.ParseFloat(string(m[len(m)-1][1]), 64)
+	return us
+}
+
+// startDDSPerfPong runs ddsperf's pong in waitset mode for the whole
+// benchmark.
+func startDDSPerfPong(b *testing.B) {
+	b.Helper()
+	requireTool(b, "ddsperf")
+	pong := exec.Command("ddsperf", "-i", strconv.Itoa(domainDDSPerf), "pong", "waitset")
+	pong.Env = peerEnv(b, domainDDSPerf)
+	if err := pong.Start(); err != nil {
+		b.Fatal(err)
 	}
-	r.meanUs /= float64(n)
-	r.medianUs /= float64(n)
-	return r
+	b.Cleanup(func() { pong.Process.Kill(); pong.Wait() }) //nolint:errcheck // killed
+}
+
+// rounds collects one ratio per round against each baseline.
+type rounds struct {
+	values map[string][]float64 // metric → one value per round
+}
+
+func (r *rounds) add(metric string, v float64) {
+	if r.values == nil {
+		r.values = map[string][]float64{}
+	}
+	r.values[metric] = append(r.values[metric], v)
+}
+
+// report reports, for each metric, the median over the rounds, and for
+// each ratio also its min and max (metric_min, metric_max).
+func (r *rounds) report(b *testing.B) {
+	for metric, vs := range r.values {
+		s := slices.Clone(vs)
+		slices.Sort(s)
+		b.ReportMetric((s[(len(s)-1)/2]+s[len(s)/2])/2, metric)
+		if strings.HasPrefix(metric, "ratio_") {
+			b.ReportMetric(s[0], metric+"_min")
+			b.ReportMetric(s[len(s)-1], metric+"_max")
+		}
+	}
+	b.ReportMetric(0, "ns/op") // an iteration is a round of segments, not an operation
 }
 
 // BenchmarkClockRoundTrip measures /clock round trips between two
-// processes (publish, peer echoes, take); one-way latency is half, which
-// is what ddsperf reports too. It runs back to back and paced at 500 Hz (a
-// /clock rate), and compares the median with ddsperf ping/pong run the
-// same way right after, in waitset mode (how simclock waits) and listener
-// mode (ddsperf's default): ratio_* = simclock one-way / ddsperf.
+// processes (publish, the peer echoes on /clock_pong, take); one-way
+// latency is half, which is what ddsperf reports too. It runs back to
+// back and paced at 500 Hz (a /clock rate). Each round has three 2 s
+// segments, in alternating order: simclock to a simclock peer, the C
+// ping to the C pong, ddsperf ping to ddsperf pong (waitset mode). The
+// metrics: oneway_median_us (simclock), c_oneway_median_us and
+// ddsperf_oneway_median_us, the medians over the rounds of each
+// segment's median; ratio_c and ratio_ddsperf, the median over the rounds
+// of simclock's one-way median divided by the baseline's in the same
+// round, with _min and _max.
 //
 // The "node" variants receive the echo the way a node with use_sim_time
-// does: a time source on a real-time executor applies it to a ROS clock
-// (waiter → executor wake-up → take → decode → shared cell), with the
-// benchmark goroutine spinning the executor until the clock reads it.
+// does: a time source on a real-time executor applies it to a ROS clock,
+// with the benchmark goroutine spinning the executor until the clock
+// reads it.
 func BenchmarkClockRoundTrip(b *testing.B) {
-	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, 0, "", false) })
-	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, 2*time.Millisecond, "500Hz", false) })
-	b.Run("back_to_back/node", func(b *testing.B) { benchRoundTrip(b, 0, "", true) })
+	requireDDS(b)
+	cpeer := buildCPeer(b)
+	b.Run("back_to_back", func(b *testing.B) { benchRoundTrip(b, cpeer, 0, "", false) })
+	b.Run("500Hz", func(b *testing.B) { benchRoundTrip(b, cpeer, 2*time.Millisecond, "500Hz", false) })
+	b.Run("back_to_back/node", func(b *testing.B) { benchRoundTrip(b, cpeer, 0, "", true) })
+	b.Run("500Hz/node", func(b *testing.B) { benchRoundTrip(b, cpeer, 2*time.Millisecond, "500Hz", true) })
 }
 
-func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
-	requireDDS(b)
+func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string, node bool) {
+	startCPeer(b, cpeer, "pong", domainBenchCRTT)
+	cping := startCPeer(b, cpeer, "ping", domainBenchCRTT) // ready once matched with the pong
+	startDDSPerfPong(b)
 	startPeer(b, "pong", domainBenchRTT)
+	rt := newRoundTripper(b, node)
+
+	var r rounds
+	round := 0
+	for b.Loop() {
+		var own, c, perf float64
+		steps := []func(){
+			func() { own = rt.segment(b, every) / 2 / 1e3 },
+			func() {
+				f := cping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
+				ns, _ := strconv.ParseFloat(f[2], 64)
+				c = ns / 2 / 1e3
+			},
+			func() { perf = ddsperfPing(b, rate) },
+		}
+		if round%2 == 1 {
+			slices.Reverse(steps)
+		}
+		for _, step := range steps {
+			step()
+		}
+		round++
+		r.add("oneway_median_us", own)
+		r.add("c_oneway_median_us", c)
+		r.add("ddsperf_oneway_median_us", perf)
+		r.add("ratio_c", own/c)
+		r.add("ratio_ddsperf", own/perf)
+	}
+	rt.close()
+	r.report(b)
+}
+
+// A roundTripper makes simclock's round trips: publish /clock, and wait
+// for the echo either on a subscription (transport.Waiter, in the waitset
+// on this goroutine's thread, as the C ping and ddsperf's waitset mode
+// do) or in a node's clock (the executor spinning until the clock reads
+// the echoed time).
+type roundTripper struct {
+	pub   transport.Publisher
+	sub   transport.Subscription
+	e     *executor.Executor
+	ts    *timesource.TimeSource
+	clock *simclock.ROSClock
+	buf   []byte
+	next  int32 // the /clock seconds of the next round trip: increasing, as a time source wants
+
+	ctx      context.Context
+	stop     func()
+	watch    sync.WaitGroup
+	progress atomic.Int64 // round trips completed
+	inFlight atomic.Bool  // a round trip is under way
+}
+
+func newRoundTripper(b *testing.B, node bool) *roundTripper {
 	tr := open(b, domainBenchRTT)
 	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	buf := make([]byte, 0, timemsg.ClockSize)
-	var (
-		sub     transport.Subscription
-		e       *executor.Executor
-		clock   *simclock.ROSClock
-		matched func() bool
-	)
+	rt := &roundTripper{pub: pub, buf: make([]byte, 0, timemsg.ClockSize), next: 1000}
+	var matched func() bool
 	if node {
-		e = executor.New(executor.Config{})
-		defer e.Close()
+		rt.e = executor.New(executor.Config{})
 		q := transport.QoS{Depth: 10, Reliability: transport.Reliable}
-		ts := timesource.New(tr, e.Subscribe, timesource.Options{Topic: pongTopic, QoS: &q})
-		defer ts.Close()
-		clock = simclock.NewROSClock()
-		ts.AttachClock(clock)
-		if err := ts.SetUseSimTime(true); err != nil {
+		rt.ts = timesource.New(tr, rt.e.Subscribe, timesource.Options{Topic: pongTopic, QoS: &q})
+		rt.clock = simclock.NewROSClock()
+		rt.ts.AttachClock(rt.clock)
+		if err := rt.ts.SetUseSimTime(true); err != nil {
 			b.Fatal(err)
 		}
-		matched = func() bool { return len(ts.Publishers()) > 0 }
+		matched = func() bool { return len(rt.ts.Publishers()) > 0 }
 	} else {
-		sub, err = tr.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+		rt.sub, err = tr.Subscribe(pongTopic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
 		if err != nil {
 			b.Fatal(err)
 		}
-		matched = func() bool { return len(sub.MatchedPublishers()) > 0 }
-	}
-	// A watchdog ends a round trip that never completes. It replaces a
-	// timeout per round trip: arming a timer wakes the Go runtime's
-	// poller thread, a cost that neither simclock's receive path nor
-	// ddsperf has.
-	wctx, stopWatch := context.WithCancel(ctx)
-	var (
-		progress atomic.Int64
-		watch    sync.WaitGroup
-	)
-	watch.Go(func() {
-		tick := time.NewTicker(2 * time.Second)
-		defer tick.Stop()
-		last := int64(-1)
-		for {
-			select {
-			case <-wctx.Done():
-				return
-			case <-tick.C:
-				if n := progress.Load(); n == last {
-					stopWatch()
-					return
-				} else {
-					last = n
-				}
-			}
-		}
-	})
-	defer watch.Wait()
-	defer stopWatch()
-	// Round trip i carries i+2000 s: positive and increasing from the
-	// warm-up (i = -1000) on, as /clock must be for a time source.
-	roundTrip := func(i int) {
-		defer progress.Add(1)
-		sec := int32(i + 2000)
-		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
-		if err := pub.Publish(ctx, buf); err != nil {
-			b.Fatal(err)
-		}
-		if node {
-			want := int64(sec) * 1e9
-			if err := e.SpinUntil(wctx, func() bool { return clock.Now().Nanoseconds() >= want }); err != nil {
-				b.Fatalf("no pong for ping %d: %v", i, err)
-			}
-			return
-		}
-		for {
-			// Wait in the waitset on this thread, as ddsperf's waitset
-			// mode does (transport.Receive does the same).
-			if err := sub.(transport.Waiter).Wait(wctx); err != nil {
-				b.Fatalf("no pong for ping %d: %v", i, err)
-			}
-			for {
-				s, ok := sub.Take()
-				if !ok {
-					break
-				}
-				if int32(binary.LittleEndian.Uint32(s.Data[4:8])) == sec {
-					return
-				}
-			}
-		}
+		matched = func() bool { return len(rt.sub.MatchedPublishers()) > 0 }
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for !matched() || pub.MatchedSubscriptions() == 0 {
@@ -297,53 +356,111 @@ func benchRoundTrip(b *testing.B, every time.Duration, rate string, node bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for i := range 1000 { // warm up
-		roundTrip(-1000 + i)
+	// A watchdog ends a round trip that never completes. It replaces a
+	// timeout per round trip: arming a timer wakes the Go runtime's
+	// poller thread, a cost that neither simclock's receive path nor the
+	// C ping has.
+	var ctx context.Context
+	ctx, rt.stop = context.WithCancel(context.Background())
+	rt.ctx = ctx
+	rt.watch.Go(func() {
+		tick := time.NewTicker(5 * time.Second)
+		defer tick.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if n := rt.progress.Load(); n == last && rt.inFlight.Load() {
+					rt.stop()
+					return
+				} else {
+					last = n
+				}
+			}
+		}
+	})
+	for range 1000 { // warm up
+		rt.roundTrip(b)
 	}
-	rtts := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	i := 0
-	next := time.Now()
-	for b.Loop() {
+	return rt
+}
+
+func (rt *roundTripper) close() {
+	rt.stop()
+	rt.watch.Wait()
+	if rt.e != nil {
+		rt.ts.Close() //nolint:errcheck // benchmark teardown
+		rt.e.Close()  //nolint:errcheck // idem
+	}
+}
+
+// segment makes round trips for one segment, one every `every` (0: back
+// to back), and returns their median in ns.
+func (rt *roundTripper) segment(b *testing.B, every time.Duration) float64 {
+	rtts := make([]time.Duration, 0, 4096)
+	start := time.Now()
+	end, next := start.Add(segment), start
+	for time.Now().Before(end) {
 		if every > 0 {
 			next = next.Add(every)
 			time.Sleep(time.Until(next))
 		}
 		t0 := time.Now()
-		roundTrip(i)
+		rt.roundTrip(b)
 		rtts = append(rtts, time.Since(t0))
-		i++
 	}
-	b.StopTimer()
 	slices.Sort(rtts)
-	mean := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e3
-	median := float64(rtts[len(rtts)/2].Nanoseconds()) / 1e3
-	if every == 0 {
-		b.ReportMetric(mean, "rtt_mean_us")
+	return float64(rtts[len(rtts)/2].Nanoseconds())
+}
+
+func (rt *roundTripper) roundTrip(b *testing.B) {
+	rt.inFlight.Store(true)
+	defer func() { rt.progress.Add(1); rt.inFlight.Store(false) }()
+	sec := rt.next
+	rt.next++
+	rt.buf = timemsg.AppendClock(rt.buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
+	if err := rt.pub.Publish(rt.ctx, rt.buf); err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(median, "rtt_median_us")
-	b.ReportMetric(median/2, "oneway_median_us")
-	for _, ref := range []struct {
-		name string
-		r    ddsperfResult
-	}{{"waitset", ddsperfLatency(b, rate, "waitset")}, {"listener", ddsperfLatency(b, rate, "listener")}} {
-		if ref.r.err != nil {
-			b.Logf("no ddsperf %s baseline: %v", ref.name, ref.r.err)
-			continue
+	if rt.e != nil {
+		want := int64(sec) * 1e9
+		if err := rt.e.SpinUntil(rt.ctx, func() bool { return rt.clock.Now().Nanoseconds() >= want }); err != nil {
+			b.Fatalf("no pong for ping %d: %v", sec, err)
 		}
-		b.ReportMetric(ref.r.medianUs, "ddsperf_"+ref.name+"_oneway_median_us")
-		b.ReportMetric(median/2/ref.r.medianUs, "ratio_"+ref.name)
+		return
+	}
+	for {
+		if err := rt.sub.(transport.Waiter).Wait(rt.ctx); err != nil {
+			b.Fatalf("no pong for ping %d: %v", sec, err)
+		}
+		for {
+			s, ok := rt.sub.Take()
+			if !ok {
+				break
+			}
+			if int32(binary.LittleEndian.Uint32(s.Data[4:8])) == sec {
+				return
+			}
+		}
 	}
 }
 
 // BenchmarkClockRate publishes /clock as fast as a reliable writer
-// accepts to a peer process and reports what the peer received per second
-// (the peer reads with transport.Receive, as a monitor does), against
-// ddsperf's throughput mode with the same payload size right after:
-// ratio_ddsperf = simclock's rate / ddsperf's.
+// (keep-last 1000) accepts to a peer process, which reads with
+// transport.Receive as a monitor does, and reports what the peer received
+// per second. Each round has two 2 s segments in alternating order:
+// simclock to a simclock peer, and the C peer's flood to the C sink (the
+// same type, QoS and one write per sample). ratio_c is simclock's rate
+// over the C pair's in the same round (higher is better): median, _min
+// and _max over the rounds.
 func BenchmarkClockRate(b *testing.B) {
 	requireDDS(b)
-	lines := startPeer(b, "sink", domainBenchRate)
+	cpeer := buildCPeer(b)
+	sink := startPeer(b, "sink", domainBenchRate)
+	csink := startCPeer(b, cpeer, "sink", domainBenchCRate)
+	cflood := startCPeer(b, cpeer, "flood", domainBenchCRate) // ready once matched with the sink
 	tr := open(b, domainBenchRate)
 	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
 	if err != nil {
@@ -358,74 +475,54 @@ func BenchmarkClockRate(b *testing.B) {
 	}
 	ctx := context.Background()
 	buf := make([]byte, 0, timemsg.ClockSize)
-	b.ResetTimer()
-	start := time.Now()
-	i := 0
+	count := func(p *peer) float64 {
+		if !p.lines.Scan() {
+			b.Fatal("sink gave no count")
+		}
+		f := strings.Fields(p.lines.Text())
+		if len(f) != 2 || f[0] != "count" {
+			b.Fatalf("sink said %q", p.lines.Text())
+		}
+		n, _ := strconv.ParseFloat(f[1], 64)
+		return n
+	}
+	var r rounds
+	round := 0
+	var sec int32
 	for b.Loop() {
-		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(i & 0x3fffffff)}})
-		if err := pub.Publish(ctx, buf); err != nil {
-			b.Fatal(err)
+		var own, c float64
+		steps := []func(){
+			func() {
+				end := time.Now().Add(segment)
+				for time.Now().Before(end) {
+					sec = (sec + 1) & 0x3fffffff
+					buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
+					if err := pub.Publish(ctx, buf); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := pub.Publish(ctx, timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: -1}})); err != nil {
+					b.Fatal(err)
+				}
+				own = count(sink) / segment.Seconds()
+			},
+			func() {
+				cflood.ask(b, fmt.Sprintf("run %g", segment.Seconds()), "sent")
+				c = count(csink) / segment.Seconds()
+			},
 		}
-		i++
-	}
-	if err := pub.Publish(ctx, timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: -1}})); err != nil {
-		b.Fatal(err)
-	}
-	if !lines.Scan() {
-		b.Fatal("sink gave no count")
-	}
-	elapsed := time.Since(start)
-	n, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(lines.Text()))
-	rate := float64(n) / elapsed.Seconds()
-	b.ReportMetric(rate, "received_msgs/s")
-	b.ReportMetric(100*float64(b.N-n)/float64(b.N), "lost_%")
-	if ref, err := ddsperfThroughput(b); err != nil {
-		b.Logf("no ddsperf throughput baseline: %v", err)
-	} else {
-		b.ReportMetric(ref, "ddsperf_msgs/s")
-		b.ReportMetric(rate/ref, "ratio_ddsperf")
-	}
-}
-
-// ddsperfThroughput runs ddsperf's throughput mode (pub and sub, 12-byte
-// samples, reliable, keep-last 1000 as simclock's writer and reader, as
-// fast as it goes) for ddsperfSeconds on the loopback
-// configuration and returns the median of the subscriber's per-second
-// rates.
-func ddsperfThroughput(t testing.TB) (float64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	env := append(peerEnv(&testing.T{}, domainDDSPerf), "CYCLONEDDS_URI="+loopbackURI(t))
-	dom := strconv.Itoa(domainDDSPerf)
-	secs := ddsperfSeconds(t)
-	// The same QoS as simclock's: reliable, keep-last 1000 on both sides.
-	sub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs+1), "-i", dom, "sub")
-	sub.Env = env
-	var out strings.Builder
-	sub.Stdout, sub.Stderr = &out, &out
-	if err := sub.Start(); err != nil {
-		return 0, err
-	}
-	pub := exec.CommandContext(ctx, "ddsperf", "-k", "1000", "-D", strconv.Itoa(secs), "-i", dom, "pub", "size", "12")
-	pub.Env = env
-	if b, err := pub.CombinedOutput(); err != nil {
-		sub.Process.Kill() //nolint:errcheck // failing anyway
-		sub.Wait()         //nolint:errcheck // idem
-		return 0, fmt.Errorf("ddsperf pub: %v\n%s", err, b)
-	}
-	sub.Wait() //nolint:errcheck // ends by -D
-	var rates []float64
-	for _, m := range regexp.MustCompile(`size 12 total \d+ lost \d+ delta \d+ lost \d+ rate ([0-9.]+) kS/s`).FindAllStringSubmatch(out.String(), -1) {
-		r, _ := strconv.ParseFloat(m[1], 64)
-		if r > 1 { // the seconds before the publisher started and after it ended
-			rates = append(rates, r*1e3)
+		if round%2 == 1 {
+			slices.Reverse(steps)
 		}
+		for _, step := range steps {
+			step()
+		}
+		round++
+		r.add("received_msgs/s", own)
+		r.add("c_msgs/s", c)
+		r.add("ratio_c", own/c)
 	}
-	if len(rates) == 0 {
-		return 0, fmt.Errorf("ddsperf sub printed no rate:\n%s", out.String())
-	}
-	slices.Sort(rates)
-	return rates[len(rates)/2], nil
+	r.report(b)
 }
 
 // BenchmarkClockRoundTripInProcess is the same round trip between two

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport/dds"
 	"testing"
 
@@ -12,12 +13,12 @@ import (
 )
 
 // Domain ids used by this package's tests; each test has its own.
-const (
-	domainConformance = 61
-	domainMalformed   = 62
-	domainCPeer       = 63
+var (
+	domainConformance = testdomain.ID(61)
+	domainMalformed   = testdomain.ID(62)
+	domainCPeer       = testdomain.ID(63)
 	// 70..73: TestDiscoveryConfigsAccepted
-	domainDiscoveryBase = 70
+	domainDiscoveryBase = testdomain.ID(70)
 )
 
 func TestConformance(t *testing.T) {

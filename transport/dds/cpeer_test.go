@@ -18,14 +18,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 )
 
-const domainDDSPerf = 65
+var domainDDSPerf = testdomain.ID(65)
 
 // requireTool skips when a program is missing and CI is unset.
-func requireTool(t *testing.T, name string) string {
+func requireTool(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err == nil {
@@ -39,7 +40,7 @@ func requireTool(t *testing.T, name string) string {
 }
 
 // buildCPeer compiles testdata/cpeer with idlc and gcc into a temp dir.
-func buildCPeer(t *testing.T) string {
+func buildCPeer(t testing.TB) string {
 	t.Helper()
 	idlc, gcc := requireTool(t, "idlc"), requireTool(t, "gcc")
 	dir := t.TempDir()
@@ -56,13 +57,13 @@ func buildCPeer(t *testing.T) string {
 	}
 	run(idlc, "-o", dir, filepath.Join(src, "Clock.idl"))
 	bin := filepath.Join(dir, "clock_peer")
-	run(gcc, "-O2", "-DDDS_NDEBUG", "-I", dir, "-o", bin, filepath.Join(src, "clock_peer.c"), filepath.Join(dir, "Clock.c"), "-lddsc")
+	run(gcc, "-O2", "-DDDS_NDEBUG", "-I", dir, "-o", bin, filepath.Join(src, "clock_peer.c"), filepath.Join(dir, "Clock.c"), "-lddsc", "-lpthread")
 	return bin
 }
 
 // peerEnv is this environment minus ROS and Cyclone settings, plus the
 // loopback configuration and domain.
-func peerEnv(t *testing.T, domain int) []string {
+func peerEnv(t testing.TB, domain int) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {

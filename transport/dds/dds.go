@@ -457,6 +457,7 @@ type subscription struct {
 	waiting bool                             // the waiter goroutine runs (Notify was called)
 	inline  bool                             // a Wait is blocked in the waitset on its caller's thread
 	waited  bool                             // Wait was called: pending is kept up to date
+	inSets  int                              // wait sets holding the reader, which keep pending up to date
 	ids     map[uint64]transport.PublisherID // writer instance handle → GUID
 	batch   *ddsc.Batch
 	depth   int          // the reader's KEEP_LAST depth
@@ -517,7 +518,7 @@ func (s *subscription) Take() (transport.Sample, bool) {
 		// Cleared before taking: data arriving from now on sets it again.
 		// Only a subscription that someone waits on (Notify, Wait) has
 		// its pending flag kept; one only polled always looks.
-		if !s.pending.Swap(false) && (s.waiting || s.waited) {
+		if !s.pending.Swap(false) && (s.waiting || s.waited || s.inSets > 0) {
 			return transport.Sample{}, false
 		}
 		taken, full, err := ddsc.TakeBatch(s.r, s.batch, s.depth, s.taken[:0])

@@ -46,9 +46,9 @@ func requireDDS(t testing.TB) {
 }
 
 // open joins test domain domain on loopback.
-func open(t testing.TB, domain uint32) *dds.Transport {
+func open(t testing.TB, domain int) *dds.Transport {
 	t.Helper()
-	tr, err := dds.Open(context.Background(), dds.Config{Domain: domain, URI: loopbackURI(t)})
+	tr, err := dds.Open(context.Background(), dds.Config{Domain: uint32(domain), URI: loopbackURI(t)})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

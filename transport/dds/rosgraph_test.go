@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport"
 )
 
@@ -16,7 +17,7 @@ import (
 // matches.
 func TestNodesAnnouncedOnROSDiscoveryInfo(t *testing.T) {
 	requireDDS(t)
-	const domain = 100
+	domain := testdomain.ID(100)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, b := open(t, domain), open(t, domain)

@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/transport"
 )
 
 // Domain ids of the perf tests (the perf range is 160-169).
-const (
-	domainWait = 160
-	domainPoll = 161
+var (
+	domainWait = testdomain.ID(160)
+	domainPoll = testdomain.ID(161)
 )
 
 // Wait blocks in the waitset on the caller's thread: it returns for data

@@ -12,12 +12,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,9 +95,11 @@ func run(n int, only, out, readme, benchtime string) error {
 		built[g.pkg] = g.bin
 	}
 	runs := make([]benchreport.Run, 0, n)
+	loads := []float64{loadAverage()}
 	for i := range n {
 		run := benchreport.Run{}
 		for _, g := range groups {
+			loads = append(loads, loadAverage())
 			fmt.Fprintf(os.Stderr, "bench: repetition %d/%d: %s %s\n", i+1, n, g.pkg, strings.Join(g.tops, " "))
 			var buf bytes.Buffer
 			cmd := exec.Command(g.bin, "-test.run=^$", "-test.bench=^("+strings.Join(g.tops, "|")+")$",
@@ -115,11 +119,12 @@ func run(n int, only, out, readme, benchtime string) error {
 		}
 		runs = append(runs, run)
 	}
+	loads = append(loads, loadAverage())
 	rows := benchreport.Rows
 	if sel != nil {
 		rows = slices.DeleteFunc(slices.Clone(rows), func(r benchreport.Row) bool { return !sel.MatchString(r.Pkg) })
 	}
-	report := benchreport.Markdown(benchreport.Summarise(rows, runs), environment(n))
+	report := benchreport.Markdown(benchreport.Summarise(rows, runs), environment(n, loads))
 	fmt.Print(report)
 	if sel != nil {
 		return nil // a partial report replaces neither the report nor the README
@@ -147,7 +152,26 @@ func sh(dir, name string, args ...string) error {
 	return cmd.Run()
 }
 
-func environment(n int) benchreport.Env {
+// loadAverage is the 1-minute load average, NaN where unknown.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return math.NaN()
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return math.NaN()
+	}
+	x, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
+}
+
+// environment describes the machine; loads are the 1-minute load
+// averages read before every benchmark run and at the end.
+func environment(n int, loads []float64) benchreport.Env {
 	env := benchreport.Env{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Go: runtime.Version(),
 		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()), CPU: "CPU unknown", Load: "unknown", Repetitions: n}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
@@ -158,10 +182,9 @@ func environment(n int) benchreport.Env {
 			}
 		}
 	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(b)); len(f) >= 3 {
-			env.Load = strings.Join(f[:3], " ")
-		}
+	loads = slices.DeleteFunc(slices.Clone(loads), math.IsNaN)
+	if len(loads) > 0 {
+		env.Load = fmt.Sprintf("%.2f to %.2f (1 minute, read %d times during the run)", slices.Min(loads), slices.Max(loads), len(loads))
 	}
 	return env
 }

@@ -255,6 +255,45 @@ func Untrigger(guard Entity) error {
 	return check("dds_set_guardcondition", C.sc_untrigger(C.int32_t(guard)))
 }
 
+// NewWaitSet creates a waitset owned by the library, so that readers of
+// any participant can join it, with a guard condition that Trigger sets
+// to end a WaitSetWait.
+func NewWaitSet() (ws, guard Entity, err error) {
+	var w, g C.int32_t
+	if err := check("dds_create_waitset", C.sc_waitset_new(&w, &g)); err != nil {
+		return 0, 0, err
+	}
+	return Entity(w), Entity(g), nil
+}
+
+// WaitSetAttach makes WaitSetWait report reader r when it has data.
+func WaitSetAttach(ws, r Entity) error {
+	return check("dds_waitset_attach", C.sc_waitset_attach(C.int32_t(ws), C.int32_t(r)))
+}
+
+// WaitSetDetach undoes WaitSetAttach.
+func WaitSetDetach(ws, r Entity) error {
+	return check("dds_waitset_detach", C.sc_waitset_detach(C.int32_t(ws), C.int32_t(r)))
+}
+
+// WaitSetWait blocks the calling thread until a reader attached to ws has
+// data, the guard is triggered (woken; WaitSetWait resets it) or timeout
+// passes (negative: no timeout). It writes the readers with data to
+// readers, their DATA_AVAILABLE status re-armed, and returns how many;
+// readers beyond len(readers) stay triggered for the next wait.
+func WaitSetWait(ws, guard Entity, timeout time.Duration, readers []Entity) (n int, woken bool, err error) {
+	var w C.int
+	var p *C.int32_t
+	if len(readers) > 0 {
+		p = (*C.int32_t)(unsafe.Pointer(&readers[0]))
+	}
+	rc := C.sc_waitset_wait(C.int32_t(ws), C.int32_t(guard), C.int64_t(timeout), p, C.uint32_t(len(readers)), &w)
+	if err := check("dds_waitset_wait", rc); err != nil {
+		return 0, false, err
+	}
+	return int(rc), w != 0, nil
+}
+
 // CreateBuiltinReader creates a reader on the builtin topic b. Its
 // samples are taken with TakeEndpoint or TakeParticipant.
 func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) {

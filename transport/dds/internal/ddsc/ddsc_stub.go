@@ -66,6 +66,20 @@ func Trigger(guard Entity) error { return ErrNoCgo }
 // Untrigger reports ErrNoCgo.
 func Untrigger(guard Entity) error { return ErrNoCgo }
 
+// NewWaitSet reports ErrNoCgo.
+func NewWaitSet() (ws, guard Entity, err error) { return 0, 0, ErrNoCgo }
+
+// WaitSetAttach reports ErrNoCgo.
+func WaitSetAttach(ws, r Entity) error { return ErrNoCgo }
+
+// WaitSetDetach reports ErrNoCgo.
+func WaitSetDetach(ws, r Entity) error { return ErrNoCgo }
+
+// WaitSetWait reports ErrNoCgo.
+func WaitSetWait(ws, guard Entity, timeout time.Duration, readers []Entity) (int, bool, error) {
+	return 0, false, ErrNoCgo
+}
+
 // CreateBuiltinReader reports ErrNoCgo.
 func CreateBuiltinReader(pp Entity, b Builtin) (Entity, error) { return 0, ErrNoCgo }
 

@@ -50,6 +50,7 @@
   X(dds_create_guardcondition)            \
   X(dds_set_guardcondition)               \
   X(dds_waitset_attach)                   \
+  X(dds_waitset_detach)                   \
   X(dds_waitset_wait)                     \
   X(dds_set_status_mask)                  \
   X(dds_take_status)                      \
@@ -514,6 +515,53 @@ int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns) {
 int32_t sc_trigger(int32_t guard) { return p_dds_set_guardcondition(guard, true); }
 
 int32_t sc_untrigger(int32_t guard) { return p_dds_set_guardcondition(guard, false); }
+
+int32_t sc_waitset_new(int32_t *ws, int32_t *guard) {
+  dds_entity_t w = p_dds_create_waitset(DDS_CYCLONEDDS_HANDLE);
+  if (w < 0)
+    return w;
+  dds_entity_t g = p_dds_create_guardcondition(DDS_CYCLONEDDS_HANDLE);
+  if (g < 0) {
+    p_dds_delete(w);
+    return g;
+  }
+  dds_return_t rc = p_dds_waitset_attach(w, g, 0);
+  if (rc < 0) {
+    p_dds_delete(g);
+    p_dds_delete(w);
+    return rc;
+  }
+  *ws = w;
+  *guard = g;
+  return 0;
+}
+
+int32_t sc_waitset_attach(int32_t ws, int32_t reader) { return p_dds_waitset_attach(ws, reader, reader); }
+
+int32_t sc_waitset_detach(int32_t ws, int32_t reader) { return p_dds_waitset_detach(ws, reader); }
+
+int32_t sc_waitset_wait(int32_t ws, int32_t guard, int64_t timeout_ns, int32_t *readers, uint32_t cap, int *woken) {
+  dds_attach_t xs[64];
+  size_t nxs = cap + 1 < 64 ? cap + 1 : 64;
+  *woken = 0;
+  dds_return_t n = p_dds_waitset_wait(ws, xs, nxs, timeout_ns < 0 ? DDS_INFINITY : timeout_ns);
+  if (n <= 0)
+    return n;
+  if ((size_t)n > nxs)
+    n = (dds_return_t)nxs;
+  int32_t k = 0;
+  for (dds_return_t i = 0; i < n; i++) {
+    if (xs[i] == 0) {
+      *woken = 1;
+      p_dds_set_guardcondition(guard, false);
+    } else if ((uint32_t)k < cap) {
+      uint32_t status;
+      p_dds_take_status((dds_entity_t)xs[i], &status, DDS_DATA_AVAILABLE_STATUS); // re-arm
+      readers[k++] = (int32_t)xs[i];
+    }
+  }
+  return k;
+}
 
 /* ---- discovery: DDS builtin topics ---- */
 

@@ -62,6 +62,20 @@ int32_t sc_wait(int32_t ws, int32_t reader, int64_t timeout_ns);
 int32_t sc_trigger(int32_t guard);
 int32_t sc_untrigger(int32_t guard);
 
+// A shared waitset: owned by the library (DDS_CYCLONEDDS_HANDLE), so that
+// readers of any participant can join it, with a guard condition attached
+// (attach argument 0); each reader is attached with its own handle as its
+// argument. sc_waitset_wait waits up to timeout_ns (negative: for ever)
+// and writes the readers that have data, each with its DATA_AVAILABLE
+// status taken (re-armed), to readers (at most cap; the others stay
+// triggered for the next wait); *woken is 1 when the guard was triggered
+// (it is reset). It returns how many readers it wrote, or a negative DDS
+// return code.
+int32_t sc_waitset_new(int32_t *ws, int32_t *guard);
+int32_t sc_waitset_attach(int32_t ws, int32_t reader);
+int32_t sc_waitset_detach(int32_t ws, int32_t reader);
+int32_t sc_waitset_wait(int32_t ws, int32_t guard, int64_t timeout_ns, int32_t *readers, uint32_t cap, int *woken);
+
 // ---- discovery: DDS builtin topics ----
 
 // sc_qos is an endpoint's QoS as discovered. Durations are ns, INT64_MAX

@@ -1,0 +1,88 @@
+package bag
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// smallDB3 writes (once per process) a sqlite3 bag (rosbag2's schema, as
+// writeDB3 makes it) of about mb megabytes of file holding the small
+// messages of smallBag: /clock and a stamped /range at 1 kHz each.
+func smallDB3(b *testing.B, mb int) string {
+	key := "db3/" + strconv.Itoa(mb)
+	if p, ok := benchBags.Load(key); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "simclock-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDirs = append(benchDirs, dir)
+	p := filepath.Join(dir, "small_0.db3")
+	// About 150 bytes of file per pair of rows (both rows, their record
+	// headers and the timestamp index).
+	pairs := int64(mb) << 20 / 150
+	msgs := make([]genMsg, 0, 2*pairs)
+	for i := range pairs {
+		log := wall + i*ms
+		v := 50*sec + i*ms
+		msgs = append(msgs, clockMsg(log, v), rangeMsg(log+100_000, v))
+	}
+	writeDB3(b, p, db3Options{definitions: true}, []genTopic{clockTopic, rangeTopic}, msgs)
+	benchBags.Store(key, p)
+	return p
+}
+
+// BenchmarkInspectDB3 measures Inspect on a .db3 of small messages
+// against the sqlite3 command-line tool's full scan of the same file:
+// the query Inspect runs (SELECT topic_id, timestamp, data FROM messages
+// ORDER BY timestamp, id), read-only and immutable, its output thrown
+// away. Each iteration runs the tool, then Inspect, so drift on a shared
+// machine hits both alike. x_sqlite3 is Inspect's time over the tool's
+// (lower is better). The bag is a quarter of SIMCLOCK_BENCH_BAG_MB.
+//
+//	go test -run XXX -bench InspectDB3 -benchtime 3x ./bag
+func BenchmarkInspectDB3(b *testing.B) {
+	cli, err := exec.LookPath("sqlite3")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			b.Fatalf("CI is set and the sqlite3 tool is missing (apt-get install sqlite3): %v", err)
+		}
+		b.Skipf("no sqlite3 command-line tool (apt-get install sqlite3): %v", err)
+	}
+	defer removeBenchDirs()
+	p := smallDB3(b, max(benchBagMB()/4, 1))
+	b.SetBytes(fileSize(b, p))
+	scan := func() {
+		cmd := exec.Command(cli, "-readonly", "file:"+p+"?immutable=1",
+			"SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil { // Stdout nil: the output goes to /dev/null
+			b.Fatalf("sqlite3: %v", err)
+		}
+	}
+	inspect := func() {
+		rep, err := Inspect(context.Background(), []string{p}, Options{})
+		if err != nil || rep.Clock.Messages == 0 {
+			b.Fatalf("Inspect: %v (%d /clock messages)", err, rep.Clock.Messages)
+		}
+	}
+	scan() // warm the page cache
+	inspect()
+	var cliTime, insp time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		cliTime += timed(scan)
+		insp += timed(inspect)
+	}
+	b.ReportMetric(insp.Seconds()/cliTime.Seconds(), "x_sqlite3")
+	n := float64(b.N)
+	mbs := func(d time.Duration) float64 { return float64(fileSize(b, p)) / (1 << 20) / (d.Seconds() / n) }
+	b.ReportMetric(mbs(insp), "inspect-MB/s")
+	b.ReportMetric(mbs(cliTime), "sqlite3-MB/s")
+}

@@ -1,0 +1,131 @@
+package dds_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/testdomain"
+	"github.com/simclock/simclock/timemsg"
+	"github.com/simclock/simclock/timer"
+	"github.com/simclock/simclock/transport"
+)
+
+var domainExecutor = testdomain.ID(162)
+
+// A real-time executor waits for its DDS subscriptions in one Cyclone
+// waitset on the spinning goroutine's thread: no goroutine per
+// subscription, readers of two participants in one set, and Stop, the
+// end of the context, a timer's deadline and a subscription closed while
+// the executor waits all behave as on the executor's own wake channel.
+func TestExecutorWaitsInCyclone(t *testing.T) {
+	requireDDS(t)
+	a, b, c := open(t, domainExecutor), open(t, domainExecutor), open(t, domainExecutor)
+	pub, err := a.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := transport.QoS{Depth: 10, Reliability: transport.Reliable}
+	subB, err := b.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subC, err := c.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := executor.New(executor.Config{})
+	defer e.Close()
+	got := make(chan int32, 100)
+	handle := func(s transport.Sample) {
+		m, err := timemsg.UnmarshalClock(s.Data)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		got <- m.Clock.Sec
+	}
+	before := runtime.NumGoroutine()
+	e.Subscribe(subB, handle)
+	removeC := e.Subscribe(subC, handle)
+	if n := runtime.NumGoroutine(); n != before {
+		t.Errorf("subscribing started %d goroutines; the executor waits for DDS in its own thread", n-before)
+	}
+	for pub.MatchedSubscriptions() < 2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	spun := make(chan error, 1)
+	go func() { spun <- e.Spin(ctx) }()
+	publish := func(sec int32) {
+		t.Helper()
+		if err := pub.Publish(ctx, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: sec}})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	receive := func(want int32, n int) {
+		t.Helper()
+		for range n {
+			select {
+			case sec := <-got:
+				if sec != want {
+					t.Fatalf("received %d, want %d", sec, want)
+				}
+			case <-ctx.Done():
+				t.Fatalf("sample %d never handled", want)
+			}
+		}
+	}
+	publish(1)
+	receive(1, 2) // once by each participant's reader
+
+	// Closing a subscription while the executor waits leaves the set.
+	removeC()
+	if err := subC.Close(); err != nil {
+		t.Fatal(err)
+	}
+	publish(2)
+	receive(2, 1)
+
+	// A timer's deadline ends a wait with no sample.
+	tq := timer.NewQueue(e.Steady())
+	e.AddQueue(tq)
+	fired := make(chan struct{}, 1)
+	if _, err := tq.New(10*time.Millisecond, func(timer.Info) {
+		select {
+		case fired <- struct{}{}:
+		default:
+		}
+	}, true); err != nil {
+		t.Fatal(err)
+	}
+	<-fired
+	e.RemoveQueue(tq)
+	tq.Close()
+
+	// Stop ends a spin waiting in the waitset.
+	time.Sleep(20 * time.Millisecond) // usually waiting by now; the result is the same if not
+	e.Stop()
+	if err := <-spun; err != nil {
+		t.Fatalf("Spin after Stop = %v", err)
+	}
+	// So does the end of the context.
+	sctx, scancel := context.WithCancel(ctx)
+	go func() { spun <- e.Spin(sctx) }()
+	time.Sleep(20 * time.Millisecond)
+	scancel()
+	if err := <-spun; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Spin after cancel = %v, want context.Canceled", err)
+	}
+	// A sample published while nobody spins is handled by the next spin.
+	publish(3)
+	if ran, err := e.SpinOnce(ctx, -1); !ran || err != nil {
+		t.Fatalf("SpinOnce = %v, %v", ran, err)
+	}
+	receive(3, 1)
+}
