@@ -195,6 +195,10 @@ func (h *harness) clock(ddsTopic string, writer graph.GUID, offset time.Duration
 		q.push(transport.Sample{Data: clockMsg(value + int64(i)*int64(step)), Publisher: pub(writer),
 			SourceTimestamp: h.t0 + int64(offset) + int64(i)*int64(period)})
 	}
+	// Observed now, as a live /clock is before the samples that follow
+	// it: the Watcher's own goroutines might otherwise take those first,
+	// and find no /clock yet to date them by (a flake under -race).
+	h.w.Report()
 }
 
 // at moves virtual time to offset after the start and reports.
