@@ -8,6 +8,7 @@ package cli
 
 import (
 	"context"
+	"github.com/simclock/simclock/internal/testdomain"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ import (
 	"github.com/simclock/simclock/ros2msg"
 )
 
-const domainDoctorDiagnostics = 125
+var domainDoctorDiagnostics = testdomain.ID(125)
 
 func statusOf(a fastpeer.DiagnosticArray, name string) (fastpeer.DiagnosticStatus, bool) {
 	for _, st := range a.Status {
@@ -86,7 +87,7 @@ func TestDoctorDiagnostics(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
 	peerBin := fastpeer.BuildDiagnostics(t, ros2msg.ShippedDefinition)
-	const d = domainDoctorDiagnostics
+	d := domainDoctorDiagnostics
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	monitor := fastpeer.Start(ctx, t, d, fastpeer.WithBinary(peerBin), fastpeer.WithNodes(

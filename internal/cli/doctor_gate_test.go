@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"github.com/simclock/simclock/internal/testdomain"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 	"github.com/simclock/simclock/internal/report/reporttest"
 )
 
-const domainDoctorGate = 126
+var domainDoctorGate = testdomain.ID(126)
 
 // gateExample returns the simclock command line of docs/doctor.md's
 // launch_testing example (its cmd = [...] list), after checking that the
@@ -64,7 +65,7 @@ func TestDoctorGate(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
 	args := gateExample(t)
-	const d = domainDoctorGate
+	d := domainDoctorGate
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	sim := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(

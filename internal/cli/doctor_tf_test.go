@@ -8,6 +8,7 @@ package cli
 
 import (
 	"context"
+	"github.com/simclock/simclock/internal/testdomain"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +18,9 @@ import (
 )
 
 // Domain ids of these tests.
-const (
-	domainDoctorTF        = 123
-	domainDoctorTFOldData = 124
+var (
+	domainDoctorTF        = testdomain.ID(123)
+	domainDoctorTFOldData = testdomain.ID(124)
 )
 
 func (r doctorRun) transform(parent, child, publisher string) (doctor.TransformReport, bool) {
@@ -38,7 +39,7 @@ func (r doctorRun) transform(parent, child, publisher string) (doctor.TransformR
 func TestDoctorTF(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorTF
+	d := domainDoctorTF
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
@@ -109,7 +110,7 @@ func TestDoctorTF(t *testing.T) {
 func TestDoctorTFOldData(t *testing.T) {
 	requireDDSCLI(t)
 	bin := buildSimclock(t, t.TempDir())
-	const d = domainDoctorTFOldData
+	d := domainDoctorTFOldData
 	ctx, cancel := context.WithTimeout(context.Background(), 3*hang)
 	defer cancel()
 	peer := fastpeer.Start(ctx, t, d, fastpeer.WithNodes(
