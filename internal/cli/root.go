@@ -120,13 +120,13 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{plainFlagError(err)} })
 	root.AddCommand(
-		newExperimentCmd(env), // the main job: reproduce the hazards
-		newPredictCmd(env),    // ... and predict them
-		newPubCmd(env),        // a fake simulator on /clock
-		newMonitorCmd(env),    // /clock as a node sees it
-		newDoctorCmd(env),     // the time of a live graph
-		newBagCmd(env),        // hazards in recordings
-		newLintCmd(env),       // hazards in source code
+		newExperimentCmd(env),   // the main job: reproduce the hazards
+		newPredictCmd(env, nil), // ... and predict them
+		newPubCmd(env, nil),     // a fake simulator on /clock
+		newMonitorCmd(env, nil), // /clock as a node sees it
+		newDoctorCmd(env),       // the time of a live graph
+		newBagCmd(env),          // hazards in recordings
+		newLintCmd(env),         // hazards in source code
 	)
 	// cobra adds its completion command when it executes; added now, it
 	// follows the same argument and exit rules as the others.
