@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/simclock/simclock/clockstream"
 	"github.com/simclock/simclock/experiment"
+	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/node"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
@@ -134,10 +137,32 @@ func TestCommandOptions(t *testing.T) {
 				t.Errorf("options %+v", *o)
 			}
 		}},
+		{"simclock lint", func(t *testing.T, env *Env) {
+			// The flags given win over the config file, which wins over
+			// $ROS_DISTRO.
+			dir := t.TempDir()
+			file := filepath.Join(dir, ".simclock.yaml")
+			if err := os.WriteFile(file, []byte("lint:\n  rules: [R27]\n  exclude: [gen]\n  ros_distro: kilted\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env.Getenv = func(k string) string { return map[string]string{"ROS_DISTRO": "humble"}[k] }
+			o := parseOptions(t, env, newLintCmd, "--rules", "R26,R28", "--format", "sarif", "--root", dir, "--strict", dir)
+			c := o.cfg
+			if o.env != env || o.cfgFile != file || !slices.Equal(c.Rules, []rules.ID{rules.R26, rules.R28}) || c.RosDistro != "kilted" ||
+				len(c.Exclude) != 1 || !c.Strict || o.format != formatSARIF || o.stdin || !slices.Equal(o.paths, []string{dir}) ||
+				o.roots == (report.Roots{}) {
+				t.Errorf("options %+v", *o)
+			}
+		}},
+		{"simclock lint -", func(t *testing.T, env *Env) {
+			o := parseOptions(t, env, newLintCmd, "--stdin-filename", "pkg/node.py", "-")
+			if !o.stdin || o.stdinName != "pkg/node.py" || o.cfg.RosDistro != "" || o.cfgFile != "" {
+				t.Errorf("options %+v", *o)
+			}
+		}},
 	}
-	// doctor and lint take their runF when the doctor and lint branches
-	// have landed.
-	tested := map[string]bool{"simclock doctor": true, "simclock lint": true}
+	// doctor takes its runF when the doctor branch has landed.
+	tested := map[string]bool{"simclock doctor": true}
 	for _, tc := range cases {
 		tested[tc.path] = true
 		t.Run(tc.path, func(t *testing.T) {

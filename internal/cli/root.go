@@ -126,7 +126,7 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 		newMonitorCmd(env, nil), // /clock as a node sees it
 		newDoctorCmd(env),       // the time of a live graph
 		newBagCmd(env),          // hazards in recordings
-		newLintCmd(env),         // hazards in source code
+		newLintCmd(env, nil),    // hazards in source code
 	)
 	// cobra adds its completion command when it executes; added now, it
 	// follows the same argument and exit rules as the others.
