@@ -36,6 +36,9 @@ type checker struct {
 	helperDepth int
 	// distro is the ROS 2 distribution findings are worded for.
 	distro string
+	// simTime says the code may run on sim time: a launch or parameter
+	// file of the run, or a file of the package, mentions use_sim_time.
+	simTime bool
 	// comparedOnly marks window subtractions whose result is only ever
 	// compared (directly, or through a local read only in comparisons).
 	comparedOnly map[*expr]bool

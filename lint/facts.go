@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,12 @@ const (
 	// constructor sets: SYSTEM_TIME 0 until its first assignment, which
 	// gives it another clock type (message_filters#175, mavros#1734).
 	fUnset
+	// fDetachedClock marks a clock of ROS_TIME type built standalone
+	// (rclcpp::Clock(RCL_ROS_TIME), rclpy's Clock(clock_type=ROS_TIME),
+	// ROSClock()) and attached to no TimeSource in its file: it reads system
+	// time even with use_sim_time, so its now() is ROS_TIME that is never 0
+	// and never a sim-time baseline (nebula's liveness monitor).
+	fDetachedClock
 )
 
 // fTime is any time point.
@@ -45,6 +52,9 @@ type dataflow struct {
 	// alias detection and fixes.
 	localVals  map[*fn]map[string][]*expr
 	memberVals map[*class]map[string][]memberAssign
+	// elemVals lists the values stored in each member container
+	// (push_back and the like), keyed by member name.
+	elemVals map[*class]map[string][]memberAssign
 	// fields maps a Python record field name (a keyword argument of a
 	// constructor, a dict key, an attribute of something other than self)
 	// to SYSTEM_TIME when a Time() is stored under it anywhere in the file:
@@ -66,6 +76,56 @@ type dataflow struct {
 	// flows are the calls that carry arguments into parameters.
 	flows []argFlow
 	inits map[initKey]*fn
+}
+
+// elemSuffix names the elements of a member container in members
+// ("syncs_[]"): the clock types of the times stored in it.
+const elemSuffix = "[]"
+
+// elementStore returns the member container a C++ statement stores a value
+// in (syncs_.push_back(t), this->syncs_.emplace_back(t)) and the value.
+func (d *dataflow) elementStore(e *expr, f *fn) (string, *expr) {
+	if e == nil || e.kind != eCall || len(e.args) != 1 || f.u.lang != langCPP || e.recv == nil || e.recv.kind != eAttr {
+		return "", nil
+	}
+	switch e.recv.name {
+	case "push_back", "push_front", "emplace_back", "emplace_front", "push":
+	default:
+		return "", nil
+	}
+	m, ok := strings.CutPrefix(d.path(e.recv.recv, f), "self.")
+	if !ok {
+		return "", nil
+	}
+	return m, e.args[0]
+}
+
+// elementFacts returns the clock types of an element read from a member
+// container (syncs_[i], syncs_.back(), syncs_.at(i)); ok is false when e is
+// no such read.
+func (d *dataflow) elementFacts(e *expr, f *fn) (fact, bool) {
+	if f == nil || f.cls == nil || f.u.lang != langCPP {
+		return 0, false
+	}
+	var container *expr
+	switch {
+	case e.kind == eOther && e.n != nil && e.n.kind == "subscript_expression" && len(e.subs) > 0:
+		container = e.subs[0]
+	case e.kind == eCall && e.recv != nil && e.recv.kind == eAttr:
+		switch e.recv.name {
+		case "back", "front", "at", "top":
+			container = e.recv.recv
+		}
+	}
+	if container == nil {
+		return 0, false
+	}
+	m, ok := strings.CutPrefix(d.path(container, f), "self.")
+	if !ok {
+		return 0, false
+	}
+	ft, ok := d.members[f.cls][m+elemSuffix]
+	return ft, ok
 }
 
 type memberAssign struct {
@@ -120,9 +180,11 @@ func (d *dataflow) solve() {
 	d.members = map[*class]map[string]fact{}
 	d.localVals = map[*fn]map[string][]*expr{}
 	d.memberVals = map[*class]map[string][]memberAssign{}
+	d.elemVals = map[*class]map[string][]memberAssign{}
 	for _, c := range d.classes {
 		d.members[c] = map[string]fact{}
 		d.memberVals[c] = map[string][]memberAssign{}
+		d.elemVals[c] = map[string][]memberAssign{}
 	}
 	for _, u := range d.units {
 		for _, f := range u.fns {
@@ -132,6 +194,11 @@ func (d *dataflow) solve() {
 				d.locals[f][p] = typeFacts(typ)
 			}
 			eachStmt(f.body, func(s *stmt) {
+				if s.kind == sExpr && f.cls != nil {
+					if m, v := d.elementStore(s.e, f); m != "" {
+						d.elemVals[f.cls][m] = append(d.elemVals[f.cls][m], memberAssign{v, f})
+					}
+				}
 				if s.kind != sAssign || s.target == nil || s.value == nil {
 					return
 				}
@@ -194,6 +261,16 @@ func (d *dataflow) solve() {
 						ft |= fCtorNow
 					}
 					changed = d.addMember(c, name, ft) || changed
+				}
+			}
+			for name, vals := range d.elemVals[c] {
+				for _, v := range vals {
+					// Only the clock type: an element is no baseline.
+					ft := d.facts(v.value, v.f)
+					if ft&fNow != 0 {
+						ft |= fROS
+					}
+					changed = d.addMember(c, name+elemSuffix, ft&(fROS|fSystem)) || changed
 				}
 			}
 		}
@@ -461,6 +538,9 @@ func (d *dataflow) facts(e *expr, f *fn) fact {
 	if e == nil {
 		return 0
 	}
+	if ft, ok := d.elementFacts(e, f); ok {
+		return ft
+	}
 	switch e.kind {
 	case eName:
 		return d.lookup(d.path(e, f), f)
@@ -603,9 +683,9 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		case q == "rclpy.duration.Duration", q == "rclpy.duration.Duration.from_msg":
 			return fDuration
 		case q == "rclpy.clock.Clock":
-			return clockTypeFacts(d.clockArg(e, 0), fSysClock, fROSClock, fSysClock)
+			return d.standaloneClock(clockTypeFacts(d.clockArg(e, 0), fSysClock, fROSClock, fSysClock), f)
 		case q == "rclpy.clock.ROSClock":
-			return fROSClock
+			return d.standaloneClock(fROSClock, f)
 		case q == "rclcpp.Time":
 			ft := d.cppTimeCtor(e, f)
 			if zeroTime(e) {
@@ -624,7 +704,7 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 			// the header stamp as rclcpp::Time, RCL_ROS_TIME.
 			return fROS
 		case q == "rclcpp.Clock" || q == "std.make_shared<rclcpp.Clock>" || q == "rclcpp.Clock.make_shared":
-			return clockTypeFacts(d.cppClockArg(e), fSysClock, fROSClock, fSysClock)
+			return d.standaloneClock(clockTypeFacts(d.cppClockArg(e), fSysClock, fROSClock, fSysClock), f)
 		case l == langCPP && q == "get_clock" && f.cls != nil:
 			return fROSClock
 		case l == langCPP && q == "now" && f.cls != nil:
@@ -671,6 +751,8 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		switch {
 		case rf&fROSClock != 0:
 			return fNow
+		case rf&fDetachedClock != 0:
+			return fROS
 		case rf&fSysClock != 0:
 			return fSystem
 		}
@@ -692,6 +774,20 @@ func (d *dataflow) callFacts(e *expr, f *fn) fact {
 		}
 	}
 	return 0
+}
+
+// standaloneClock turns the facts of a ROS_TIME clock built by the code
+// itself into fDetachedClock unless its file attaches a clock to a
+// TimeSource (attachClock, attach_clock): only a node's TimeSource follows
+// /clock.
+func (d *dataflow) standaloneClock(ft fact, f *fn) fact {
+	if ft != fROSClock {
+		return ft
+	}
+	if src := f.u.src; bytes.Contains(src, []byte("attachClock")) || bytes.Contains(src, []byte("attach_clock")) {
+		return ft
+	}
+	return fDetachedClock
 }
 
 // sameClassMethod returns the method of f's class that call calls
@@ -773,43 +869,161 @@ func clockTypeFacts(arg *expr, none, ros, system fact) fact {
 	return 0
 }
 
-// cppTimeCtor classifies an rclcpp::Time construction. Its default clock
-// type is RCL_SYSTEM_TIME for the (), (int64 ns) and (sec, nsec) forms, and
-// RCL_ROS_TIME for the builtin_interfaces::msg::Time form.
+// cppTimeCtor classifies an rclcpp::Time construction by the overload it
+// selects (rclcpp/time.hpp):
+//
+//	Time()                                   SYSTEM_TIME 0
+//	Time(int64_t ns, rcl_clock_type_t = RCL_SYSTEM_TIME)
+//	Time(int32_t s, uint32_t ns, rcl_clock_type_t = RCL_SYSTEM_TIME)
+//	Time(const builtin_interfaces::msg::Time &, rcl_clock_type_t = RCL_ROS_TIME)
+//	Time(const Time &)
+//
+// A lone clock type converts to int64_t and selects the nanoseconds form:
+// rclcpp::Time(get_clock()->get_clock_type()) is 1 ns of SYSTEM_TIME, not
+// "unset on the node's clock" (novatel_gps_driver's last_sync_). A lone
+// argument of unknown type gets no clock type.
 func (d *dataflow) cppTimeCtor(e *expr, f *fn) fact {
-	for _, a := range e.args {
-		t := a.text()
-		switch {
-		case strings.Contains(t, "RCL_ROS_TIME"):
-			return fROS
-		case strings.Contains(t, "RCL_SYSTEM_TIME"):
-			return fSystem
-		case strings.Contains(t, "RCL_STEADY_TIME"):
-			return 0
-		}
-	}
-	switch len(e.args) {
+	switch n := len(e.args); n {
 	case 0:
 		return fSystem
 	case 1:
 		a := e.args[0]
 		if ft := d.facts(a, f); ft&fTime != 0 {
-			return ft & fTime
+			return ft & fTime // a copy
 		}
-		if a.kind == eNumber || d.isInteger(a, f) {
-			return fSystem // Time(int64_t nanoseconds, RCL_SYSTEM_TIME)
-		}
-		t := strings.ToLower(a.text())
-		if strings.Contains(t, "stamp") || strings.Contains(t, "header") || strings.Contains(t, "msg") {
+		switch {
+		case a.kind == eNumber, d.isInteger(a, f), d.isClockType(a, f) != clockNone:
+			return fSystem
+		case d.isStampMsg(a, f, 0):
 			return fROS
 		}
-	case 2:
-		if d.facts(e.args[0], f)&fTime != 0 {
-			return 0
+	case 2, 3:
+		switch d.isClockType(e.args[n-1], f) {
+		case clockROS:
+			return fROS
+		case clockSystem:
+			return fSystem
+		case clockNone:
+			if n == 2 && d.facts(e.args[0], f)&fTime == 0 && !d.isStampMsg(e.args[0], f, 0) {
+				return fSystem // (seconds, nanoseconds)
+			}
 		}
-		return fSystem
 	}
 	return 0
+}
+
+// A clock type an expression names.
+type clockKind int
+
+const (
+	clockNone    clockKind = iota // not a clock type
+	clockUnknown                  // an rcl_clock_type_t whose value is not known
+	clockROS
+	clockSystem
+	clockSteady
+)
+
+// isClockType reports whether a C++ expression is an rcl_clock_type_t, and
+// which: a constant (RCL_ROS_TIME), a get_clock_type() call (the node's
+// clock is RCL_ROS_TIME), a cast to it, or a local, parameter or member
+// declared with that type.
+func (d *dataflow) isClockType(e *expr, f *fn) clockKind {
+	t := strings.TrimSpace(e.text())
+	t = t[strings.LastIndex(t, ":")+1:]
+	switch t {
+	case "RCL_ROS_TIME":
+		return clockROS
+	case "RCL_SYSTEM_TIME":
+		return clockSystem
+	case "RCL_STEADY_TIME":
+		return clockSteady
+	case "RCL_CLOCK_UNINITIALIZED":
+		return clockUnknown
+	}
+	switch e.kind {
+	case eCall:
+		if e.recv == nil {
+			return clockNone
+		}
+		n := e.recv.name
+		if strings.Contains(n, "static_cast<rcl_clock_type_t>") {
+			return clockUnknown
+		}
+		if n = n[strings.LastIndexByte(n, '.')+1:]; n != "get_clock_type" {
+			return clockNone
+		}
+		// get_clock()->get_clock_type(), node->get_clock()->...: a node's
+		// clock is RCL_ROS_TIME.
+		if r := e.recv.recv; r != nil && r.kind == eCall && r.recv != nil && strings.HasSuffix(r.recv.name, "get_clock") {
+			return clockROS
+		}
+		return clockUnknown
+	case eName, eAttr:
+		if strings.TrimPrefix(d.declType(e, f), "const") == "rcl_clock_type_t" {
+			return clockUnknown
+		}
+	}
+	return clockNone
+}
+
+// declType returns the declared, normalised type of a local, parameter or
+// member of f's class ("" when unknown).
+func (d *dataflow) declType(e *expr, f *fn) string {
+	if f == nil {
+		return ""
+	}
+	if e.kind == eName {
+		for g := f; g != nil; g = g.outer {
+			if t, ok := d.localTypes[g][e.name]; ok {
+				return t
+			}
+		}
+	}
+	if m, ok := strings.CutPrefix(d.path(e, f), "self."); ok && f.cls != nil {
+		if fl := f.cls.fields[m]; fl != nil {
+			return fl.typ
+		}
+	}
+	if e.kind == eName && f.cls != nil {
+		if fl := f.cls.fields[e.name]; fl != nil {
+			return fl.typ
+		}
+	}
+	return ""
+}
+
+// isStampMsg reports whether a C++ expression is a builtin_interfaces
+// Time message: a .stamp field (msg->header.stamp), something declared as
+// one, or a local of no declared type assigned only such values.
+func (d *dataflow) isStampMsg(e *expr, f *fn, depth int) bool {
+	if depth > 3 || f == nil {
+		return false
+	}
+	switch t := d.declType(e, f); {
+	case t == "builtin_interfaces.msg.Time":
+		return true
+	case t != "" && t != "auto":
+		return false
+	}
+	switch e.kind {
+	case eAttr:
+		return e.name == "stamp"
+	case eName:
+		for g := f; g != nil; g = g.outer {
+			if vals, ok := d.localVals[g][e.name]; ok {
+				if len(vals) == 0 {
+					return false
+				}
+				for _, v := range vals {
+					if !d.isStampMsg(v, g, depth+1) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isInteger reports whether a C++ expression is a count of nanoseconds
@@ -849,15 +1063,24 @@ func (d *dataflow) isInteger(e *expr, f *fn) bool {
 	return false
 }
 
-// isIntegerType reports whether a normalised C++ type is an integer.
+// isIntegerType reports whether a normalised C++ type (spaces removed:
+// "unsignedlonglong") is an integer.
 func isIntegerType(t string) bool {
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "const"), "std.")
 	switch t {
-	case "int64_t", "uint64_t", "int32_t", "uint32_t", "int", "long", "longlong", "unsigned", "unsignedlong", "size_t",
-		"rcl_time_point_value_t", "rcutils_time_point_value_t":
+	case "":
+		return false
+	case "int64_t", "uint64_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "size_t", "ssize_t",
+		"intmax_t", "uintmax_t", "ptrdiff_t", "rcl_time_point_value_t", "rcutils_time_point_value_t":
 		return true
 	}
-	return false
+	// unsigned, long long, unsigned long long int, signed short...
+	for _, w := range []string{"unsigned", "signed", "short", "long", "int"} {
+		for strings.HasPrefix(t, w) {
+			t = t[len(w):]
+		}
+	}
+	return t == ""
 }
 
 // classOf returns the class of the group that a receiver expression holds:
@@ -1071,7 +1294,7 @@ func (d *dataflow) propagateArgs(flows []argFlow) bool {
 			if fl.to.outParams[p] {
 				continue
 			}
-			ft := d.valueFacts(fl.to.params[p], a, fl.from) & (fTime | fDuration | fROSClock | fSysClock)
+			ft := d.valueFacts(fl.to.params[p], a, fl.from) & (fTime | fDuration | fROSClock | fSysClock | fDetachedClock)
 			if old := d.locals[fl.to][p]; old|ft != old {
 				d.locals[fl.to][p] = old | ft
 				changed = true

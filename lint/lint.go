@@ -167,6 +167,7 @@ type run struct {
 	distro  string
 	ignore  []PathRules
 	strict  bool
+	simTime bool // a launch or parameter file of the run mentions use_sim_time (simtime.go)
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
@@ -177,7 +178,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{enabled: map[rules.ID]bool{}, distro: distro, ignore: cfg.Ignore, strict: cfg.Strict}
+	r := &run{enabled: map[rules.ID]bool{}, distro: distro, ignore: cfg.Ignore, strict: cfg.Strict, simTime: launchesSimTime(srcs)}
 	ids := cfg.Rules
 	if len(ids) == 0 {
 		for _, rule := range Rules {
@@ -440,7 +441,8 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: r.enabled, distro: r.distro, ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
+	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: r.simTime || mentionsSimTime(units) || packageMentionsSimTime(g.root),
+		ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
 		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)
 	d.solve()

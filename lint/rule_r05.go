@@ -94,6 +94,14 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
 		return
 	}
+	// A member that is SYSTEM_TIME only until its first assignment, read
+	// inside a try whose handler catches the throw: the mismatch is the
+	// author's "never set" test (novatel_gps_driver's rate diagnostic). A
+	// value that is SYSTEM_TIME every time (rclcpp::Time(clock_type)) still
+	// throws once the other side is set, handled or not.
+	if p := c.d.path(sys, f); strings.HasPrefix(p, "self.") && sysFacts&(fNow|fROS) != 0 && caughtMismatch(e.n, f.u.src) {
+		return
+	}
 	u := f.u
 	rule, verb := rules.R5, "subtracted from"
 	if e.kind == eCompare {
@@ -403,4 +411,49 @@ func baselineName(p string) bool {
 	name := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
 	name = strings.TrimLeft(strings.TrimPrefix(name, "m_"), "_")
 	return strings.HasPrefix(name, "last") || strings.HasPrefix(name, "prev") || strings.HasPrefix(name, "latest")
+}
+
+// caughtMismatch reports whether n lies in the body of a try statement
+// with a handler for the clock-type mismatch: std::runtime_error (or a
+// base, or catch (...)) in C++, TypeError (or a base, or a bare except) in
+// Python.
+func caughtMismatch(n *node, src []byte) bool {
+	for p := n; p != nil && p.parent != nil; p = p.parent {
+		switch p.parent.kind {
+		case "function_definition", "lambda_expression":
+			return false
+		case "try_statement":
+			if p.kind == "catch_clause" || p.kind == "except_clause" || p.kind == "finally_clause" || p.kind == "else_clause" {
+				continue // a handler is not guarded by its own try
+			}
+			for _, h := range p.parent.children {
+				if h.kind != "catch_clause" && h.kind != "except_clause" {
+					continue
+				}
+				params := h.child("parameters")
+				if h.kind == "except_clause" {
+					params = nil
+					for _, ch := range h.children {
+						if ch.kind != "block" && ch.kind != "except" && ch.kind != ":" && ch.kind != "comment" {
+							params = ch
+							break
+						}
+					}
+					if params == nil {
+						return true // a bare except
+					}
+				}
+				if params == nil {
+					continue
+				}
+				t := string(src[params.start:params.end])
+				for _, caught := range []string{"runtime_error", "std::exception", "...", "TypeError", "Exception"} {
+					if strings.Contains(t, caught) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -132,7 +132,20 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 		fix = fixText(f.u, "skip while the stamp is not past W: `if stamp.nanoseconds <= window.nanoseconds: ...` before subtracting",
 			"skip while the stamp is not past W: `if (stamp.nanoseconds() <= window.nanoseconds()) ...` before subtracting")
 	}
-	if fd := c.report(f.u, e, rules.R27, msg, why, fix, nil); fd != nil && c.silentNegative(f) {
+	// Where the negative time cannot happen in practice, say why at info:
+	// no sim-time path, or a diagnostic task whose first tick is at its
+	// period (simtime.go).
+	switch {
+	case c.silentNegative(f):
+	case !c.simTime:
+		msg += "; info: nothing linted with it mentions use_sim_time, so it may never run on sim time"
+	case c.diagnosticOnly(f):
+		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"
+	default:
+		c.report(f.u, e, rules.R27, msg, why, fix, nil)
+		return
+	}
+	if fd := c.report(f.u, e, rules.R27, msg, why, fix, nil); fd != nil {
 		fd.Severity = rules.Info
 	}
 }

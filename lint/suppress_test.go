@@ -59,6 +59,9 @@ class S(Node):
 
     def g(self):
         return 1  # simclock: ignored, says the prose
+
+
+PARAMETERS = {'use_sim_time': True}  # R27 fails a run only on sim time
 `
 	got := findingsOf(t, "s.py", src, Config{})
 	want := []string{

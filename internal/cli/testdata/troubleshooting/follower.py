@@ -25,3 +25,6 @@ class Follower(Node):
 def main():
     rclpy.init()
     rclpy.spin(Follower())
+
+
+# Run on the simulator's clock: ros2 run ... --ros-args -p use_sim_time:=true

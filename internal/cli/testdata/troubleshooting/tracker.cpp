@@ -19,3 +19,5 @@ private:
   rclcpp::Time last_;
   rclcpp::TimerBase::SharedPtr timer_;
 };
+
+// Run on the simulator's clock: ros2 run ... --ros-args -p use_sim_time:=true

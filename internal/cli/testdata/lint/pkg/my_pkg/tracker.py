@@ -36,3 +36,6 @@ class Tracker(Node):
 def main():
     rclpy.init()
     rclpy.spin(Tracker())
+
+
+# Launched on the simulator's clock (use_sim_time:=true) by the bringup package.
