@@ -27,6 +27,9 @@ func futureStamps(a *analysis) []rules.Finding {
 	}
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
+		if s.tf {
+			continue // per transform: check_tf_*.go
+		}
 		if c := s.stamps.Counts[Future]; c > 0 && s.writer.QoS.Durability == transport.Volatile {
 			ex := s.stamps.Example[Future]
 			out = append(out, finding(s.who, s.topic,

@@ -28,6 +28,9 @@ func staleStamps(a *analysis) []rules.Finding {
 	}
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
+		if s.tf {
+			continue // per transform: check_tf_*.go
+		}
 		if c := s.stamps.Counts[Stale]; c > 0 && s.writer.QoS.Durability == transport.Volatile {
 			ex := s.stamps.Example[Stale]
 			out = append(out, finding(s.who, s.topic,

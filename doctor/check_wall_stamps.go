@@ -26,6 +26,9 @@ func wallStamps(a *analysis) []rules.Finding {
 	}
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
+		if s.tf {
+			continue // per transform: check_tf_*.go
+		}
 		if c := s.stamps.Counts[Wall]; c > 0 {
 			ex := s.stamps.Example[Wall]
 			out = append(out, finding(s.who, s.topic,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 )
 
 // CodeZeroStamps: a node publishes stamps of 0.
@@ -22,6 +23,9 @@ func init() {
 func zeroStamps(a *analysis) []rules.Finding {
 	var out []rules.Finding
 	for _, s := range a.stampedWriters() {
+		if s.tf && s.writer.QoS.Durability != transport.Volatile {
+			continue // tf2 keeps a static transform for all time, whatever its stamp
+		}
 		if c := s.stamps.Counts[Zero]; c > 0 {
 			out = append(out, finding(s.who, s.topic,
 				fmt.Sprintf("%s publishes %s with stamp 0: %d of %d stamps", s.who, s.topic, c, s.stamps.Counts.Total())))

@@ -25,6 +25,7 @@ type clockWatch struct {
 	start   time.Time
 	writers map[transport.PublisherID]*clockWriter
 	points  map[string][]clockPoint // by DDS topic; recent, oldest first
+	jumps   map[string]clockJump    // the latest backward jump, by DDS topic
 }
 
 type clockPoint struct {
@@ -60,7 +61,7 @@ const (
 
 func newClockWatch(start time.Time) *clockWatch {
 	return &clockWatch{start: start, writers: map[transport.PublisherID]*clockWriter{},
-		points: map[string][]clockPoint{}}
+		points: map[string][]clockPoint{}, jumps: map[string]clockJump{}}
 }
 
 // observe records a /clock message on DDS topic topic from pub, written at
@@ -71,7 +72,12 @@ func (c *clockWatch) observe(topic string, at time.Time, data []byte, pub transp
 	if w == nil {
 		w = &clockWriter{topic: topic, first: now}
 		cfg := clockConfig
-		cfg.OnEvent = func(e clockstream.Event) { w.event(e) }
+		cfg.OnEvent = func(e clockstream.Event) {
+			w.event(e)
+			if e.Kind == clockstream.BackwardJump {
+				c.jumps[topic] = clockJump{wall: c.start.Add(e.At).UnixNano(), at: e.At, from: e.From, to: e.To}
+			}
+		}
 		w.a = clockstream.NewAnalyzer(cfg, now)
 		c.writers[pub] = w
 	}

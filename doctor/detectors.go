@@ -44,6 +44,9 @@ type stampedWriter struct {
 	writer graph.Endpoint
 	who    string // its node, or participant
 	stamps *WriterStamps
+	// tf is true on a tf topic: its stamps are judged transform by
+	// transform (check_tf_*.go), not here.
+	tf bool
 }
 
 // stampedWriters lists, topic by topic, the writers whose stamps were
@@ -56,7 +59,7 @@ func (a *analysis) stampedWriters() []stampedWriter {
 		}
 		for _, w := range t.Writers {
 			if ws := a.obs.Stamps[t.DDSTopic][w.GUID.String()]; ws != nil {
-				out = append(out, stampedWriter{t.Topic, w, a.who(w), ws})
+				out = append(out, stampedWriter{t.Topic, w, a.who(w), ws, isTFType(w.DDSType)})
 			}
 		}
 	}

@@ -50,7 +50,7 @@ func (f *fakeSource) Sampler(ddsTopic, ddsType string, qos transport.QoS) (trans
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	q := f.samplers[ddsTopic]
-	if q == nil {
+	if q == nil || q.isClosed() {
 		q = newFakeQueue()
 		f.samplers[ddsTopic] = q
 	}
@@ -81,6 +81,7 @@ func (f *fakeSource) reader(t *testing.T, ddsTopic string, clock bool) *fakeQueu
 type fakeQueue struct {
 	mu      sync.Mutex
 	samples []transport.Sample
+	closed  bool
 	notify  chan struct{}
 }
 
@@ -88,7 +89,9 @@ func newFakeQueue() *fakeQueue { return &fakeQueue{notify: make(chan struct{}, 1
 
 func (q *fakeQueue) push(s transport.Sample) {
 	q.mu.Lock()
-	q.samples = append(q.samples, s)
+	if !q.closed {
+		q.samples = append(q.samples, s)
+	}
 	q.mu.Unlock()
 	select {
 	case q.notify <- struct{}{}:
@@ -103,13 +106,27 @@ func (q *fakeQueue) Take() (transport.Sample, bool) {
 		return transport.Sample{}, false
 	}
 	s := q.samples[0]
+	q.samples[0] = transport.Sample{} // the queue keeps no sample it gave away
 	q.samples = q.samples[1:]
 	return s, true
 }
 
 func (q *fakeQueue) Notify() <-chan struct{}                    { return q.notify }
 func (q *fakeQueue) MatchedPublishers() []transport.PublisherID { return nil }
-func (q *fakeQueue) Close() error                               { return nil }
+
+// Close drops what the queue holds: a closed reader receives nothing.
+func (q *fakeQueue) Close() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed, q.samples = true, nil
+	return nil
+}
+
+func (q *fakeQueue) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
 
 // clockMsg encodes a rosgraph_msgs/msg/Clock of value ns.
 func clockMsg(ns int64) []byte {
@@ -178,6 +195,10 @@ func (h *harness) clock(ddsTopic string, writer graph.GUID, offset time.Duration
 		q.push(transport.Sample{Data: clockMsg(value + int64(i)*int64(step)), Publisher: pub(writer),
 			SourceTimestamp: h.t0 + int64(offset) + int64(i)*int64(period)})
 	}
+	// Observed now, as a live /clock is before the samples that follow
+	// it: the Watcher's own goroutines might otherwise take those first,
+	// and find no /clock yet to date them by (a flake under -race).
+	h.w.Report()
 }
 
 // at moves virtual time to offset after the start and reports.

@@ -28,6 +28,13 @@ type Report struct {
 	Participants []ParticipantReport `json:"participants"`
 	Clock        []ClockWriter       `json:"clock"`
 	Topics       []TopicReport       `json:"topics"`
+	// Transforms lists, per writer, every parent→child transform seen on
+	// a tf topic (tf2_msgs/msg/TFMessage: /tf, /tf_static).
+	Transforms []TransformReport `json:"transforms"`
+	// Expectations says, for each expectation (Options.Expect), whether
+	// it held: one result when it did, one per node, topic or writer that
+	// failed it (each also a finding).
+	Expectations []ExpectationResult `json:"expectations"`
 	Findings     []rules.Finding     `json:"findings"`
 	Summary      Summary             `json:"summary"`
 }
@@ -157,6 +164,14 @@ type Observation struct {
 	// Schemas says, by DDS topic, whether its type carries a stamp:
 	// BaseNone, BaseUnknown (no definition), "ignored", or "" (stamped).
 	Schemas map[string]string
+	// Transforms has the stamps of every transform seen on a tf topic, by
+	// writer and parent→child pair.
+	Transforms map[TransformKey]*TransformStamps
+	// Tolerance is how far a stamp may be from /clock and still be on
+	// time (Options.Tolerance); 0 means the default, 1 s.
+	Tolerance time.Duration
+	// Expect are what the graph must show (Options.Expect).
+	Expect []Expectation
 }
 
 // WriterStamps accumulates one writer's classified stamps on one topic.
@@ -185,6 +200,8 @@ func Analyze(obs Observation) Report {
 	r.Participants = a.participants()
 	r.Clock = a.clockRows
 	r.Topics = a.topics()
+	r.Transforms = a.tf
+	r.Expectations = a.expects
 	r.Findings = detectors.Run(a)
 	rules.Sort(r.Findings)
 	r.Summary = Summary{Elapsed: obs.Elapsed, Nodes: len(r.Nodes), Participants: len(r.Participants),
@@ -206,15 +223,25 @@ type analysis struct {
 	clockReaders []graph.Endpoint
 	// clockRows is the clock table: each writer's measurements.
 	clockRows []ClockWriter
+	// endpoints indexes the endpoints by GUID string.
+	endpoints map[string]graph.Endpoint
+	// tf is the transform table.
+	tf []TransformReport
+	// expects is what became of each expectation.
+	expects []ExpectationResult
 }
 
 func newAnalysis(obs Observation) *analysis {
-	a := &analysis{obs: obs}
+	a := &analysis{obs: obs, endpoints: map[string]graph.Endpoint{}}
+	if a.obs.Tolerance <= 0 {
+		a.obs.Tolerance = time.Second
+	}
 	s := obs.Graph
 	a.snap.Participants = slices.DeleteFunc(slices.Clone(s.Participants), func(p graph.Participant) bool { return p.GUID == obs.Self })
 	a.snap.Nodes = slices.DeleteFunc(slices.Clone(s.Nodes), func(n graph.Node) bool { return n.Participant == obs.Self })
 	a.snap.Endpoints = slices.DeleteFunc(slices.Clone(s.Endpoints), func(e graph.Endpoint) bool { return e.Participant == obs.Self })
 	for _, e := range a.snap.Endpoints {
+		a.endpoints[e.GUID.String()] = e
 		if !isClockEndpoint(e) {
 			continue
 		}
@@ -225,7 +252,15 @@ func newAnalysis(obs Observation) *analysis {
 		}
 	}
 	a.clockRows = a.clockTable()
+	a.tf = a.transformTable()
+	a.expects = a.expectations()
 	return a
+}
+
+// endpoint returns the endpoint of GUID string id.
+func (a *analysis) endpoint(id string) (graph.Endpoint, bool) {
+	e, ok := a.endpoints[id]
+	return e, ok
 }
 
 // isClockEndpoint reports whether e reads or writes clock values: its

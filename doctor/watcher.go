@@ -58,6 +58,9 @@ type Options struct {
 	// Network describes how the Source joined the domain, for the
 	// finding of an empty domain.
 	Network Network
+	// Expect are what the graph must show; each that does not hold is a
+	// finding (expect_sim_time, expect_sim_stamps, expect_clock_rate).
+	Expect []Expectation
 	// Steady and System are the clocks the Watcher reads and sleeps on:
 	// the process's own by default. A test passes a virtualclock's, and
 	// the Watcher runs in virtual time.
@@ -131,7 +134,8 @@ type Watcher struct {
 	schemas map[string]string
 	readers map[string]*topicReader // by DDS topic
 	held    map[string][]heldSample // samples of writers whose clock is not known yet, by writer GUID
-	times   []ros2msg.TimeField     // scratch for decoding
+	tf      map[TransformKey]*tfStats
+	times   []ros2msg.TimeField // scratch for decoding
 }
 
 // A heldSample waits until its writer's node, so its clock, is known.
@@ -148,6 +152,7 @@ const maxHeld = 64
 type topicReader struct {
 	sub    transport.Sampler
 	schema *ros2msg.Schema
+	tf     bool // tf2_msgs/msg/TFMessage: read transform by transform
 }
 
 // Start begins watching the graph through src. Call Close to stop.
@@ -161,7 +166,7 @@ func Start(ctx context.Context, src Source, opts Options) (*Watcher, error) {
 		startSteady: opts.Steady.Now(), ctx: ctx, cancel: cancel,
 		clocks: map[string]transport.Subscription{}, timeOf: map[string]string{}, owners: map[string]string{},
 		stamps: map[string]map[string]*WriterStamps{}, schemas: map[string]string{},
-		readers: map[string]*topicReader{}, held: map[string][]heldSample{}}
+		readers: map[string]*topicReader{}, held: map[string][]heldSample{}, tf: map[TransformKey]*tfStats{}}
 	w.clock = newClockWatch(w.start)
 	// /clock is read from the start, before discovery shows its writers:
 	// its first messages date the first stamps. Remapped clock topics are
@@ -381,10 +386,36 @@ func (w *Watcher) follow(s graph.Snapshot) {
 		}
 		delete(w.held, e.GUID.String())
 	}
-	// Writers gone before their node was known take their samples along.
+	// Writers gone take what was held or counted of them along (a
+	// restarted node is new writers): memory follows the graph, however
+	// long doctor watches. Clock writers are kept (clockWatch bounds them).
+	present := make(map[string]bool, len(s.Endpoints))
+	for _, e := range s.Endpoints {
+		present[e.GUID.String()] = true
+	}
 	for id := range w.held {
-		if !slices.ContainsFunc(s.Endpoints, func(e graph.Endpoint) bool { return e.GUID.String() == id }) {
+		if !present[id] {
 			delete(w.held, id)
+		}
+	}
+	for id := range w.timeOf {
+		if !present[id] {
+			delete(w.timeOf, id)
+		}
+	}
+	for topic, byWriter := range w.stamps {
+		for id := range byWriter {
+			if !present[id] {
+				delete(byWriter, id)
+			}
+		}
+		if len(byWriter) == 0 {
+			delete(w.stamps, topic)
+		}
+	}
+	for k := range w.tf {
+		if !present[k.Writer] {
+			delete(w.tf, k)
 		}
 	}
 }
@@ -406,6 +437,28 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 	for _, t := range w.opts.IgnoreStamps {
 		ignored[t] = true
 	}
+	// A topic no writer publishes any more loses its reader: a graph
+	// whose nodes restart under new names does not grow doctor.
+	published := map[string]bool{}
+	for _, t := range s.Topics() {
+		for _, e := range t.Writers {
+			if e.Participant != self {
+				published[t.DDSTopic] = true
+			}
+		}
+	}
+	w.mu.Lock()
+	for topic, r := range w.readers {
+		if published[topic] {
+			continue
+		}
+		if r.sub != nil {
+			r.sub.Close() //nolint:errcheck // nothing to report
+		}
+		delete(w.readers, topic)
+		delete(w.schemas, topic)
+	}
+	w.mu.Unlock()
 	for _, t := range s.Topics() {
 		w.mu.Lock()
 		_, done := w.readers[t.DDSTopic]
@@ -414,16 +467,21 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 			continue
 		}
 		var writer *graph.Endpoint
+		latched := true // every writer is reliable and transient local
 		for i := range t.Writers {
-			if t.Writers[i].Participant != self {
-				writer = &t.Writers[i]
-				break
+			e := &t.Writers[i]
+			if e.Participant == self {
+				continue
 			}
+			if writer == nil {
+				writer = e
+			}
+			latched = latched && e.QoS.Durability >= transport.TransientLocal && e.QoS.Reliability == transport.Reliable
 		}
 		if writer == nil {
 			continue
 		}
-		r := &topicReader{}
+		r := &topicReader{tf: isTFType(writer.DDSType)}
 		base := ""
 		switch {
 		case ignored[t.Topic]:
@@ -442,8 +500,17 @@ func (w *Watcher) subscribeNew(s graph.Snapshot) {
 			}
 		}
 		if r.schema != nil {
-			sub, err := w.src.Sampler(t.DDSTopic, writer.DDSType,
-				transport.QoS{Depth: w.opts.SampleDepth, Reliability: transport.BestEffort})
+			// Latched data (/tf_static, a map) is sent once, to readers
+			// that ask for it: read it as ros2 topic echo does, with the
+			// writers' reliability and durability.
+			qos := transport.QoS{Depth: w.opts.SampleDepth, Reliability: transport.BestEffort}
+			if r.tf {
+				qos.Depth = max(qos.Depth, tfDepth)
+			}
+			if latched {
+				qos.Reliability, qos.Durability = transport.Reliable, transport.TransientLocal
+			}
+			sub, err := w.src.Sampler(t.DDSTopic, writer.DDSType, qos)
 			if err != nil {
 				base = BaseUnknown
 				r.schema = nil
@@ -512,6 +579,10 @@ func (w *Watcher) classify(topic string, r *topicReader, s transport.Sample, now
 	if ws == nil {
 		ws = &WriterStamps{}
 		byWriter[string(s.Publisher)] = ws
+	}
+	if r.tf {
+		w.classifyTF(topic, s, now, clockTopic, ws)
+		return
 	}
 	var err error
 	w.times, err = r.schema.AppendTimes(w.times[:0], s.Data)
@@ -594,6 +665,12 @@ func (w *Watcher) Report() Report {
 	for k, v := range w.schemas {
 		obs.Schemas[k] = v
 	}
+	obs.Transforms = make(map[TransformKey]*TransformStamps, len(w.tf))
+	for k, st := range w.tf {
+		obs.Transforms[k] = st.snapshot()
+	}
+	obs.Tolerance = w.opts.Tolerance
+	obs.Expect = w.opts.Expect
 	w.mu.Unlock()
 	return Analyze(obs)
 }
@@ -603,4 +680,51 @@ func (w *Watcher) Close() error {
 	w.cancel()
 	w.wg.Wait()
 	return w.Err()
+}
+
+// classifyTF counts the stamps of one TFMessage sample, transform by
+// transform: for its writer on the topic (as any stamped topic) and for
+// each parent→child pair, with its lag behind the clock its node reads
+// and whether it was stamped on the timeline from before a /clock
+// backward jump. The caller holds w.mu.
+func (w *Watcher) classifyTF(topic string, s transport.Sample, now time.Time, clockTopic string, ws *WriterStamps) {
+	wall := sampleWall(s, now).UnixNano()
+	sim, haveSim := w.clock.simAt(clockTopic, wall)
+	jump, jumped := w.clock.jumps[clockTopic]
+	tol := int64(w.opts.Tolerance)
+	err := decodeTF(s.Data, func(stamp int64, parent, child string) {
+		c, ok := Classify(stamp, sim, haveSim, wall, w.opts.Tolerance, w.opts.WallTolerance)
+		if !ok {
+			return
+		}
+		ref := sim
+		if c == Wall {
+			ref = wall
+		}
+		ws.add(c, stamp, ref)
+		k := TransformKey{Writer: string(s.Publisher), Parent: parent, Child: child}
+		st := w.tf[k]
+		if st == nil {
+			if len(w.tf) >= maxTransforms {
+				return
+			}
+			st = &tfStats{topic: topic}
+			w.tf[k] = st
+		}
+		st.ws.add(c, stamp, ref)
+		if c == Sim || c == Stale || c == Future {
+			st.addLag(sim - stamp)
+		}
+		// Ahead of /clock after it went back, once the writer had time to
+		// hear the jump: it keeps the old timeline.
+		if jumped && c == Future && wall > jump.wall+tol && stamp > jump.to+tol {
+			if st.old == 0 {
+				st.oldEx = OldTimelineStamp{Stamp: stamp, Sim: sim, JumpFrom: jump.from, JumpTo: jump.to, JumpAt: jump.at}
+			}
+			st.old++
+		}
+	})
+	if err != nil {
+		ws.Malformed++
+	}
 }

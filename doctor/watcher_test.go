@@ -298,3 +298,36 @@ func TestStampsWaitForTheirNode(t *testing.T) {
 		t.Errorf("after: %+v, findings %+v", tp, r.Findings)
 	}
 }
+
+// A topic whose writers all left loses doctor's reader, and gets a new one
+// when a writer comes back: a graph whose nodes restart under new names
+// does not grow doctor (TestSoak, tagged soak, measures it over hours).
+func TestReaderFollowsWriters(t *testing.T) {
+	h := newHarness(t, doctor.Options{})
+	sim := ep(1, 2)
+	h.node(1, "/", "gazebo", clockWriter(sim, doctor.ClockDDSTopic))
+	imu := graph.Endpoint{GUID: ep(2, 6), Kind: graph.Writer, DDSTopic: "rt/imu", DDSType: "sensor_msgs::msg::dds_::Imu_", QoS: graph.DefaultWriterQoS}
+	h.node(2, "/", "imu_driver", clockReader(ep(2, 4), doctor.ClockDDSTopic), imu)
+	h.at(100 * time.Millisecond)
+	h.clock(doctor.ClockDDSTopic, sim, 100*time.Millisecond, 100, 10*time.Millisecond, 10*time.Millisecond, 1000e9)
+	first := h.src.reader(t, "rt/imu", false)
+
+	h.w.Graph().SetParticipant(graph.Participant{GUID: pp(2)}, false)
+	h.at(time.Second)
+	if !first.isClosed() {
+		t.Fatal("the reader of /imu is open after its only writer left")
+	}
+	h.node(2, "/", "imu_driver", clockReader(ep(2, 4), doctor.ClockDDSTopic), imu)
+	h.at(1100 * time.Millisecond)
+	again := h.src.reader(t, "rt/imu", false)
+	if again == first || again.isClosed() {
+		t.Fatal("no new reader of /imu when its writer came back")
+	}
+	again.push(transport.Sample{Data: imuMsg(1000_500_000_000), Publisher: pub(imu.GUID), SourceTimestamp: h.t0 + int64(600*time.Millisecond)})
+	r := h.at(1200 * time.Millisecond)
+	for _, tp := range r.Topics {
+		if tp.Name == "/imu" && (tp.StampBase != "sim" || tp.Samples != 1) {
+			t.Errorf("/imu after the restart: %+v", tp)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func TestSoakRealtimeWallTimer(t *testing.T) {
 					run, r.S, r.WallTimer.CallsNow0, v.WallTimer.CallsNow0, r.WallTimer.PredictedCallsNow0)
 			}
 			t.Logf("run %d S=%v: first /clock after %.3f s, RTF %.3f, wall calls after it %d (virtual %d)",
-				run, r.S, r.PreClockWall, r.MeasuredRTF, r.WallTimer.CallsAfterClock, v.WallTimer.CallsAfterClock)
+				run, r.S, r.PreClockWall.Seconds(), r.MeasuredRTF, r.WallTimer.CallsAfterClock, v.WallTimer.CallsAfterClock)
 		}
 	}
 }

@@ -13,6 +13,9 @@
 #                      eProsima Fast DDS, for the Fast DDS peer of
 #                      internal/fastpeer (mixed-graph tests, doctor-demo);
 #                      fastddsgen pulls a Java runtime (~190 MB)
+#   python3-rosidl     rosidl_adapter, which turns the diagnostic_msgs .msg
+#                      files into the IDL fastddsgen reads, for the Fast DDS
+#                      peer that reads doctor's /diagnostics
 #   python3-flake8 python3-flake8-import-order
 #                      flake8 as ament_flake8 runs it, for the test that
 #                      lint --fix output passes it
@@ -35,7 +38,7 @@ export PATH="$PATH:/usr/local/go/bin"
 
 # The packages the tests and benchmarks use: all of them. Those in
 # simclock_test_tools are installed without their recommends.
-simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen
+simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen python3-rosidl
   python3-flake8 python3-flake8-import-order sqlite3)
 simclock_test_tools=(libxml2-utils cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
   python3-colcon-ros python3-colcon-test-result)

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/internal/report"
+	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
 	"github.com/simclock/simclock/transport"
@@ -30,6 +34,12 @@ type doctorOptions struct {
 	failOn    rules.FailOn
 	format    string
 	wide      bool
+	// diagnostics publishes every report on /diagnostics, once a second.
+	diagnostics bool
+	// expect are --expect's, parsed into expectations by validate.
+	expect       []string
+	expectations []doctor.Expectation
+	xunitFile    string
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -55,9 +65,25 @@ reports:
   - findings with stable codes (docs/rules.md), each naming node, topic and fix.
     An empty domain is a finding, not a healthy graph.
 
+--diagnostics publishes each report on /diagnostics once a second, as
+diagnostic_msgs/msg/DiagnosticArray from doctor's hidden node (a status for
+the graph, one per check and one per node: OK, WARN, ERROR, or STALE for a
+node that left), for rqt_robot_monitor, Foxglove and diagnostic_aggregator.
+
+--expect makes doctor a gate for launch tests and CI: each expectation that
+does not hold is an error finding (repeat the flag for several):
+  sim_time=NODE           every node matching NODE (a glob: /robot/*) is on sim
+                          time and hears a clock, and one matches
+  sim_stamps=TOPIC        every topic matching TOPIC carries sim-time stamps
+  clock_rate=MIN..MAX     /clock is published at MIN to MAX Hz
+                          (clock_rate=/robot1/clock:MIN..MAX for another)
+With --fail-on error, only errors (and unmet expectations) fail the gate.
+
 --format json writes JSON lines (kinds env, node, participant, clock, topic,
-finding, summary; docs/doctor.md); --format sarif writes the findings as
-SARIF 2.1.0, for code scanning of launch tests. --watch reports every
+transform, expectation, finding, summary; docs/doctor.md); --format sarif
+writes the findings as SARIF 2.1.0, for code scanning of launch tests;
+--format junit writes JUnit XML (a test case per finding and per expectation
+that held), and --xunit-file FILE writes it to FILE beside the output. --watch reports every
 --interval until interrupted (or for --duration when given). A report made
 before discovery finished says so; one cut short by SIGINT or SIGTERM is
 marked partial; neither is ok. Exit status: 1 when a finding reaches
@@ -67,7 +93,10 @@ report is incomplete, 2 on usage errors.
 Examples:
   simclock doctor
   ROS_DOMAIN_ID=7 simclock doctor --duration 10s --format json
-  simclock doctor --watch`,
+  simclock doctor --watch
+  simclock doctor --watch --diagnostics
+  simclock doctor --duration 10 --expect sim_time=/robot/* --expect sim_stamps=/scan \
+    --expect clock_rate=90..110 --fail-on error --format junit`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.watch && !cmd.Flags().Changed("duration") {
@@ -85,16 +114,28 @@ Examples:
 	f.BoolVar(&o.watch, "watch", false, "keep watching until interrupted, reporting every --interval")
 	f.Var(units.Duration(&o.interval, units.Positive), "interval", "report interval with --watch")
 	f.Var(units.Duration(&o.tolerance, units.Positive), "tolerance", "how far a stamp may be from /clock and still count as sim time")
-	addFormatFlag(f, &o.format, formatSARIF)
+	addFormatFlag(f, &o.format, formatSARIF, formatJUnit)
 	addFailOnFlag(f, &o.failOn)
 	f.BoolVar(&o.wide, "wide", false, "print every column in full, and do not wrap lines at 100 columns")
+	f.BoolVar(&o.diagnostics, "diagnostics", false, "publish each report on /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second")
+	f.StringArrayVar(&o.expect, "expect", nil, "what the graph must show: sim_time=NODE, sim_stamps=TOPIC or clock_rate=MIN..MAX (repeatable)")
+	f.StringVar(&o.xunitFile, "xunit-file", "", "also write the report as JUnit XML to this file (a launch test's or CI's result file)")
 	return cmd
 }
 
 func (o *doctorOptions) validate() error {
+	for _, s := range o.expect {
+		e, err := doctor.ParseExpectation(s)
+		if err != nil {
+			return flagErrorf("--expect: %v", err)
+		}
+		o.expectations = append(o.expectations, e)
+	}
 	switch {
-	case o.format == formatSARIF && o.watch:
-		return flagErrorf("--format sarif writes one report: it does not go with --watch")
+	case (o.format == formatSARIF || o.format == formatJUnit) && o.watch:
+		return flagErrorf("--format %s writes one report: it does not go with --watch", o.format)
+	case o.xunitFile != "" && o.watch:
+		return flagErrorf("--xunit-file writes one report: it does not go with --watch")
 	case o.duration < 0:
 		return flagErrorf("--duration must not be negative")
 	case o.duration == 0 && !o.watch:
@@ -144,12 +185,20 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	defer view.Close() //nolint:errcheck // the transport's Close follows
 	src := doctorSource{Transport: dt, node: view.(dds.RawNode)}
-	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn, Network: doctor.Network{
+	start := time.Now()
+	w, err := doctor.Start(ctx, src, doctor.Options{Tolerance: o.tolerance, FailOn: o.failOn, Expect: o.expectations, Network: doctor.Network{
 		Domain: dt.Domain(), DiscoveryRange: cfg.Range.String(), StaticPeers: cfg.StaticPeers, CycloneURI: cfg.URI}})
 	if err != nil {
 		return err
 	}
 	defer w.Close() //nolint:errcheck // Err is checked below
+
+	publish := func(doctor.Report) {}
+	if o.diagnostics {
+		if publish, err = diagnosticsPublisher(ctx, o.env, view, dt.Domain()); err != nil {
+			return err
+		}
+	}
 
 	out := report.NewJSONLines(o.env.Stdout)
 	if o.format == formatJSON {
@@ -165,6 +214,9 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		case formatSARIF:
 			writeDoctorSARIF(o.env.Stdout, r) //nolint:errcheck // stdout
 			return
+		case formatJUnit:
+			writeDoctorJUnit(o.env.Stdout, r, "simclock.doctor", o.failOn, time.Since(start)) //nolint:errcheck // stdout
+			return
 		}
 		if o.watch && o.env.StderrIsTTY {
 			fmt.Fprint(o.env.Stdout, "\033[H\033[2J")
@@ -173,27 +225,39 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	var last doctor.Report
 	printed := false
-	if o.watch {
-		tick := time.NewTicker(o.interval)
+	if !o.watch && o.env.StderrIsTTY {
+		fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", dt.Domain(), span(o.duration))
+	}
+	if o.watch || o.diagnostics {
+		// A report every --interval (with --watch) and, with
+		// --diagnostics, one on /diagnostics every second.
+		period := o.interval
+		if o.diagnostics {
+			period = min(period, time.Second)
+		}
+		tick := time.NewTicker(period)
 		defer tick.Stop()
+		nextPrint := time.Now().Add(o.interval)
 		for done := false; !done; {
 			select {
 			case <-runCtx.Done():
 				done = true
-			case <-tick.C:
-				last = w.Report()
-				print(last)
-				printed = true
+			case now := <-tick.C:
+				r := w.Report()
+				publish(r)
+				if o.watch && now.After(nextPrint.Add(-period/2)) {
+					last = r
+					print(last)
+					printed = true
+					nextPrint = nextPrint.Add(o.interval)
+				}
 			}
 		}
 	} else {
-		if o.env.StderrIsTTY {
-			fmt.Fprintf(o.env.Stderr, "simclock doctor: watching domain %d for %s s...\n", dt.Domain(), span(o.duration))
-		}
 		<-runCtx.Done()
-		if ctx.Err() == nil {
-			settle(ctx, o.env, w)
-		}
+	}
+	if !o.watch && ctx.Err() == nil {
+		settle(ctx, o.env, w)
 	}
 	// Interrupted before a complete report: what was seen, marked partial.
 	if !printed {
@@ -201,7 +265,13 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		if ctx.Err() != nil {
 			last.MarkPartial()
 		}
+		publish(last)
 		print(last)
+	}
+	if o.xunitFile != "" {
+		if err := writeDoctorXunitFile(o.xunitFile, last, o.failOn, time.Since(start)); err != nil {
+			return err
+		}
 	}
 	if err := w.Close(); err != nil {
 		return err
@@ -213,6 +283,30 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// diagnosticsPublisher returns a function that publishes a report on
+// /diagnostics from doctor's node: reliable, volatile, keep last 10, as
+// rosgraph_monitor publishes (diagnostic_aggregator and rqt_robot_monitor
+// subscribe reliable). It says on stderr, once, when publishing fails.
+func diagnosticsPublisher(ctx context.Context, env *Env, node transport.Transport, domain uint32) (func(doctor.Report), error) {
+	pub, err := node.Publisher(doctor.DiagnosticsTopic, doctor.DiagnosticsType,
+		transport.QoS{Depth: 10, Reliability: transport.Reliable, Durability: transport.Volatile})
+	if err != nil {
+		return nil, fmt.Errorf("doctor: /diagnostics: %w", err)
+	}
+	d := &doctor.Diagnostics{HardwareID: fmt.Sprintf("ros_domain_%d", domain), Escape: term.Escape}
+	told := false
+	return func(r doctor.Report) {
+		b, err := doctor.EncodeDiagnosticArray(doctor.DiagnosticsStamp(r, time.Now().UnixNano()), "", d.Statuses(r))
+		if err == nil {
+			err = pub.Publish(ctx, b)
+		}
+		if err != nil && ctx.Err() == nil && !told {
+			fmt.Fprintf(env.Stderr, "simclock doctor: publishing /diagnostics: %v\n", err)
+			told = true
+		}
+	}, nil
 }
 
 // maxSettle bounds how long doctor waits past --duration for the
@@ -247,11 +341,13 @@ type doctorEnv struct {
 	Duration  time.Duration `json:"duration_ns"`
 	Tolerance time.Duration `json:"tolerance_ns"`
 	Watch     bool          `json:"watch"`
+	// Diagnostics is true when reports are also published on /diagnostics.
+	Diagnostics bool `json:"diagnostics,omitempty"`
 }
 
 // envLine is the env line of a run on domain.
 func (o *doctorOptions) envLine(domain uint32) doctorEnv {
-	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch}
+	return doctorEnv{newEnvHeader("doctor"), domain, o.duration, o.tolerance, o.watch, o.diagnostics}
 }
 
 // writeDoctorJSON writes a report as JSON lines.
@@ -270,6 +366,12 @@ func writeDoctorJSON(out *report.JSONLines, r doctor.Report) error {
 	for _, t := range r.Topics {
 		write("topic", t)
 	}
+	for _, t := range r.Transforms {
+		write("transform", t)
+	}
+	for _, e := range r.Expectations {
+		write("expectation", e)
+	}
 	errs = append(errs, out.Findings(r.Findings))
 	write("summary", r.Summary)
 	return errors.Join(errs...)
@@ -279,6 +381,48 @@ func writeDoctorJSON(out *report.JSONLines, r doctor.Report) error {
 // result names its node and topic as logical locations.
 func writeDoctorSARIF(w io.Writer, r doctor.Report) error {
 	return report.SARIF{Version: Version, Checks: doctor.Checks()}.Write(w, report.Results(r.Findings, ""))
+}
+
+// writeDoctorJUnit writes a report as JUnit XML, the suite called name: a
+// failing test case per finding that reaches failOn, a passing one per
+// finding below it and per expectation that held, and an error when the
+// report is incomplete (discovery unfinished, or cut short), so that the
+// file fails exactly when doctor exits 1.
+func writeDoctorJUnit(w io.Writer, r doctor.Report, name string, failOn rules.FailOn, elapsed time.Duration) error {
+	run := report.JUnit{Name: name, Tool: "simclock_doctor", Checks: doctor.Checks(), FailOn: failOn, Elapsed: elapsed}
+	s := r.Summary
+	switch {
+	case s.Partial:
+		run.Notifications = append(run.Notifications, report.Notification{Level: rules.Error,
+			Message: "the audit was cut short after " + span(s.Elapsed) + " s: the report is partial"})
+	case s.Discovering:
+		run.Notifications = append(run.Notifications, report.Notification{Level: rules.Error,
+			Message: fmt.Sprintf("discovery had not finished (%d participant(s) had not announced their nodes): the report is incomplete", s.Pending)})
+	}
+	for _, e := range r.Expectations {
+		if e.Met {
+			run.Passes = append(run.Passes, report.JUnitPass{Name: "expect_" + e.Kind + " (" + e.Subject + ")",
+				Output: "--expect " + e.Expect + ": " + e.Detail})
+		}
+	}
+	return run.Write(w, report.Results(r.Findings, ""))
+}
+
+// writeDoctorXunitFile writes --xunit-file, its directory made as needed,
+// the suite named after the file as ament names result files
+// ("my_pkg.sim_time" for test_results/my_pkg/sim_time.xunit.xml).
+func writeDoctorXunitFile(path string, r doctor.Report, failOn rules.FailOn, elapsed time.Duration) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("--xunit-file: %w", err)
+	}
+	var b bytes.Buffer
+	if err := writeDoctorJUnit(&b, r, report.JUnitName(path), failOn, elapsed); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--xunit-file: %w", err)
+	}
+	return nil
 }
 
 // writeDoctorText writes the human report: nodes, other participants,
@@ -319,6 +463,19 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 		topics.row(cell(t.Name, 30, wide), cell(t.Type, 32, wide), t.StampBase, strconv.Itoa(t.Samples), cell(strings.Join(t.Publishers, " "), 30, wide))
 	}
 	topics.write(w, wide)
+	if len(r.Transforms) > 0 {
+		fmt.Fprintln(w)
+		tf := newTable("TRANSFORM", "PUBLISHER", "STAMPS", "SAMPLES", "LAG P50/P95/MAX", "TOPIC?")
+		for _, t := range r.Transforms {
+			lag := "-"
+			if l := t.Lag; l != nil && !t.Static {
+				lag = span(l.P50) + "/" + span(l.P95) + "/" + span(l.Max)
+			}
+			tf.row(cell(t.Parent+"→"+t.Child, 30, wide), cell(t.Publisher, 30, wide), t.Base, strconv.Itoa(t.Samples), lag,
+				cell(t.Topic, 16, wide))
+		}
+		tf.write(w, wide)
+	}
 	if len(r.Clock) > 0 {
 		fmt.Fprintln(w)
 		clocks := newTable("CLOCK WRITER", "TOPIC", "RATE", "RTF", "SIM TIME", "STATE", "QOS?")
@@ -331,6 +488,18 @@ func writeDoctorText(w io.Writer, r doctor.Report, wide bool) {
 				clockState(c), cell(c.QoS, 40, wide))
 		}
 		clocks.write(w, wide)
+	}
+	if len(r.Expectations) > 0 {
+		fmt.Fprintln(w)
+		exp := newTable("EXPECTATION", "HELD", "WHAT")
+		for _, e := range r.Expectations {
+			held := "yes"
+			if !e.Met {
+				held = "NO"
+			}
+			exp.row(cell(e.Expect, 34, wide), held, cell(e.Detail, 56, wide))
+		}
+		exp.write(w, wide)
 	}
 	fmt.Fprintln(w)
 	text := report.Text{Layout: report.Sentences, Width: tableWidth, Fold: true}

@@ -80,14 +80,16 @@ func startTestNode(t *testing.T, domain int, name string, settings ...string) {
 
 // doctorRun is one parsed run of simclock doctor --format json.
 type doctorRun struct {
-	exit     int
-	env      map[string]any
-	nodes    map[string]doctor.NodeReport
-	topics   map[string]doctor.TopicReport
-	clock    []doctor.ClockWriter
-	findings []rules.Finding
-	summary  *doctor.Summary
-	raw      string
+	exit   int
+	env    map[string]any
+	nodes  map[string]doctor.NodeReport
+	topics map[string]doctor.TopicReport
+	clock  []doctor.ClockWriter
+	// transforms are the transform lines, in order.
+	transforms []doctor.TransformReport
+	findings   []rules.Finding
+	summary    *doctor.Summary
+	raw        string
 }
 
 func runDoctorJSON(t *testing.T, bin string, domain int, args ...string) doctorRun {
@@ -155,6 +157,10 @@ func parseDoctorLines(t *testing.T, lines []string) doctorRun {
 			var c doctor.ClockWriter
 			dec(&c)
 			r.clock = append(r.clock, c)
+		case "transform":
+			var tr doctor.TransformReport
+			dec(&tr)
+			r.transforms = append(r.transforms, tr)
 		case "finding":
 			var f rules.Finding
 			dec(&f)
@@ -375,6 +381,11 @@ func TestDoctorUsage(t *testing.T) {
 		{"doctor", "--duration", "0"},
 		{"doctor", "--format", "xml"},
 		{"doctor", "extra"},
+		{"doctor", "--expect", "use_sim_time=/a"},
+		{"doctor", "--expect", "clock_rate=110..90"},
+		{"doctor", "--expect", "sim_time=robot"},
+		{"doctor", "--watch", "--format", "junit"},
+		{"doctor", "--watch", "--xunit-file", "x.xml"},
 		{"pub", "--node-name", "9lives"},
 		{"monitor", "--namespace", "/a//b"},
 		{"pub", "--ros-args", "-r", "__node:=bad-name"},

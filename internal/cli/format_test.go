@@ -15,7 +15,7 @@ func TestEnumFlagErrorsListTheChoices(t *testing.T) {
 	}{
 		{[]string{"lint", "--format", "xml", "."}, `"xml" for "--format" flag: want text, json, sarif or junit`},
 		{[]string{"bag", "inspect", "--format", "xml", "x.mcap"}, `want text, json, sarif or junit`},
-		{[]string{"doctor", "--format", "xml"}, `want text, json or sarif`},
+		{[]string{"doctor", "--format", "xml"}, `want text, json, sarif or junit`},
 		{[]string{"pub", "--format", "sarif"}, `"sarif" for "--format" flag: want text or json`},
 		{[]string{"monitor", "--transport", "tcp"}, `want dds or inproc`},
 		{[]string{"bag", "clock", "--transport", "tcp", "x.mcap"}, `want dds or inproc`},

@@ -34,6 +34,9 @@ import (
 //	SIMCLOCK_TEST_RATE      publications per second (default 20)
 //	SIMCLOCK_TEST_CLOCK_QOS "reliable_transient_local": a /clock reader no
 //	                        volatile writer serves
+//	SIMCLOCK_TEST_TF        "parent:child": broadcast that transform on /tf at
+//	                        SIMCLOCK_TEST_RATE, stamped as SIMCLOCK_TEST_STAMP says
+//	SIMCLOCK_TEST_TF_STATIC "parent:child": send it once on /tf_static
 const testNodeEnv = "SIMCLOCK_TEST_NODE"
 
 // TemperatureType is a stamped type of the common interface packages.
@@ -91,6 +94,9 @@ func runTestNode(ctx context.Context) error {
 			return err
 		}
 		defer n.Close() //nolint:errcheck // exiting
+		if err := broadcastTF(ctx, n, rate); err != nil {
+			return err
+		}
 		if topic == "" {
 			continue
 		}
@@ -146,5 +152,59 @@ func temperature(stampNs int64, celsius float64) []byte {
 	w.String("probe")
 	w.Float64(celsius)
 	w.Float64(0.01)
+	return w.Bytes()
+}
+
+// tfType is what tf2_ros broadcasts.
+const tfType = "tf2_msgs/msg/TFMessage"
+
+// broadcastTF broadcasts SIMCLOCK_TEST_TF on /tf and SIMCLOCK_TEST_TF_STATIC
+// on /tf_static with tf2_ros's QoS, as its TransformBroadcaster (reliable,
+// volatile, keep last 100) and StaticTransformBroadcaster (reliable,
+// transient local, keep last 1) do.
+func broadcastTF(ctx context.Context, n *node.Node, rate float64) error {
+	mode := os.Getenv("SIMCLOCK_TEST_STAMP")
+	stamp := stamper(n, mode)
+	if pair := os.Getenv("SIMCLOCK_TEST_TF_STATIC"); pair != "" {
+		parent, child, _ := strings.Cut(pair, ":")
+		pub, err := n.Publisher("/tf_static", tfType, transport.QoS{Depth: 1, Reliability: transport.Reliable,
+			Durability: transport.TransientLocal})
+		if err != nil {
+			return err
+		}
+		if err := pub.Publish(ctx, tfMessage(stamp(), parent, child)); err != nil {
+			return err
+		}
+	}
+	pair := os.Getenv("SIMCLOCK_TEST_TF")
+	if pair == "" {
+		return nil
+	}
+	parent, child, _ := strings.Cut(pair, ":")
+	pub, err := n.Publisher("/tf", tfType, transport.QoS{Depth: 100, Reliability: transport.Reliable})
+	if err != nil {
+		return err
+	}
+	_, err = n.CreateWallTimer(time.Duration(float64(time.Second)/rate), func(timer.Info) {
+		s := stamp()
+		if s == 0 && mode != "zero" {
+			return
+		}
+		pub.Publish(ctx, tfMessage(s, parent, child)) //nolint:errcheck // best effort
+	})
+	return err
+}
+
+// tfMessage encodes a tf2_msgs/msg/TFMessage of one transform.
+func tfMessage(stampNs int64, parent, child string) []byte {
+	w := cdr.NewWriter(96)
+	w.Uint32(1)
+	w.Int32(int32(stampNs / 1e9))
+	w.Uint32(uint32(stampNs % 1e9))
+	w.String(parent)
+	w.String(child)
+	for _, v := range []float64{0.1, 0, 0, 0, 0, 0, 1} {
+		w.Float64(v)
+	}
 	return w.Bytes()
 }

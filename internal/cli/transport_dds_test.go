@@ -320,21 +320,22 @@ func testTwoPublishers(t *testing.T, bin string) {
 	startSimclock(t, bin, d, "pub#2", "pub", "/clock", "--start", "200", "--ros-args", "-r", "__node:=stage", "-r", "__ns:=/sim")
 	// Publishers are named by their nodes, through ros_discovery_info, as
 	// ros2 topic info -v names them; the GID stays.
-	r := mon.next(t, "two named publishers sending", 20*time.Second, func(m monitorLine) bool {
+	// Each pub runs at rtf 1 and its own RTF says so, whatever the other
+	// does (mixing the two timelines gave thousands). RTF is measured
+	// against the monitor's wall clock, which a loaded machine skews in a
+	// single report, so the test waits for a report that shows it rather
+	// than judging the first.
+	rtfAboutOne := func(p clockstream.PublisherStats) bool { return p.RTF != nil && *p.RTF > 0.5 && *p.RTF < 1.5 }
+	r := mon.next(t, "two named publishers sending, each at rtf about 1", 40*time.Second, func(m monitorLine) bool {
 		return isReport(m) && len(m.Publishers) == 2 && m.Publishers[0].Messages > 0 && m.Publishers[1].Messages > 0 &&
-			m.Publishers[0].Node != "" && m.Publishers[1].Node != ""
+			m.Publishers[0].Node != "" && m.Publishers[1].Node != "" &&
+			rtfAboutOne(m.Publishers[0]) && rtfAboutOne(m.Publishers[1])
 	})
 	if nodes := []string{r.Publishers[0].Node, r.Publishers[1].Node}; !slices.Contains(nodes, "/gazebo") || !slices.Contains(nodes, "/sim/stage") {
 		t.Errorf("publisher nodes %q, want /gazebo and /sim/stage", nodes)
 	}
 	if r.Publishers[0].ID == r.Publishers[1].ID || r.RTF != nil {
 		t.Errorf("publishers %+v, overall rtf %v; want two ids and no overall RTF", r.Publishers, r.RTF)
-	}
-	for _, p := range r.Publishers {
-		// Each pub runs at rtf 1: its own RTF says so, whatever the other does.
-		if p.RTF == nil || *p.RTF < 0.5 || *p.RTF > 1.5 {
-			t.Errorf("publisher %s rtf %v, want about 1", p.ID, p.RTF)
-		}
 	}
 	found := false
 	for _, w := range r.Warnings {

@@ -205,7 +205,27 @@ const (
 	StampWall Stamp = "wall"
 	// StampZero is a stamp of 0, a driver that never sets it.
 	StampZero Stamp = "zero"
+	// StampFreeRun is the first /clock the node received plus the wall
+	// time since: a node that keeps its own time once started, and does
+	// not follow /clock back (tf only).
+	StampFreeRun Stamp = "freerun"
 )
+
+// A TFBroadcaster publishes tf2_msgs/msg/TFMessage as tf2_ros's
+// broadcasters do: Dynamic transforms ("parent:child") all in one message
+// on /tf at Rate per wall second (reliable, volatile, keep last 100), and
+// Static ones once on /tf_static (reliable, transient local, keep last
+// 1), stamped from Stamp plus Offset. A sim or freerun node publishes
+// nothing before its first /clock.
+type TFBroadcaster struct {
+	Dynamic, Static []string
+	Stamp           Stamp
+	Offset          time.Duration
+	Rate            float64
+	// Topic is the dynamic topic (the static one is Topic + "_static");
+	// defaults to /tf.
+	Topic string
+}
 
 // An ImuPublisher publishes sensor_msgs/msg/Imu on Topic (resolved
 // against the node's namespace) at Rate per wall second, stamped from
@@ -241,12 +261,24 @@ type Node struct {
 	RclcppEndpoints bool
 	Clock           *ClockPublisher
 	Imu             *ImuPublisher
+	TF              *TFBroadcaster
+	// Subscribe lists subscriptions read through generated code, with
+	// rclcpp's default QoS (reliable, volatile, keep last 10): a peer
+	// built with their types (BuildDiagnostics) and WithBinary.
+	Subscribe []Subscription
+}
+
+// A Subscription is a topic (resolved against the node's namespace) and
+// its ROS type.
+type Subscription struct {
+	Topic, Type string
 }
 
 // An Option configures Start.
 type Option func(*config)
 
 type config struct {
+	bin      string
 	nodes    []Node
 	xtypes   bool
 	rawNames bool
@@ -269,6 +301,10 @@ func WithXTypes() Option { return func(c *config) { c.xtypes = true } }
 // control characters and of any length: what a hostile or broken peer
 // announces, for testing what graph tools print.
 func WithRawNames() Option { return func(c *config) { c.rawNames = true } }
+
+// WithBinary runs the peer built at bin (BuildDiagnostics's) instead of
+// Build's.
+func WithBinary(bin string) Option { return func(c *config) { c.bin = bin } }
 
 // WithDuration makes the peer exit by itself after d.
 func WithDuration(d time.Duration) Option { return func(c *config) { c.duration = d } }
@@ -361,6 +397,29 @@ func Args(domain int, opts ...Option) []string {
 				args = append(args, "--imu-reliability", p.QoS.Reliability)
 			}
 		}
+		for _, sub := range n.Subscribe {
+			args = append(args, "--sub", sub.Topic, sub.Type)
+		}
+		if p := n.TF; p != nil {
+			for _, tf := range p.Dynamic {
+				args = append(args, "--pub-tf", tf)
+			}
+			for _, tf := range p.Static {
+				args = append(args, "--pub-tf-static", tf)
+			}
+			if p.Topic != "" {
+				args = append(args, "--tf-topic", p.Topic)
+			}
+			if p.Stamp != "" {
+				args = append(args, "--tf-stamp", string(p.Stamp))
+			}
+			if p.Offset != 0 {
+				args = append(args, "--tf-stamp-offset", seconds(p.Offset))
+			}
+			if p.Rate > 0 {
+				args = append(args, "--tf-rate", rate(p.Rate))
+			}
+		}
 	}
 	return append(args, c.args...)
 }
@@ -449,7 +508,14 @@ type Peer struct {
 // and is stopped when the test ends (or by Stop).
 func Start(ctx context.Context, t testing.TB, domain int, opts ...Option) *Peer {
 	t.Helper()
-	bin := Build(t)
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	bin := c.bin
+	if bin == "" {
+		bin = Build(t)
+	}
 	p := &Peer{Args: Args(domain, opts...), changed: make(chan struct{}), done: make(chan struct{})}
 	p.cmd = exec.Command(bin, p.Args...)
 	p.cmd.Dir = t.TempDir() // no DEFAULT_FASTRTPS_PROFILES.xml can be picked up

@@ -31,6 +31,7 @@ const (
 	int64Type      = 8
 	doubleType     = 11
 	boolType       = 15
+	byteType       = 16
 	stringType     = 17
 	boundedString  = 21
 	uint8Array     = 51 // ROS "char[16]" is uint8 in IDL
@@ -88,6 +89,17 @@ var descriptions = map[string][]field{
 		{"gid", nestedType, 0, 0, "rmw_dds_common/msg/Gid"},
 		{"node_entities_info_seq", nestedSequence, 0, 0, "rmw_dds_common/msg/NodeEntitiesInfo"},
 	},
+	"geometry_msgs/msg/Transform": {{"translation", nestedType, 0, 0, "geometry_msgs/msg/Vector3"},
+		{"rotation", nestedType, 0, 0, "geometry_msgs/msg/Quaternion"}},
+	"geometry_msgs/msg/TransformStamped": {{"header", nestedType, 0, 0, "std_msgs/msg/Header"},
+		{"child_frame_id", stringType, 0, 0, ""}, {"transform", nestedType, 0, 0, "geometry_msgs/msg/Transform"}},
+	"tf2_msgs/msg/TFMessage":       {{"transforms", nestedSequence, 0, 0, "geometry_msgs/msg/TransformStamped"}},
+	"diagnostic_msgs/msg/KeyValue": {{"key", stringType, 0, 0, ""}, {"value", stringType, 0, 0, ""}},
+	"diagnostic_msgs/msg/DiagnosticStatus": {{"level", byteType, 0, 0, ""}, {"name", stringType, 0, 0, ""},
+		{"message", stringType, 0, 0, ""}, {"hardware_id", stringType, 0, 0, ""},
+		{"values", nestedSequence, 0, 0, "diagnostic_msgs/msg/KeyValue"}},
+	"diagnostic_msgs/msg/DiagnosticArray": {{"header", nestedType, 0, 0, "std_msgs/msg/Header"},
+		{"status", nestedSequence, 0, 0, "diagnostic_msgs/msg/DiagnosticStatus"}},
 }
 
 func individual(name string) string {
@@ -139,6 +151,11 @@ func TestTypeHashes(t *testing.T) {
 		"std_msgs/msg/String":         "RIHS01_df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
 		// As recorded in rosbag2's own test bag topics_and_services.mcap.
 		"rcl_interfaces/msg/Log": "RIHS01_e28ce254ca8abc06abf92773b74602cdbf116ed34fbaf294fb9f81da9f318eac",
+		// As ros2 topic info -v prints it for /tf on Jazzy, and a Jazzy
+		// bag's metadata.yaml records it (third-party captures).
+		"tf2_msgs/msg/TFMessage": "RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087",
+		// As third-party ROS 2 clients carry it for /diagnostics.
+		"diagnostic_msgs/msg/DiagnosticArray": "RIHS01_5a8a36efb05fb25070fa0fb3810290c0e6cd4862b54a8fb975a1ee8dc55a333e",
 	}
 	for name, want := range known {
 		if got := typeHash(name); got != want {
@@ -255,6 +272,9 @@ func TestPeerUsageErrors(t *testing.T) {
 		{[]string{"--node", "/n", "--pub-clock", "--clock-start", "1.0000000001"}, "more than 9 decimals"},
 		{[]string{"--node", "/n", "--use-sim-time", "--clock-reader-reliability", "sometimes"}, "reliability must be reliable or best_effort"},
 		{[]string{"--clock-rate"}, "missing value after --clock-rate"},
+		{[]string{"--node", "/n", "--pub-tf", "odom"}, "--pub-tf wants PARENT:CHILD, not odom"},
+		{[]string{"--node", "/n", "--pub-tf", "a:b", "--tf-stamp", "freerun"}, "--tf-stamp freerun needs --use-sim-time"},
+		{[]string{"--node", "/n", "--use-sim-time", "--pub-tf", "a:b", "--tf-stamp", "later"}, "a stamp must be sim, wall, zero or freerun"},
 	} {
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = t.TempDir()

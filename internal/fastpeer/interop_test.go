@@ -658,7 +658,12 @@ func startSimclock(t *testing.T, domain int, args ...string) {
 	}
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt) //nolint:errcheck // may have exited
-		if err := cmd.Wait(); err != nil {
+		// Exit status 1 is the tool's verdict on a run the test cut short
+		// (monitor interrupted before its first /clock says so and fails);
+		// these tests assert what the peer saw, not that verdict. Usage
+		// errors (2) and deaths by signal still fail the test.
+		var exit *exec.ExitError
+		if err := cmd.Wait(); err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
 			t.Errorf("simclock %v: %v\n%s", args, err, stderr.String())
 		}
 	})

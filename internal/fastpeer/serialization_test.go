@@ -73,7 +73,7 @@ func TestSerializationMatchesFastddsgen(t *testing.T) {
 		t.Errorf("check: %v", err)
 	}
 	for _, typ := range []string{"rosgraph_msgs/msg/Clock", "sensor_msgs/msg/Imu", "rmw_dds_common/msg/ParticipantEntitiesInfo",
-		"rcl_interfaces/msg/ParameterEvent", "rcl_interfaces/msg/Log"} {
+		"rcl_interfaces/msg/ParameterEvent", "rcl_interfaces/msg/Log", "tf2_msgs/msg/TFMessage"} {
 		if counts[typ] == 0 {
 			t.Errorf("no %s compared", typ)
 		}

@@ -58,6 +58,15 @@ type JUnit struct {
 	// Notifications are what the tool could not do: an error one is a test
 	// case in error, the others are said in the suite's system-err.
 	Notifications []Notification
+	// Passes are what the run asserted and found true (doctor --expect's
+	// expectations that held), each a passing test case, so that a gate
+	// lists what it checked and not only what failed.
+	Passes []JUnitPass
+}
+
+// A JUnitPass is a passing test case: its name and what it found.
+type JUnitPass struct {
+	Name, Output string
 }
 
 type junitSuite struct {
@@ -135,6 +144,9 @@ func (j JUnit) Write(w io.Writer, results []Result) error {
 		suite.Cases = append(suite.Cases, junitCase{Name: name, Classname: j.Name,
 			Error: &junitProblem{Type: "error", Message: n.Message}})
 		suite.Errors++
+	}
+	for _, p := range j.Passes {
+		suite.Cases = append(suite.Cases, junitCase{Name: p.Name, Classname: j.Name, SystemOut: p.Output})
 	}
 	if len(suite.Cases) == 0 {
 		suite.Cases = []junitCase{{Name: j.Tool, Classname: j.Name}}

@@ -33,6 +33,9 @@ var typeHashes = map[string]string{
 	"builtin_interfaces/msg/Duration": "RIHS01_e8d009f659816f758b75334ee1a9ca5b5c0b859843261f14c7f937349599d93b",
 	"std_msgs/msg/Header":             "RIHS01_f49fb3ae2cf070f793645ff749683ac6b06203e41c891e17701b1cb597ce6a01",
 	"std_msgs/msg/String":             "RIHS01_df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
+	// doctor publishes /diagnostics; the tests' nodes broadcast tf.
+	"diagnostic_msgs/msg/DiagnosticArray": "RIHS01_5a8a36efb05fb25070fa0fb3810290c0e6cd4862b54a8fb975a1ee8dc55a333e",
+	"tf2_msgs/msg/TFMessage":              "RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087",
 }
 
 // endpointUserData returns the USER_DATA of an endpoint carrying rosType:

@@ -76,6 +76,27 @@ int main() {
             reference<sensor_msgs::msg::dds_::Imu_PubSubType>(m));
   }
 
+  // Zero to three transforms, frame names of every length modulo 8 (the
+  // doubles' alignment follows them).
+  {
+    std::vector<Transform> all = {{1700000000123456789LL, "odom", "base_link"}, {-1500000000LL, "a", "bc"},
+                                  {0, "", "x234567"}};
+    for (size_t n = 0; n <= all.size(); n++) {
+      std::vector<Transform> some(all.begin(), all.begin() + n);
+      tf2_msgs::msg::dds_::TFMessage_ m;
+      for (auto& t : some) {
+        geometry_msgs::msg::dds_::TransformStamped_ ts;
+        set_time(ts.header().stamp(), t.stamp);
+        ts.header().frame_id(t.parent);
+        ts.child_frame_id(t.child);
+        ts.transform().translation().x(0.1);
+        ts.transform().rotation().w(1.0);
+        m.transforms().push_back(ts);
+      }
+      compare("tf2_msgs/msg/TFMessage", encode_tf(some), reference<tf2_msgs::msg::dds_::TFMessage_PubSubType>(m));
+    }
+  }
+
   {
     Gid participant{}, r1{}, w1{}, w2{};
     for (int k = 0; k < 16; k++) {

@@ -1,0 +1,4 @@
+package doctor
+
+// DecodeTF is decodeTF, for the fuzz test.
+var DecodeTF = decodeTF
