@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/experiment"
 	"github.com/simclock/simclock/internal/report"
 	"github.com/simclock/simclock/node"
@@ -137,6 +138,21 @@ func TestCommandOptions(t *testing.T) {
 				t.Errorf("options %+v", *o)
 			}
 		}},
+		{"simclock doctor", func(t *testing.T, env *Env) {
+			// --watch without --duration runs until interrupted.
+			o := parseOptions(t, env, newDoctorCmd, "--watch", "--interval", "500ms", "--tolerance", "2s", "--format", "json",
+				"--fail-on", "error", "--expect", "sim_time=/robot/*", "--expect", "clock_rate=/sim/clock:90..110", "--diagnostics")
+			want := []doctor.Expectation{{Kind: doctor.ExpectSimTime, Pattern: "/robot/*"},
+				{Kind: doctor.ExpectClockRate, Pattern: "/sim/clock", MinHz: 90, MaxHz: 110}}
+			if o.env != env || !o.watch || o.duration != 0 || o.interval != 500*time.Millisecond || o.tolerance != 2*time.Second ||
+				o.format != formatJSON || o.failOn != rules.FailOnError || !slices.Equal(o.expectations, want) || !o.diagnostics || o.xunitFile != "" {
+				t.Errorf("options %+v", *o)
+			}
+			o = parseOptions(t, env, newDoctorCmd, "--duration", "10", "--format", "junit", "--xunit-file", "doctor.xml")
+			if o.watch || o.duration != 10*time.Second || o.format != formatJUnit || o.xunitFile != "doctor.xml" || o.failOn != rules.FailOnWarning {
+				t.Errorf("options %+v", *o)
+			}
+		}},
 		{"simclock lint", func(t *testing.T, env *Env) {
 			// The flags given win over the config file, which wins over
 			// $ROS_DISTRO.
@@ -161,8 +177,7 @@ func TestCommandOptions(t *testing.T) {
 			}
 		}},
 	}
-	// doctor takes its runF when the doctor branch has landed.
-	tested := map[string]bool{"simclock doctor": true}
+	tested := map[string]bool{}
 	for _, tc := range cases {
 		tested[tc.path] = true
 		t.Run(tc.path, func(t *testing.T) {
