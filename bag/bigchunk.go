@@ -46,7 +46,7 @@ func (r *mcapReader) bigChunk(ctx context.Context, f io.ReaderAt, off int64, n u
 		case "lz4":
 			return lz4.NewReader(sec), func() {}, nil
 		}
-		return nil, nil, fmt.Errorf("%w: unsupported compression %q", ErrCorrupt, h.comp)
+		return nil, nil, fmt.Errorf("%w: unsupported compression \"%s\"", ErrCorrupt, h.comp)
 	}
 	if !r.s.noCRC {
 		sc := &recordScanner{}

@@ -19,7 +19,7 @@ func init() {
 			for _, tt := range t.sortedTopics() {
 				if tt.parseErr != nil && tt.rep.Messages > 0 {
 					out = append(out, rules.Finding{Subject: rules.Subject{Topic: tt.rep.Topic}, Count: tt.rep.Messages,
-						Message: fmt.Sprintf("messages of type %q not analysed: %v", tt.rep.Type, tt.parseErr)})
+						Message: fmt.Sprintf("messages of type \"%s\" not analysed: %v", tt.rep.Type, tt.parseErr)})
 				}
 			}
 			return out

@@ -1132,7 +1132,7 @@ func (d *decompressor) decode(buf []byte, verify bool) (data []byte, comp string
 		}
 		data = out
 	default:
-		return corrupt("unsupported compression %q", comp)
+		return corrupt("unsupported compression \"%s\"", comp)
 	}
 	if uint64(len(data)) != h.usize {
 		return corrupt("chunk decompresses to %d bytes, its header says %d", len(data), h.usize)

@@ -156,17 +156,17 @@ func ParseMetadata(data []byte) (*Metadata, error) {
 	switch m.CompressionMode {
 	case "", "none", "file", "message":
 	default:
-		return nil, fmt.Errorf("%w: compression_mode %q: want file, message or none", ErrMetadata, in.CompressionMode)
+		return nil, fmt.Errorf("%w: compression_mode \"%s\": want file, message or none", ErrMetadata, in.CompressionMode)
 	}
 	if m.CompressionMode == "none" {
 		m.CompressionMode = ""
 	}
 	if m.CompressionMode != "" && m.CompressionFormat != "zstd" {
-		return nil, fmt.Errorf("%w: compression_format %q: simclock reads zstd", ErrMetadata, m.CompressionFormat)
+		return nil, fmt.Errorf("%w: compression_format \"%s\": simclock reads zstd", ErrMetadata, m.CompressionFormat)
 	}
 	for _, p := range m.RelativeFilePaths {
 		if p == "" || strings.Contains(p, "\x00") {
-			return nil, fmt.Errorf("%w: relative_file_paths holds %q", ErrMetadata, p)
+			return nil, fmt.Errorf("%w: relative_file_paths holds \"%s\"", ErrMetadata, p)
 		}
 	}
 	return m, nil

@@ -323,12 +323,12 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 	}
 	for _, c := range []string{"id", "name", "type", "serialization_format"} {
 		if !topicCols[c] {
-			return fail("topics table", fmt.Errorf("no column %q: not a rosbag2 sqlite3 bag", c))
+			return fail("topics table", fmt.Errorf("no column \"%s\": not a rosbag2 sqlite3 bag", c))
 		}
 	}
 	for _, c := range []string{"topic_id", "timestamp", "data"} {
 		if !msgCols[c] {
-			return fail("messages table", fmt.Errorf("no column %q: not a rosbag2 sqlite3 bag", c))
+			return fail("messages table", fmt.Errorf("no column \"%s\": not a rosbag2 sqlite3 bag", c))
 		}
 	}
 	var version int

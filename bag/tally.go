@@ -256,7 +256,7 @@ func (t *tally) newFile(name string) {
 func (t *tally) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
 	switch {
 	case ch.MessageEncoding != "cdr":
-		return nil, "", fmt.Errorf("message encoding %q is not cdr", ch.MessageEncoding)
+		return nil, "", fmt.Errorf("message encoding \"%s\" is not cdr", ch.MessageEncoding)
 	case ch.Type == "":
 		return nil, "", errors.New("the channel has no type")
 	case ch.SchemaEncoding == "" || ch.SchemaEncoding == "unknown":
@@ -272,7 +272,7 @@ func (t *tally) schemaOf(ch *channel) (*ros2msg.Schema, string, error) {
 		}
 		return s, DefinitionShipped, t.schErr[key]
 	case ch.SchemaEncoding != "ros2msg":
-		return nil, "", fmt.Errorf("schema encoding %q is not ros2msg", ch.SchemaEncoding)
+		return nil, "", fmt.Errorf("schema encoding \"%s\" is not ros2msg", ch.SchemaEncoding)
 	}
 	key := ch.Type + "\x00" + string(ch.Definition)
 	s, ok := t.schemas[key]

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/simclock/simclock/rules"
@@ -512,13 +511,21 @@ func containsExpr(e, sub *expr) bool {
 	return false
 }
 
+// shorten quotes a source excerpt for a message: on one line, cut at 60
+// bytes.
 func shorten(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 60 {
-		return fmt.Sprintf("%q", s[:57]+"...")
+		return quote(s[:57] + "...")
 	}
-	return fmt.Sprintf("%q", s)
+	return quote(s)
 }
+
+// quote puts a name or a source excerpt in double quotes for a message,
+// as it is: the output escapes it, once (the text writer through
+// term.Escape, JSON and SARIF as their encodings do), where %q would have
+// escaped it a first time.
+func quote(s string) string { return `"` + s + `"` }
 
 // stateGuarded recognises two ways code makes sure a baseline was set
 // before it is read, which a flow-insensitive analysis would otherwise

@@ -20,7 +20,7 @@ func ParseDistro(s string) (string, error) {
 		return DefaultDistro, nil
 	}
 	if !slices.Contains(Distros, s) {
-		return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownDistro, s, strings.Join(Distros, ", "))
+		return "", fmt.Errorf("%w \"%s\" (known: %s)", ErrUnknownDistro, s, strings.Join(Distros, ", "))
 	}
 	return s, nil
 }

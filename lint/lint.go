@@ -188,7 +188,7 @@ func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
 	for _, id := range ids {
 		rule, ok := RuleByID(id)
 		if !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownRule, id.String())
+			return nil, fmt.Errorf("%w \"%s\"", ErrUnknownRule, id.String())
 		}
 		r.enabled[rule.ID] = true
 	}

@@ -471,7 +471,7 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 	if at != nil && at.end-at.start == len(name) && s.u.text(at) == name {
 		edits = []Edit{{Start: at.start, End: at.end, New: simTime}}
 	}
-	msg := fmt.Sprintf("parameter name %q is not use_sim_time: the node silently keeps wall time", name)
+	msg := fmt.Sprintf("parameter name \"%s\" is not use_sim_time: the node silently keeps wall time", name)
 	why := "Only the use_sim_time parameter switches a node to /clock (R16); any other spelling declares or sets an unrelated parameter and is ignored."
 	fix := "write " + simTime
 	if s.u.lang == langPython || s.u.lang == langCPP {
@@ -480,7 +480,7 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 	switch use {
 	case useDeclare:
 		edits = nil // renaming would declare use_sim_time: ParameterAlreadyDeclaredException
-		msg = fmt.Sprintf("declared parameter %q is not use_sim_time: the node silently keeps wall time", name)
+		msg = fmt.Sprintf("declared parameter \"%s\" is not use_sim_time: the node silently keeps wall time", name)
 		fix = fixText(s.u,
 			"do not declare it: rclpy declares use_sim_time itself and declare_parameter('use_sim_time') raises ParameterAlreadyDeclaredException; "+
 				"read it with get_parameter('use_sim_time'), set it in the launch file (parameters=[{'use_sim_time': True}]) or with "+
@@ -489,11 +489,11 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 				"read it with get_parameter(\"use_sim_time\"), set it in the launch file or with set_parameter(rclcpp::Parameter(\"use_sim_time\", true))")
 	case useDup:
 		edits = nil
-		msg = fmt.Sprintf("parameter name %q is not use_sim_time, which is set beside it: this one is ignored", name)
+		msg = fmt.Sprintf("parameter name \"%s\" is not use_sim_time, which is set beside it: this one is ignored", name)
 		fix = "remove " + name
 	case useArg:
 		edits = nil // the argument's uses would have to be renamed too
-		msg = fmt.Sprintf("launch argument %q looks like a misspelt use_sim_time: `use_sim_time:=true` on the command line does not set it", name)
+		msg = fmt.Sprintf("launch argument \"%s\" looks like a misspelt use_sim_time: `use_sim_time:=true` on the command line does not set it", name)
 		why = "Launch arguments may be named freely, but users pass use_sim_time:=true by habit (R16): an argument spelt otherwise is not set by it, and undeclared arguments are ignored."
 		fix = "name the argument use_sim_time, here and where it is used"
 	}

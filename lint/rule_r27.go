@@ -113,14 +113,14 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	var msg string
 	switch c.d.agoLevel[e] {
 	case guardNone:
-		msg = fmt.Sprintf("%q has no guard against now <= W", e.text())
+		msg = fmt.Sprintf("\"%s\" has no guard against now <= W", e.text())
 	case guardZeroOnly:
-		msg = fmt.Sprintf("%q is guarded only against now == 0: ticks with 0 < now < W still go negative", e.text())
+		msg = fmt.Sprintf("\"%s\" is guarded only against now == 0: ticks with 0 < now < W still go negative", e.text())
 	case guardBoundary:
-		msg = fmt.Sprintf("%q is guarded with now < W (or == 0 or < W), which lets the boundary tick now == W through: the result is time 0", e.text())
+		msg = fmt.Sprintf("\"%s\" is guarded with now < W (or == 0 or < W), which lets the boundary tick now == W through: the result is time 0", e.text())
 	}
 	if stamp {
-		msg = fmt.Sprintf("%q subtracts a window from a message's stamp with no guard against stamp <= W: under sim time the stamps of the first W seconds are smaller", e.text())
+		msg = fmt.Sprintf("\"%s\" subtracts a window from a message's stamp with no guard against stamp <= W: under sim time the stamps of the first W seconds are smaller", e.text())
 		why = "Under sim time stamps count from the simulator's start, so a stamp minus W is negative for the messages of the first W seconds (" +
 			outcome + ") (R4, R27)."
 	}

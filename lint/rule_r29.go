@@ -87,12 +87,12 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 		}
 	}
 	base := strings.TrimPrefix(prev, "self.")
-	msg := fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock) and %q does not guard against it", base, e.text())
+	msg := fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock) and \"%s\" does not guard against it", base, e.text())
 	why := "A baseline stored before the first /clock is 0, so the first dt is the whole first /clock value (e.g. 125 s instead of 0.5 s): " +
 		"it is positive, passes a dt < 0 check, and inflates integrals or deflates finite-difference rates (R29)."
 	fix := "skip the update when prev <= 0 or now <= 0, then treat dt < 0 as a backward jump, and always move the baseline to now (or use simclock guard.DtTracker)"
 	if use == elapsedUnknown {
-		msg = fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock), so %q is the whole first /clock value the first time; "+
+		msg = fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock), so \"%s\" is the whole first /clock value the first time; "+
 			"a timeout or deadline measured from it expires at once under sim time (not a dt: check what it does)", base, e.text())
 		why = "A baseline stored before the first /clock is 0, so the first elapsed time measured from it is the whole first /clock value (R29): " +
 			"a grace period or deadline from startup is over before it began. Whether that matters depends on what the code does then, which the linter cannot tell."

@@ -104,7 +104,7 @@ func ParseRule(s string) (rules.ID, error) {
 	}
 	id, err := rules.Parse(s)
 	if _, ok := RuleByID(id); err != nil || !ok {
-		return 0, fmt.Errorf("%w %q (known: %s)", ErrUnknownRule, s, knownRules())
+		return 0, fmt.Errorf("%w \"%s\" (known: %s)", ErrUnknownRule, s, knownRules())
 	}
 	return id, nil
 }

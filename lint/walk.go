@@ -200,10 +200,10 @@ func NewPattern(dir, glob string) (Pattern, error) {
 	}
 	g := strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(glob)), "./"), "/")
 	if g == "" || g == "." {
-		return Pattern{}, fmt.Errorf("empty pattern %q", glob)
+		return Pattern{}, fmt.Errorf("empty pattern \"%s\"", glob)
 	}
 	if !doublestar.ValidatePattern(g) {
-		return Pattern{}, fmt.Errorf("bad pattern %q", glob)
+		return Pattern{}, fmt.Errorf("bad pattern \"%s\"", glob)
 	}
 	return Pattern{Dir: abs, Glob: g}, nil
 }

@@ -33,12 +33,14 @@ BAG is a bag directory as ros2 bag record writes it (metadata.yaml and its
 .mcap or .db3 files), or the storage files of one bag given one by one
 (bag_0.mcap bag_1.mcap ...; .db3; .mcap.zstd, .db3.zstd).`,
 	}
-	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil), newBagInfoCmd(env))
+	cmd.AddCommand(newBagInspectCmd(env, nil), newBagClockCmd(env, nil), newBagInfoCmd(env, nil))
 	return cmd
 }
 
-// bagInspectOptions holds the flag values of simclock bag inspect.
+// bagInspectOptions are the inputs of simclock bag inspect: its streams,
+// flags and files, checked by the command before runBagInspect.
 type bagInspectOptions struct {
+	env        *Env
 	format     string
 	window     time.Duration
 	periods    int
@@ -60,7 +62,7 @@ type bagInspectOptions struct {
 }
 
 func newBagInspectCmd(env *Env, runF func(context.Context, *bagInspectOptions) error) *cobra.Command {
-	o := &bagInspectOptions{}
+	o := &bagInspectOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] DIR | FILE...",
 		Short: "Report the time hazards of a rosbag2 bag",
@@ -123,7 +125,7 @@ Examples:
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runBagInspect(cmd.Context(), env, o)
+			return runBagInspect(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -176,7 +178,8 @@ func (o *bagInspectOptions) validate() error {
 	return nil
 }
 
-func runBagInspect(ctx context.Context, env *Env, o *bagInspectOptions) error {
+func runBagInspect(ctx context.Context, o *bagInspectOptions) error {
+	env := o.env
 	start := time.Now()
 	opts := bag.Options{Window: o.window, Periods: o.periods, BaseTolerance: o.baseTol,
 		FutureTolerance: o.futureTol, DecodeAll: o.decodeAll, Examples: o.examples, NoCRC: o.noCRC}

@@ -24,8 +24,10 @@ import (
 	"github.com/simclock/simclock/transport"
 )
 
-// bagClockOptions holds the flag values of simclock bag clock.
+// bagClockOptions are the inputs of simclock bag clock: its streams,
+// flags and files, checked by the command before runBagClock.
 type bagClockOptions struct {
+	env              *Env
 	rate             float64
 	hz               float64
 	loop             bool
@@ -45,7 +47,8 @@ type bagClockOptions struct {
 	node             nodeFlags
 	files            []string
 
-	periodic bool // publish every 1/hz (--clock, or no --clock-topics)
+	topic    string // the /clock topic, resolved as the node's
+	periodic bool   // publish every 1/hz (--clock, or no --clock-topics)
 	// which of --playback-duration, --playback-until-sec, -nsec were given
 	hasDuration, hasUntilSec, hasUntilNsec bool
 }
@@ -55,7 +58,7 @@ type bagClockOptions struct {
 const clockHzDefault = 40
 
 func newBagClockCmd(env *Env, runF func(context.Context, *bagClockOptions) error) *cobra.Command {
-	o := &bagClockOptions{}
+	o := &bagClockOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "clock [flags] DIR | FILE...",
 		Short: "Publish /clock along a bag's timeline, like ros2 bag play --clock",
@@ -98,13 +101,13 @@ Examples:
   simclock bag clock --clock 100 --playback-duration 60 rosbag2_2024_05_01-10_00_00`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
-			if err := o.validate(cmd, env); err != nil {
+			if err := o.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runBagClock(cmd.Context(), env, o)
+			return runBagClock(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -132,8 +135,10 @@ Examples:
 	return cmd
 }
 
-func (o *bagClockOptions) validate(cmd *cobra.Command, env *Env) error {
-	changed := cmd.Flags().Changed
+// validate checks the flags and files, changed telling which flags were
+// given, and settles what they mean together.
+func (o *bagClockOptions) validate(changed func(name string) bool) error {
+	env := o.env
 	if changed("clock-topics") {
 		// ros2 bag play takes the topics space-separated: the arguments
 		// that are topic names and no file are topics, not the bag.
@@ -197,7 +202,9 @@ func (o *bagClockOptions) validate(cmd *cobra.Command, env *Env) error {
 	if o.startPaused && (o.noKeyboard || env.Keyboard == nil) {
 		fmt.Fprintln(env.Stderr, "simclock: warning: --start-paused without a keyboard to resume: the clock stays paused")
 	}
-	_, _, err := o.node.resolve(env)
+	// The node's /clock: --namespace and --ros-args remappings apply.
+	var err error
+	o.topic, err = o.node.topic(env, timemsg.ClockTopic)
 	return err
 }
 
@@ -218,7 +225,8 @@ func (o *bagClockOptions) until(start int64) (int64, bool) {
 	return until, until >= 0
 }
 
-func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
+func runBagClock(ctx context.Context, o *bagClockOptions) error {
+	env := o.env
 	topics := map[string]bool{}
 	for _, t := range o.clockTopics {
 		topics[t] = true
@@ -271,11 +279,7 @@ func runBagClock(ctx context.Context, env *Env, o *bagClockOptions) error {
 	if err != nil {
 		return fmt.Errorf("bag clock: %w", err)
 	}
-	topicName, err := o.node.topic(env, timemsg.ClockTopic)
-	if err != nil {
-		return err
-	}
-	spec := playSpec{command: "bag clock", topic: topicName, transport: o.transport, node: &o.node,
+	spec := playSpec{command: "bag clock", topic: o.topic, transport: o.transport, node: &o.node,
 		format: o.format, duration: o.duration, bestEffort: !o.reliable,
 		period: period, step: time.Duration(o.rate * float64(period)), rtf: o.rate,
 		cadence: o.cadence(period),

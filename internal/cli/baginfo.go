@@ -15,14 +15,15 @@ import (
 	"github.com/simclock/simclock/internal/term"
 )
 
-// bagInfoOptions holds the flag values of simclock bag info.
+// bagInfoOptions are the inputs of simclock bag info.
 type bagInfoOptions struct {
+	env    *Env
 	format string
 	files  []string
 }
 
-func newBagInfoCmd(env *Env) *cobra.Command {
-	o := &bagInfoOptions{}
+func newBagInfoCmd(env *Env, runF func(context.Context, *bagInfoOptions) error) *cobra.Command {
+	o := &bagInfoOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "info [flags] DIR | FILE...",
 		Short: "Describe a rosbag2 bag as ros2 bag info does",
@@ -47,14 +48,18 @@ Examples:
 			if len(o.files) == 0 {
 				return flagErrorf("bag info: no bag given")
 			}
-			return runBagInfo(cmd.Context(), env, o)
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runBagInfo(cmd.Context(), o)
 		},
 	}
 	addFormatFlag(cmd.Flags(), &o.format)
 	return cmd
 }
 
-func runBagInfo(ctx context.Context, env *Env, o *bagInfoOptions) error {
+func runBagInfo(ctx context.Context, o *bagInfoOptions) error {
+	env := o.env
 	infos, err := bag.Info(ctx, o.files)
 	if errors.Is(err, bag.ErrUsage) || errors.Is(err, bag.ErrInput) {
 		return flagErrorf("%v", err)

@@ -24,7 +24,8 @@ import (
 	"github.com/simclock/simclock/transport/dds"
 )
 
-// doctorOptions are the flags of simclock doctor.
+// doctorOptions are the inputs of simclock doctor: its streams and flags,
+// checked by the command (--expect parsed) before runDoctor.
 type doctorOptions struct {
 	env       *Env
 	duration  time.Duration
@@ -42,7 +43,7 @@ type doctorOptions struct {
 	xunitFile    string
 }
 
-func newDoctorCmd(env *Env) *cobra.Command {
+func newDoctorCmd(env *Env, runF func(context.Context, *doctorOptions) error) *cobra.Command {
 	o := &doctorOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -104,6 +105,9 @@ Examples:
 			}
 			if err := o.validate(); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			return runDoctor(cmd.Context(), o)
 		},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +170,58 @@ func TestBagTextEscapesNames(t *testing.T) {
 		if !strings.Contains(out, "/imu"+hostileEscaped) || !strings.Contains(out, "run"+hostileEscaped+"_0.mcap") {
 			t.Errorf("%s: exit %d, the names are not printed escaped:\n%s%s", what, code, out, errOut)
 		}
+	}
+}
+
+// A name quoted in a finding's message is escaped once, by the text
+// writer: a type named with a double quote and an ESC prints as
+// "evil"msgs/msg/X\x1b[31m" in text (not "evil\\"msgs/msg/X\\x1b[31m",
+// quoted by the message and escaped again), and exactly as read in JSON.
+func TestBagMessageQuotesOnce(t *testing.T) {
+	const typ, enc = "evil\"msgs/msg/X\x1b[31m", "json\"\x1b"
+	path := filepath.Join(t.TempDir(), "quoted.mcap")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []error{
+		w.WriteHeader(&mcap.Header{Profile: "ros2", Library: "rosbag2"}),
+		w.WriteSchema(&mcap.Schema{ID: 1, Name: typ, Encoding: "ros2msg", Data: []byte("int32 x\n")}),
+		w.WriteChannel(&mcap.Channel{ID: 1, SchemaID: 1, Topic: "/evil", MessageEncoding: enc}),
+		w.WriteMessage(&mcap.Message{ChannelID: 1, LogTime: 1_700_000_000e9, PublishTime: 1_700_000_000e9, Data: []byte{0, 1, 0, 0, 1, 0, 0, 0}}),
+		w.Close(), f.Close(),
+	}
+	for _, err := range steps {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `messages of type "evil"msgs/msg/X\x1b[31m" not analysed: message encoding "json"\x1b" is not cdr`
+	out, errOut, _ := runSimclock(t, "bag", "inspect", "--wide", path)
+	checkEscaped(t, "bag inspect", out+errOut)
+	if !strings.Contains(out, want) {
+		t.Errorf("text: want %s in\n%s%s", want, out, errOut)
+	}
+	out, errOut, _ = runSimclock(t, "bag", "inspect", "--format", "json", path)
+	wantJSON := `messages of type "` + typ + `" not analysed: message encoding "` + enc + `" is not cdr`
+	found := false
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		var v struct{ Kind, Code, Message string }
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if v.Kind == "finding" && v.Code == "unknown_schema" {
+			found = true
+			if v.Message != wantJSON {
+				t.Errorf("json message %q, want %q", v.Message, wantJSON)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no unknown_schema finding in\n%s%s", out, errOut)
 	}
 }

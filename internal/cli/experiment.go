@@ -29,11 +29,13 @@ virtual time or in real time, with the closed-form prediction beside each count.
   clocktypes  the clock-type pitfall table (Time() vs Time.from_msg vs now())
   dtspike     a baseline stored before the first /clock turns the first dt into 125 s`,
 	}
-	cmd.AddCommand(newStartupCmd(env), newClockTypesCmd(env), newDtSpikeCmd(env), newStartupSimulatorCmd(env))
+	cmd.AddCommand(newStartupCmd(env, nil), newClockTypesCmd(env, nil), newDtSpikeCmd(env, nil), newStartupSimulatorCmd(env, nil))
 	return cmd
 }
 
+// startupOptions are the inputs of simclock experiment startup.
 type startupOptions struct {
+	env       *Env
 	cfg       experiment.StartupConfig
 	timerHz   []float64
 	format    string
@@ -43,8 +45,8 @@ type startupOptions struct {
 	wide      bool
 }
 
-func newStartupCmd(env *Env) *cobra.Command {
-	opts := startupOptions{cfg: experiment.DefaultStartup(), timerHz: []float64{10, 20}}
+func newStartupCmd(env *Env, runF func(context.Context, *startupOptions) error) *cobra.Command {
+	opts := &startupOptions{env: env, cfg: experiment.DefaultStartup(), timerHz: []float64{10, 20}}
 	cmd := &cobra.Command{
 		Use:   "startup",
 		Short: "How many callbacks computing now() - W fail, return 0 or succeed, per start S",
@@ -68,7 +70,10 @@ Examples:
 			if err := opts.cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
-			return runStartup(cmd.Context(), env, &opts)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runStartup(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
@@ -95,7 +100,8 @@ Examples:
 	return cmd
 }
 
-func runStartup(ctx context.Context, env *Env, opts *startupOptions) error {
+func runStartup(ctx context.Context, opts *startupOptions) error {
+	env := opts.env
 	began := time.Now()
 	if opts.transport == transportDDS {
 		if err := configureDDSStartup(ctx, env, &opts.cfg); err != nil {
@@ -311,169 +317,199 @@ func spanBanner(table, first, second string) string {
 // meters writes a distance or a speed with millimetre decimals.
 func meters(m float64) string { return strconv.FormatFloat(m, 'f', 3, 64) }
 
-func newClockTypesCmd(env *Env) *cobra.Command {
-	var format string
-	var wide bool
+// clockTypesOptions are the inputs of simclock experiment clocktypes.
+type clockTypesOptions struct {
+	env    *Env
+	format string
+	wide   bool
+}
+
+func newClockTypesCmd(env *Env, runF func(context.Context, *clockTypesOptions) error) *cobra.Command {
+	o := &clockTypesOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "clocktypes",
 		Short: "Which rclpy operations between clock types raise (R3, R5, R6, R30)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Fixed readings keep the table reproducible.
-			sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
-			steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
-			objects, rows := experiment.ClockTypes(sys, steady)
-			timerRows, err := experiment.ClockTypesTimer(cmd.Context())
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			agree := 0
-			for _, r := range rows {
-				if r.Agrees {
-					agree++
-				}
-			}
-			if format == formatJSON {
-				out := report.NewJSONLines(env.Stdout)
-				out.Write("env", newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
-				for _, o := range objects {
-					out.Write("clocktype_object", o)
-				}
-				for _, r := range rows {
-					out.Write("clocktype_op", r)
-				}
-				for _, r := range timerRows {
-					out.Write("clocktype_timer", r)
-				}
-				return out.Write("summary", struct {
-					Operations int `json:"operations"`
-					Agree      int `json:"agree_with_rclpy"`
-				}{len(rows), agree})
-			}
-			w := env.Stdout
-			fmt.Fprintln(w, "Times built the rclpy ways:")
-			t := newTable("name", "rclpy", "value")
-			for _, o := range objects {
-				t.row(o.Name, o.Python, o.Time)
-			}
-			t.write(w, wide)
-			fmt.Fprintln(w)
-			paragraph(w, "Operations (simclock's dynamic API; the typed API does not even compile the mismatches):")
-			t = newTable("rule", "rclpy expression", "simclock", "rclpy")
-			for _, r := range rows {
-				t.row(r.Rule, r.Python, r.Result, r.RclpyDoes)
-			}
-			t.write(w, wide)
-			fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
-			fmt.Fprintln(w)
-			paragraph(w, "Timer phase: a 0.05 s timer computing now() - last_used, five periods:")
-			t = newTable("last_used", "type", "entered", "done", "errors", "escapes", "rclpy")
-			for _, r := range timerRows {
-				t.row(r.LastUsed, r.LastUsedClockType, fmt.Sprint(r.Entered), fmt.Sprint(r.Completed), fmt.Sprint(r.Errors), fmt.Sprint(r.EscapesSpin), r.Rclpy)
-			}
-			t.write(w, wide)
-			fmt.Fprintln(w)
-			paragraph(w, "simclock's timer callbacks cannot fail (func(timer.Info)): the mismatch is an error value the callback handles, so nothing escapes the executor's spin and one bad tick does not stop the node's other callbacks; in rclpy the TypeError escapes spin_once and ends rclpy.spin.")
-			if agree != len(rows) {
-				return errFindings
-			}
-			return nil
+			return runClockTypes(cmd.Context(), o)
 		},
 	}
-	addFormatFlag(cmd.Flags(), &format)
-	cmd.Flags().BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
+	addFormatFlag(cmd.Flags(), &o.format)
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
 }
 
-func newDtSpikeCmd(env *Env) *cobra.Command {
-	var format string
-	var wide bool
-	cfg := experiment.DefaultDtSpike()
+// runClockTypes prints the clock-type pitfall table.
+func runClockTypes(ctx context.Context, o *clockTypesOptions) error {
+	// Fixed readings keep the table reproducible.
+	sys, _ := simclock.NewTime[simclock.System](1_700_000_000, 0)
+	steady, _ := simclock.NewTime[simclock.Steady](3600, 0)
+	objects, rows := experiment.ClockTypes(sys, steady)
+	timerRows, err := experiment.ClockTypesTimer(ctx)
+	if err != nil {
+		return err
+	}
+	agree := 0
+	for _, r := range rows {
+		if r.Agrees {
+			agree++
+		}
+	}
+	if o.format == formatJSON {
+		out := report.NewJSONLines(o.env.Stdout)
+		out.Write("env", newEnvHeader("experiment clocktypes")) //nolint:errcheck // stdout
+		for _, obj := range objects {
+			out.Write("clocktype_object", obj)
+		}
+		for _, r := range rows {
+			out.Write("clocktype_op", r)
+		}
+		for _, r := range timerRows {
+			out.Write("clocktype_timer", r)
+		}
+		return out.Write("summary", struct {
+			Operations int `json:"operations"`
+			Agree      int `json:"agree_with_rclpy"`
+		}{len(rows), agree})
+	}
+	w := o.env.Stdout
+	fmt.Fprintln(w, "Times built the rclpy ways:")
+	t := newTable("name", "rclpy", "value")
+	for _, obj := range objects {
+		t.row(obj.Name, obj.Python, obj.Time)
+	}
+	t.write(w, o.wide)
+	fmt.Fprintln(w)
+	paragraph(w, "Operations (simclock's dynamic API; the typed API does not even compile the mismatches):")
+	t = newTable("rule", "rclpy expression", "simclock", "rclpy")
+	for _, r := range rows {
+		t.row(r.Rule, r.Python, r.Result, r.RclpyDoes)
+	}
+	t.write(w, o.wide)
+	fmt.Fprintf(w, "\n%d of %d operations error exactly where rclpy raises.\n", agree, len(rows))
+	fmt.Fprintln(w)
+	paragraph(w, "Timer phase: a 0.05 s timer computing now() - last_used, five periods:")
+	t = newTable("last_used", "type", "entered", "done", "errors", "escapes", "rclpy")
+	for _, r := range timerRows {
+		t.row(r.LastUsed, r.LastUsedClockType, fmt.Sprint(r.Entered), fmt.Sprint(r.Completed), fmt.Sprint(r.Errors), fmt.Sprint(r.EscapesSpin), r.Rclpy)
+	}
+	t.write(w, o.wide)
+	fmt.Fprintln(w)
+	paragraph(w, "simclock's timer callbacks cannot fail (func(timer.Info)): the mismatch is an error value the callback handles, so nothing escapes the executor's spin and one bad tick does not stop the node's other callbacks; in rclpy the TypeError escapes spin_once and ends rclpy.spin.")
+	if agree != len(rows) {
+		return errFindings
+	}
+	return nil
+}
+
+// dtSpikeOptions are the inputs of simclock experiment dtspike.
+type dtSpikeOptions struct {
+	env    *Env
+	cfg    experiment.DtSpikeConfig
+	format string
+	wide   bool
+}
+
+func newDtSpikeCmd(env *Env, runF func(context.Context, *dtSpikeOptions) error) *cobra.Command {
+	o := &dtSpikeOptions{env: env, cfg: experiment.DefaultDtSpike()}
 	cmd := &cobra.Command{
 		Use:   "dtspike",
 		Short: "R29: a baseline stored before the first /clock makes the first dt huge",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFloat("speed", cfg.Speed, false); err != nil {
+			if err := checkFloat("speed", o.cfg.Speed, false); err != nil {
 				return err
 			}
-			if err := cfg.Validate(); err != nil {
+			if err := o.cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
-			rows, err := experiment.RunDtSpike(cmd.Context(), cfg)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			cases, err := experiment.DtSpikeCases(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			if format == formatJSON {
-				out := report.NewJSONLines(env.Stdout)
-				out.Write("env", struct { //nolint:errcheck // stdout
-					envHeader
-					FirstClock time.Duration `json:"first_clock_ns"`
-					Period     time.Duration `json:"period_ns"`
-					Speed      float64       `json:"speed_mps"`
-					Timeout    time.Duration `json:"timeout_ns"`
-				}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
-				for _, c := range cases {
-					out.Write("dtspike_case", c)
-				}
-				for _, r := range rows {
-					out.Write("dtspike_tick", r)
-				}
-				return nil
-			}
-			w := env.Stdout
-			paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
-				experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
-			fmt.Fprintln(w)
-			fmt.Fprintf(w, "One step worked three ways: the robot went from %s m to %s m (%g m/s for one %s s period).\n", meters(cases[0].PrevPositionM), meters(cases[0].PositionM), cfg.Speed, experimentSeconds(cfg.Period))
-			fmt.Fprintln(w, "(times in s, distances in m, speeds in m/s)")
-			ct := newTable("case", "prev", "now", "dt", "dt<0 skip", "distance", "speed", "watchdog late")
-			for _, c := range cases {
-				speed := "x/0"
-				if c.SpeedMPS != nil {
-					speed = meters(*c.SpeedMPS)
-				}
-				exceeded := "-"
-				if c.WatchdogTrips {
-					exceeded = span(c.WatchdogExceeded)
-				}
-				ct.row(c.Case, value(c.PrevTimeNs), value(c.NowNs), span(c.Dt), fmt.Sprint(!c.PassesDtCheck),
-					meters(c.DistanceM), speed, exceeded)
-			}
-			ct.write(w, wide)
-			fmt.Fprintln(w)
-			t := newTable("tick", "now", "dt", "dist", "speed", "timeout", "dt", "dist", "speed", "timeout", "true dist")
-			for _, r := range rows {
-				gdt := span(r.GuardDt)
-				if r.GuardSkip != "ok" {
-					gdt = "skip"
-				}
-				t.row(fmt.Sprint(r.Tick), value(r.NowNs), span(r.NaiveDt), meters(r.NaiveDistM),
-					meters(r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, meters(r.GuardDistM),
-					meters(r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), meters(r.TrueDistanceM))
-			}
-			var tb strings.Builder
-			t.write(&tb, wide)
-			fmt.Fprint(w, spanBanner(tb.String(), "naive", "guarded"))
-			fmt.Fprint(w, tb.String())
-			fmt.Fprintln(w)
-			paragraph(w, "The naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip: no baseline yet, when prev <= 0 or now <= 0; it always moves the baseline) loses one sample and nothing else (R29).")
-			return nil
+			return runDtSpike(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
+	cfg := &o.cfg
 	f.Var(units.Duration(&cfg.FirstClock, units.NonNegative), "first-clock", "first /clock value")
 	f.Var(units.Duration(&cfg.Period, units.Positive), "period", "control loop period (sim time)")
 	f.Float64Var(&cfg.Speed, "speed", cfg.Speed, "robot speed in m/s")
 	f.Var(units.Duration(&cfg.Timeout, units.Positive), "timeout", "watchdog timeout")
 	f.IntVar(&cfg.Ticks, "ticks", cfg.Ticks, "loop iterations to show")
-	addFormatFlag(f, &format)
-	f.BoolVar(&wide, "wide", false, "print every table column, even past 100 columns")
+	addFormatFlag(f, &o.format)
+	f.BoolVar(&o.wide, "wide", false, "print every table column, even past 100 columns")
 	return cmd
+}
+
+// runDtSpike runs the dt-spike experiment and prints its tables.
+func runDtSpike(ctx context.Context, o *dtSpikeOptions) error {
+	cfg := o.cfg
+	rows, err := experiment.RunDtSpike(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	cases, err := experiment.DtSpikeCases(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if o.format == formatJSON {
+		out := report.NewJSONLines(o.env.Stdout)
+		out.Write("env", struct { //nolint:errcheck // stdout
+			envHeader
+			FirstClock time.Duration `json:"first_clock_ns"`
+			Period     time.Duration `json:"period_ns"`
+			Speed      float64       `json:"speed_mps"`
+			Timeout    time.Duration `json:"timeout_ns"`
+		}{newEnvHeader("experiment dtspike"), cfg.FirstClock, cfg.Period, cfg.Speed, cfg.Timeout})
+		for _, c := range cases {
+			out.Write("dtspike_case", c)
+		}
+		for _, r := range rows {
+			out.Write("dtspike_tick", r)
+		}
+		return nil
+	}
+	w := o.env.Stdout
+	paragraph(w, fmt.Sprintf("First /clock at %s s, control loop every %s s of sim time, robot at %g m/s, %s s watchdog; the baseline was stored in the constructor, before the first /clock.",
+		experimentSeconds(cfg.FirstClock), experimentSeconds(cfg.Period), cfg.Speed, experimentSeconds(cfg.Timeout)))
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "One step worked three ways: the robot went from %s m to %s m (%g m/s for one %s s period).\n", meters(cases[0].PrevPositionM), meters(cases[0].PositionM), cfg.Speed, experimentSeconds(cfg.Period))
+	fmt.Fprintln(w, "(times in s, distances in m, speeds in m/s)")
+	ct := newTable("case", "prev", "now", "dt", "dt<0 skip", "distance", "speed", "watchdog late")
+	for _, c := range cases {
+		speed := "x/0"
+		if c.SpeedMPS != nil {
+			speed = meters(*c.SpeedMPS)
+		}
+		exceeded := "-"
+		if c.WatchdogTrips {
+			exceeded = span(c.WatchdogExceeded)
+		}
+		ct.row(c.Case, value(c.PrevTimeNs), value(c.NowNs), span(c.Dt), fmt.Sprint(!c.PassesDtCheck),
+			meters(c.DistanceM), speed, exceeded)
+	}
+	ct.write(w, o.wide)
+	fmt.Fprintln(w)
+	t := newTable("tick", "now", "dt", "dist", "speed", "timeout", "dt", "dist", "speed", "timeout", "true dist")
+	for _, r := range rows {
+		gdt := span(r.GuardDt)
+		if r.GuardSkip != "ok" {
+			gdt = "skip"
+		}
+		t.row(fmt.Sprint(r.Tick), value(r.NowNs), span(r.NaiveDt), meters(r.NaiveDistM),
+			meters(r.NaiveSpeedMS), fmt.Sprint(r.NaiveTimeout), gdt, meters(r.GuardDistM),
+			meters(r.GuardSpeedMS), fmt.Sprint(r.GuardTimeout), meters(r.TrueDistanceM))
+	}
+	var tb strings.Builder
+	t.write(&tb, o.wide)
+	fmt.Fprint(w, spanBanner(tb.String(), "naive", "guarded"))
+	fmt.Fprint(w, tb.String())
+	fmt.Fprintln(w)
+	paragraph(w, "The naive first dt passes a 'dt < 0' check, inflates the integral, deflates the finite-difference speed and trips the watchdog; the guard (skip: no baseline yet, when prev <= 0 or now <= 0; it always moves the baseline) loses one sample and nothing else (R29).")
+	return nil
 }
 
 // experimentSeconds prints a setting the user gave exactly: "125", "0.5".

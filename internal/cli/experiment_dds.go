@@ -75,34 +75,50 @@ func configureDDSStartup(ctx context.Context, env *Env, cfg *experiment.StartupC
 
 // newStartupSimulatorCmd is the other half of the DDS experiment: the fake
 // simulator alone, in its own process.
-func newStartupSimulatorCmd(env *Env) *cobra.Command {
-	cfg := experiment.DefaultStartup()
-	var start time.Duration
+func newStartupSimulatorCmd(env *Env, runF func(context.Context, *startupSimulatorOptions) error) *cobra.Command {
+	o := &startupSimulatorOptions{env: env, cfg: experiment.DefaultStartup()}
 	cmd := &cobra.Command{
 		Use:    "startup-simulator",
 		Short:  "The fake simulator of 'experiment startup --transport dds', run as its own process",
 		Hidden: true,
 		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg.Starts = []time.Duration{start}
-			cfg.Mode = experiment.Realtime
-			if err := cfg.Validate(); err != nil {
+			o.cfg.Starts = []time.Duration{o.start}
+			o.cfg.Mode = experiment.Realtime
+			if err := o.cfg.Validate(); err != nil {
 				return flagErrorf("%v", err)
 			}
-			tr, err := openDDS(cmd.Context(), env)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			defer tr.Close()
-			return experiment.RunSimulator(cmd.Context(), cfg, tr, start)
+			return runStartupSimulator(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(units.Duration(&start, units.NonNegative), "start", "simulator start time S")
+	cfg := &o.cfg
+	f.Var(units.Duration(&o.start, units.NonNegative), "start", "simulator start time S")
 	f.Var(units.Duration(&cfg.ClockStep, units.Positive), "clock-step", "sim time per /clock message")
 	f.Var(units.Duration(&cfg.ClockPeriod, units.Positive), "clock-period", "wall time between /clock messages")
 	f.IntVar(&cfg.ClockEvery, "clock-every", cfg.ClockEvery, "publish one /clock message in N")
 	f.Var(units.Duration(&cfg.PreClock, units.NonNegative), "pre-clock", "wall time to wait after the subscription matched")
 	f.Var(units.Duration(&cfg.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	return cmd
+}
+
+// startupSimulatorOptions are the inputs of the hidden simclock experiment
+// startup-simulator.
+type startupSimulatorOptions struct {
+	env   *Env
+	cfg   experiment.StartupConfig
+	start time.Duration
+}
+
+// runStartupSimulator publishes the fake simulator's /clock over DDS.
+func runStartupSimulator(ctx context.Context, o *startupSimulatorOptions) error {
+	tr, err := openDDS(ctx, o.env)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	return experiment.RunSimulator(ctx, o.cfg, tr, o.start)
 }

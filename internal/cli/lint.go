@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,8 +23,11 @@ import (
 	"github.com/simclock/simclock/rules"
 )
 
-// lintOptions holds the flag values of simclock lint.
+// lintOptions are the inputs of simclock lint: its streams, flags and
+// paths, checked by the command, and the settings they resolve to with the
+// config file's (lintConfig), before runLint.
 type lintOptions struct {
+	env       *Env
 	format    string
 	fix       bool
 	rules     string
@@ -37,10 +41,14 @@ type lintOptions struct {
 	stdinName string
 	stdin     bool // the one PATH is "-"
 	paths     []string
+
+	cfg     lint.Config  // what the run checks: flags, config file, $ROS_DISTRO, defaults
+	cfgFile string       // the config file read, "" for none
+	roots   report.Roots // what SARIF artifact URIs are relative to
 }
 
-func newLintCmd(env *Env) *cobra.Command {
-	opts := &lintOptions{}
+func newLintCmd(env *Env, runF func(context.Context, *lintOptions) error) *cobra.Command {
+	opts := &lintOptions{env: env}
 	var ids []string
 	for _, r := range lint.Rules {
 		ids = append(ids, r.ID.String())
@@ -114,7 +122,13 @@ Examples:
   simclock lint --fix src/my_pkg/my_pkg/node.py`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
-			return runLint(cmd, env, opts)
+			if err := opts.resolve(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runLint(cmd.Context(), opts)
 		},
 	}
 	flags := cmd.Flags()
@@ -134,8 +148,9 @@ Examples:
 	return cmd
 }
 
-func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
-	start := time.Now()
+// resolve checks the paths and flags, changed telling which flags were
+// given, and settles the run's settings (lintConfig) and SARIF roots.
+func (opts *lintOptions) resolve(changed func(name string) bool) error {
 	if len(opts.paths) == 0 {
 		return flagErrorf("lint: no PATH given")
 	}
@@ -176,8 +191,8 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return flagErrorf("--root: %v", err)
 		}
 	}
-	cfg, cfgFile, err := lintConfig(cmd.Flags(), env, opts)
-	if err != nil {
+	var err error
+	if opts.cfg, opts.cfgFile, err = lintConfig(changed, opts); err != nil {
 		return err
 	}
 	scanned := opts.paths
@@ -187,11 +202,18 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			scanned = []string{opts.stdinName}
 		}
 	}
-	roots, err := report.ScanRoot(opts.root, scanned)
-	if err != nil {
+	if opts.roots, err = report.ScanRoot(opts.root, scanned); err != nil {
 		return flagErrorf("--root: %v", err)
 	}
+	return nil
+}
+
+// runLint lints the paths (or standard input) as opts says and reports.
+func runLint(ctx context.Context, opts *lintOptions) error {
+	start := time.Now()
+	env, cfg := opts.env, opts.cfg
 	var res *lint.Result
+	var err error
 	if opts.stdin {
 		src, rerr := io.ReadAll(env.Stdin)
 		if rerr != nil {
@@ -200,7 +222,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 		name := cmp.Or(opts.stdinName, "-")
 		res, err = lint.Source(name, src, cfg)
 	} else {
-		res, err = lint.Run(cmd.Context(), opts.paths, cfg)
+		res, err = lint.Run(ctx, opts.paths, cfg)
 	}
 	if err != nil {
 		if errors.Is(err, lint.ErrNoParser) {
@@ -214,7 +236,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 			return fmt.Errorf("lint --fix: %w", err)
 		}
 	}
-	run := lintRun{res: res, opts: opts, cfg: cfg, cfgFile: cfgFile, fixed: fixed, roots: roots, elapsed: time.Since(start)}
+	run := lintRun{res: res, opts: opts, fixed: fixed, elapsed: time.Since(start)}
 	switch opts.format {
 	case formatJSON:
 		err = run.writeJSON(env.Stdout)
@@ -244,10 +266,7 @@ func runLint(cmd *cobra.Command, env *Env, opts *lintOptions) error {
 type lintRun struct {
 	res     *lint.Result
 	opts    *lintOptions
-	cfg     lint.Config
-	cfgFile string
 	fixed   int
-	roots   report.Roots
 	elapsed time.Duration
 }
 
@@ -443,13 +462,13 @@ type lintSummary struct {
 func (r lintRun) writeJSON(out io.Writer) error {
 	res := r.res
 	jl := report.NewJSONLines(out)
-	ids := r.cfg.Rules
+	ids := r.opts.cfg.Rules
 	if len(ids) == 0 {
 		for _, rule := range lint.Rules {
 			ids = append(ids, rule.ID)
 		}
 	}
-	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: r.opts.fix, Config: r.cfgFile}); err != nil {
+	if err := jl.Write("env", lintEnv{envHeader: newEnvHeader("lint"), Tool: "simclock lint", Rules: ids, Fix: r.opts.fix, Config: r.opts.cfgFile}); err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
@@ -508,7 +527,7 @@ func (r lintRun) notifications() []report.Notification {
 // the scan root; rules are named by number (R27). What the run could not
 // do is a tool notification; an error one marks the run unsuccessful.
 func (r lintRun) writeSARIF(out io.Writer) error {
-	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: r.roots, RuleID: lintRuleID,
+	run := report.SARIF{Version: Version, Checks: lint.Checks(), Roots: r.opts.roots, RuleID: lintRuleID,
 		Notifications: r.notifications()}
 	for _, n := range run.Notifications {
 		run.Failed = run.Failed || n.Level == rules.Error

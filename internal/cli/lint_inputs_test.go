@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,5 +313,37 @@ func TestLintTextEscapesNames(t *testing.T) {
 	out, _, _ = runSimclock(t, "lint", "--format", "json", dir)
 	if !strings.Contains(out, `"fix":"write Time(seconds=0, nanoseconds=len('\u001b[31mred\u001b]0;pwned\u0007`+"\u202e'))") {
 		t.Errorf("JSON does not keep the excerpt exact:\n%s", out)
+	}
+}
+
+// A source excerpt quoted in a finding's message is escaped once, by the
+// text writer: an excerpt holding a double quote and an ESC prints as
+// "Time(0, len("x\x1b"))" in text (not "Time(0, len(\"x\\x1b\"))", quoted
+// by the message and escaped again), and exactly as written in JSON.
+func TestLintMessageQuotesOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"node.py": "from rclpy.time import Time\n\n\ndef stamp():\n    return Time(0, len(\"x\x1b\"))\n"})
+	out, errOut, _ := runSimclock(t, "lint", dir)
+	checkEscaped(t, "lint", out+errOut)
+	if want := `R2: rclpy Time takes keyword arguments only: "Time(0, len("x\x1b"))" raises TypeError`; !strings.Contains(out, want) {
+		t.Errorf("text: want %s in\n%s%s", want, out, errOut)
+	}
+	out, errOut, _ = runSimclock(t, "lint", "--format", "json", dir)
+	want := "rclpy Time takes keyword arguments only: \"Time(0, len(\"x\x1b\"))\" raises TypeError"
+	found := false
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		var v struct{ Kind, Message string }
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if v.Kind == "finding" {
+			found = true
+			if v.Message != want {
+				t.Errorf("json message %q, want %q", v.Message, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no finding in\n%s%s", out, errOut)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/lint"
 )
@@ -20,9 +18,9 @@ import (
 // defaults. --rules replaces the file's rules and ignore, --exclude its
 // exclude, --ros-distro its ros_distro; the file's per_file_ignores stand.
 // It returns the config and the file read ("" for none). Every problem is
-// a usage error.
-func lintConfig(flags *pflag.FlagSet, env *Env, opts *lintOptions) (lint.Config, string, error) {
-	file := opts.config
+// a usage error. changed tells which flags were given.
+func lintConfig(changed func(name string) bool, opts *lintOptions) (lint.Config, string, error) {
+	env, file := opts.env, opts.config
 	if file != "" {
 		if info, err := os.Stat(file); err != nil || info.IsDir() {
 			if err == nil {
@@ -43,14 +41,14 @@ func lintConfig(flags *pflag.FlagSet, env *Env, opts *lintOptions) (lint.Config,
 			return lint.Config{}, "", flagErrorf("%v", err)
 		}
 	}
-	if flags.Changed("rules") {
+	if changed("rules") {
 		ids, err := lint.ParseRules(opts.rules)
 		if err != nil {
 			return lint.Config{}, "", flagErrorf("--rules: %v", err)
 		}
 		cfg.Rules = ids
 	}
-	if flags.Changed("exclude") {
+	if changed("exclude") {
 		cfg.Exclude = nil
 		for _, g := range opts.exclude {
 			p, err := lint.NewPattern(".", g)
@@ -60,7 +58,7 @@ func lintConfig(flags *pflag.FlagSet, env *Env, opts *lintOptions) (lint.Config,
 			cfg.Exclude = append(cfg.Exclude, p)
 		}
 	}
-	if flags.Changed("ros-distro") {
+	if changed("ros-distro") {
 		if opts.distro == "" {
 			return lint.Config{}, "", flagErrorf("--ros-distro: empty (want one of %s)", oneOf(lint.Distros))
 		}

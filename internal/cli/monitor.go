@@ -23,7 +23,8 @@ import (
 	"github.com/simclock/simclock/transport"
 )
 
-// monitorOptions are the flags of simclock monitor.
+// monitorOptions are the inputs of simclock monitor: its streams, flags
+// and argument, resolved and checked by the command before runMonitor.
 type monitorOptions struct {
 	env            *Env
 	topic          string
@@ -42,7 +43,7 @@ type monitorOptions struct {
 	rtfWant, rtfTol float64 // parsed --expect-rtf
 }
 
-func newMonitorCmd(env *Env) *cobra.Command {
+func newMonitorCmd(env *Env, runF func(context.Context, *monitorOptions) error) *cobra.Command {
 	o := &monitorOptions{env: env, interval: time.Second, topic: timemsg.ClockTopic}
 	cmd := &cobra.Command{
 		Use:   "monitor [TOPIC] [flags]",
@@ -104,6 +105,9 @@ Examples:
 			def.Depth = 1000
 			if o.qos, err = o.qosFlags.resolve(cmd.Flags(), def); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			return runMonitor(cmd.Context(), o)
 		},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -12,14 +13,18 @@ import (
 	"github.com/simclock/simclock/internal/units"
 )
 
+// predictOptions are the inputs of simclock predict.
 type predictOptions struct {
-	in         experiment.PredictInput
+	env        *Env
+	in         experiment.PredictInput // the flags
 	clockEvery int
 	format     string
+
+	input experiment.PredictInput // in, with --clock-every applied and checked
 }
 
-func newPredictCmd(env *Env) *cobra.Command {
-	opts := predictOptions{in: experiment.PredictInput{
+func newPredictCmd(env *Env, runF func(context.Context, *predictOptions) error) *cobra.Command {
+	opts := &predictOptions{env: env, in: experiment.PredictInput{
 		Window:    time.Second,
 		Hz:        10,
 		ClockStep: 10 * time.Millisecond,
@@ -52,26 +57,11 @@ Examples:
 			if in.Start > units.MaxClockSeconds*time.Second+999999999 {
 				return flagErrorf("--start %s: past the largest time a Clock message carries (%d s)", units.Exact(int64(in.Start)), units.MaxClockSeconds)
 			}
-			p := experiment.Predict(in)
-			if opts.format == formatJSON {
-				out := report.NewJSONLines(env.Stdout)
-				out.Write("env", newEnvHeader("predict")) //nolint:errcheck // stdout
-				return out.Write("prediction", predictionLine{S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
-					ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
-					Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
-					Reasoning: p.Reasoning})
+			opts.input = in
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			w := env.Stdout
-			paragraph(w, fmt.Sprintf("S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:",
-				experimentSeconds(in.Start), experimentSeconds(in.Window), in.Hz, experimentSeconds(in.ClockStep), experimentSeconds(in.Duration)))
-			fmt.Fprintln(w)
-			for _, line := range p.Reasoning {
-				for _, l := range wrap("  - "+line, tableWidth, "    ") {
-					fmt.Fprintln(w, l)
-				}
-			}
-			fmt.Fprintf(w, "\nerrors %d, zeros %d, positive %d of %d ticks\n", p.Exceptions, p.Zeros, p.Positives, len(p.Ticks))
-			return nil
+			return runPredict(opts)
 		},
 	}
 	f := cmd.Flags()
@@ -83,6 +73,31 @@ Examples:
 	f.Var(units.Duration(&opts.in.Duration, units.Positive), "duration", "length of each run in sim time after S (not wall-clock time)")
 	addFormatFlag(f, &opts.format)
 	return cmd
+}
+
+// runPredict prints the prediction for o.input.
+func runPredict(o *predictOptions) error {
+	in := o.input
+	p := experiment.Predict(in)
+	if o.format == formatJSON {
+		out := report.NewJSONLines(o.env.Stdout)
+		out.Write("env", newEnvHeader("predict")) //nolint:errcheck // stdout
+		return out.Write("prediction", predictionLine{S: in.Start, W: in.Window, Hz: in.Hz, Period: p.Period,
+			ClockStep: in.ClockStep, Duration: in.Duration, Ticks: len(p.Ticks), Exceptions: p.Exceptions,
+			Zeros: p.Zeros, Positives: p.Positives, FirstPositiveNow: p.FirstPositiveNow, ClosedForm: p.ClosedForm,
+			Reasoning: p.Reasoning})
+	}
+	w := o.env.Stdout
+	paragraph(w, fmt.Sprintf("S = %s s, W = %s s, f = %g Hz, /clock every %s s of sim time, run of %s s:",
+		experimentSeconds(in.Start), experimentSeconds(in.Window), in.Hz, experimentSeconds(in.ClockStep), experimentSeconds(in.Duration)))
+	fmt.Fprintln(w)
+	for _, line := range p.Reasoning {
+		for _, l := range wrap("  - "+line, tableWidth, "    ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+	fmt.Fprintf(w, "\nerrors %d, zeros %d, positive %d of %d ticks\n", p.Exceptions, p.Zeros, p.Positives, len(p.Ticks))
+	return nil
 }
 
 // predictionLine is the "prediction" JSON line of simclock predict.

@@ -22,7 +22,8 @@ import (
 	"github.com/simclock/simclock/transport"
 )
 
-// pubOptions are the flags of simclock pub.
+// pubOptions are the inputs of simclock pub: its streams, flags and
+// argument, resolved and checked by the command before runPub.
 type pubOptions struct {
 	env                           *Env
 	start, pauseAt, jumpTo        units.TimeFlag
@@ -34,9 +35,11 @@ type pubOptions struct {
 	topic, transport, format      string
 	seed                          uint64
 	node                          nodeFlags
+
+	schedule clockstream.ScheduleConfig // what the flags ask to publish
 }
 
-func newPubCmd(env *Env) *cobra.Command {
+func newPubCmd(env *Env, runF func(context.Context, *pubOptions) error) *cobra.Command {
 	o := &pubOptions{env: env, period: 10 * time.Millisecond, rtf: 1}
 	cmd := &cobra.Command{
 		Use:   "pub [TOPIC] [flags]",
@@ -74,14 +77,17 @@ Examples:
 				}
 				typed = args[0]
 			}
-			cfg, err := o.config(cmd)
-			if err != nil {
+			var err error
+			if o.schedule, err = o.config(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			if o.topic, err = o.node.topic(env, typed); err != nil {
 				return err
 			}
-			return runPub(cmd.Context(), o, cfg)
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runPub(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -108,10 +114,10 @@ Examples:
 	return cmd
 }
 
-// config validates flag combinations before any work.
-func (o *pubOptions) config(cmd *cobra.Command) (clockstream.ScheduleConfig, error) {
+// config validates flag combinations before any work; changed tells
+// which flags were given.
+func (o *pubOptions) config(changed func(name string) bool) (clockstream.ScheduleConfig, error) {
 	var none clockstream.ScheduleConfig
-	changed := cmd.Flags().Changed
 	for _, c := range []struct {
 		name string
 		v    float64
@@ -168,9 +174,9 @@ type pubEnv struct {
 	RTF    float64       `json:"rtf"`
 }
 
-// pubLine is a "progress" or "summary" JSON line of simclock pub.
-
-func runPub(ctx context.Context, o *pubOptions, cfg clockstream.ScheduleConfig) error {
+// runPub publishes o.schedule on o.topic.
+func runPub(ctx context.Context, o *pubOptions) error {
+	cfg := o.schedule
 	sch, err := clockstream.NewSchedule(cfg)
 	if err != nil {
 		return flagErrorf("%v", err)

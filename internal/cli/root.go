@@ -2,6 +2,14 @@
 // file, each a thin shell over a library package. Nothing outside
 // cmd/simclock imports it.
 //
+// Every command has one shape, as gh's: newXCmd(env, runF) binds its
+// flags to one xOptions struct that holds all its inputs (the Env of
+// streams included); RunE puts the arguments in it, checks it and settles
+// what the flags mean together (which wins, names resolved as the node's,
+// values derived from several flags), then calls runF when one is given
+// (a test of the parsing alone, options_test.go) and else runX(ctx, opts),
+// which reads nothing from cobra.
+//
 // Exit codes, the same for every command (exitcodes_test.go): 0 success;
 // 1 failure, findings (lint, bag, doctor), a failed check (monitor) or a
 // prediction mismatch; 2 usage: an unknown command (with suggestions) or
@@ -120,13 +128,13 @@ status: 0 clean, 1 findings or failed checks, 2 usage.`,
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{plainFlagError(err)} })
 	root.AddCommand(
-		newExperimentCmd(env), // the main job: reproduce the hazards
-		newPredictCmd(env),    // ... and predict them
-		newPubCmd(env),        // a fake simulator on /clock
-		newMonitorCmd(env),    // /clock as a node sees it
-		newDoctorCmd(env),     // the time of a live graph
-		newBagCmd(env),        // hazards in recordings
-		newLintCmd(env),       // hazards in source code
+		newExperimentCmd(env),   // the main job: reproduce the hazards
+		newPredictCmd(env, nil), // ... and predict them
+		newPubCmd(env, nil),     // a fake simulator on /clock
+		newMonitorCmd(env, nil), // /clock as a node sees it
+		newDoctorCmd(env, nil),  // the time of a live graph
+		newBagCmd(env),          // hazards in recordings
+		newLintCmd(env, nil),    // hazards in source code
 	)
 	// cobra adds its completion command when it executes; added now, it
 	// follows the same argument and exit rules as the others.
