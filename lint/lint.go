@@ -167,7 +167,7 @@ type run struct {
 	distro  string
 	ignore  []PathRules
 	strict  bool
-	simTime bool // a launch or parameter file of the run mentions use_sim_time (simtime.go)
+	simTime bool // a launch or parameter file of the run turns use_sim_time on (simtime.go)
 }
 
 func analyze(ctx context.Context, srcs []source, cfg Config) (*Result, error) {
@@ -441,7 +441,7 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: r.simTime || mentionsSimTime(units) || packageMentionsSimTime(g.root),
+	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: runsOnSimTime(g.root, units, r.simTime),
 		ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
 		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)

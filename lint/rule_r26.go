@@ -28,7 +28,7 @@ func detectR26(c *checker, e *expr, f *fn, _ []cond) {
 		return
 	}
 	outcome := negativeOutcome(f.u, c.distro)
-	fd := c.report(f.u, e, rules.R26,
+	fd := c.reportSimTimeOnly(f.u, e, rules.R26,
 		fmt.Sprintf("\"%s\" is computed in the constructor of Node subclass %s, where now() is 0 under sim time: %s", e.text(), f.cls.name, outcome),
 		"Constructors run before the first /clock, so now() returns 0 whatever time the simulator starts at (R26): 0 - W is negative ("+outcome+").",
 		"compute the window in a callback that runs after the clock has started, and "+windowFix(f.u), nil)

@@ -138,7 +138,7 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	switch {
 	case c.silentNegative(f):
 	case !c.simTime:
-		msg += "; info: nothing linted with it mentions use_sim_time, so it may never run on sim time"
+		msg += noSimTime
 	case c.diagnosticOnly(f):
 		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"
 	default:

@@ -48,7 +48,7 @@ func detectR28(c *checker, e *expr, f *fn, conds []cond) {
 	u := f.u
 	ft := c.d.facts(t, f)
 	if ft&fAgo != 0 {
-		c.report(u, t, rules.R28,
+		c.reportSimTimeOnly(u, t, rules.R28,
 			fmt.Sprintf("lookup time %s comes from now() - W and may be exactly 0, which tf2 treats as 'latest available'", shorten(t.text())),
 			"tf2 treats a lookup at time 0 as 'latest' (R28): on the boundary tick now == W the lookup silently returns the newest transform instead of the one W ago.",
 			"guard the window so that the lookup time is > 0: skip while now <= W (R27)", nil)
@@ -94,7 +94,7 @@ func detectR28(c *checker, e *expr, f *fn, conds []cond) {
 	if c.stateGuarded(t, p, f, conds) || c.setBeforeCalls(f, p) {
 		return
 	}
-	c.report(u, t, rules.R28,
+	c.reportSimTimeOnly(u, t, rules.R28,
 		fmt.Sprintf("lookup time %s may still be 0, which tf2 treats as 'latest available': %s", shorten(t.text()), why),
 		"tf2 treats a lookup at time 0 as 'latest' (R28): until the stamp is set, the lookup silently returns the newest transform instead of the one at the stamp.",
 		"skip the lookup until the stamp is set (check it against 0, or a has-data flag set with it)", nil)

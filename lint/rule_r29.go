@@ -100,9 +100,13 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 	} else if dtCheck {
 		msg += "; a dt < 0 check does not catch it"
 	}
-	if fd := c.report(u, e, rules.R29, msg, why, fix, nil); fd != nil && use == elapsedUnknown {
-		fd.Severity = rules.Info
+	if use == elapsedUnknown {
+		if fd := c.report(u, e, rules.R29, msg, why, fix, nil); fd != nil {
+			fd.Severity = rules.Info
+		}
+		return
 	}
+	c.reportSimTimeOnly(u, e, rules.R29, msg, why, fix, nil)
 }
 
 // resetBefore reports whether every way to the subtraction at site passes an

@@ -6,29 +6,140 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/simclock/simclock/rules"
 )
 
-// Whether code can run on sim time at all. The linter cannot know how a
-// node is launched, but a tree that never mentions use_sim_time (a
-// hardware driver linted alone) has no sim-time path: its now() is the
-// system time, never 0, and a window below it (R27) never goes negative.
-// So R27 fails a run only with evidence that the code may run on sim time:
-// a launch, parameter or shell file of the run mentions use_sim_time (a
-// system's launch tree sets it for every node, as autoware's global
-// parameters do), or a file of the code's own package does (its node
-// declares or reads it, its launch or parameter files set it), whether
-// linted or not: a file linted alone (pre-commit passes files one by one)
-// is judged by its package on disk. Without it, R27 is reported at info.
+// Whether code runs on sim time at all. The linter cannot know how a node
+// is launched, but a package that never turns use_sim_time on (a hardware
+// driver, a controller launched on wall time) has no sim-time path: its
+// now() is the system time, never 0, so the hazards of a clock that starts
+// at 0 (R26..R29) cannot happen in it. Round 4's evaluation found every
+// false failing finding in such code, judged by other packages' launch
+// files or by a "use_sim_time: false". So one notion, used by every
+// sim-time-only rule: a package runs on sim time when one of its own files
+// (its launch, parameter and shell files, its sources; the nearest
+// package.xml marks the package, a nested package is another one) sets
+// use_sim_time to true or to a launch argument or parameter, or reads it
+// (a node that asks whether it runs on sim time). A mention in a comment,
+// or one that sets it to false, is not evidence. A file outside any
+// package is judged by the launch and parameter files linted with it that
+// are outside any package too.
+// Without evidence the rules report at info, saying why.
 
-// simTimeMarker is what a file mentions when it sets or reads sim time.
+// simTimeMarker is the parameter's name.
 var simTimeMarker = []byte("use_sim_time")
 
+// noSimTime is what a finding without evidence of sim time says.
+const noSimTime = "; info: nothing in its package turns use_sim_time on (to true or a launch argument), so it may never run on sim time"
+
+// setsSimTime reports whether src, a file in language l, turns
+// use_sim_time on: a mention outside a comment whose value is not false.
+func setsSimTime(src []byte, l lang) bool {
+	for at := 0; ; {
+		i := bytes.Index(src[at:], simTimeMarker)
+		if i < 0 {
+			return false
+		}
+		i += at
+		at = i + len(simTimeMarker)
+		if i > 0 && isIdentByte(src[i-1]) || at < len(src) && isIdentByte(src[at]) {
+			continue // use_sim_time_, kuse_sim_time: another name
+		}
+		if inComment(src, i, l) {
+			continue
+		}
+		if simTimeValueOn(src[at:], l) {
+			return true
+		}
+	}
+}
+
+// inComment reports whether offset i of src is inside a comment: after a
+// '#' on its line (Python, YAML, shell), after "//" on its line or inside
+// "/* */" (C++), inside "<!-- -->" (XML). Quotes on the line are
+// respected for '#' and "//"; it is a heuristic, good for the mentions of
+// one parameter name.
+func inComment(src []byte, i int, l lang) bool {
+	lineStart := bytes.LastIndexByte(src[:i], '\n') + 1
+	line := src[lineStart:i]
+	var quote byte
+	for k := 0; k < len(line); k++ {
+		b := line[k]
+		switch {
+		case quote != 0:
+			if b == quote {
+				quote = 0
+			}
+		case b == '"' || b == '\'':
+			quote = b
+		case b == '#' && (l == langPython || l == langYAML || l == langShell):
+			return true
+		case b == '/' && k+1 < len(line) && line[k+1] == '/' && l == langCPP:
+			return true
+		}
+	}
+	switch l {
+	case langCPP:
+		return bytes.LastIndex(src[:i], []byte("/*")) > bytes.LastIndex(src[:i], []byte("*/"))
+	case langXML:
+		return bytes.LastIndex(src[:i], []byte("<!--")) > bytes.LastIndex(src[:i], []byte("-->"))
+	}
+	return false
+}
+
+// simTimeValueOn reports whether the text after a use_sim_time mention
+// leaves it on. "use_sim_time: x", "use_sim_time:=x", "'use_sim_time': x"
+// and "use_sim_time = x" take x; otherwise (an argument list, an XML
+// element, "param set n use_sim_time x") the first true or false literal
+// of the rest of the statement decides, and none (a launch argument, a
+// parameter read) counts as on.
+func simTimeValueOn(rest []byte, l lang) bool {
+	k := 0
+	for k < len(rest) && (rest[k] == '"' || rest[k] == '\'' || rest[k] == ' ' || rest[k] == '\t') {
+		k++
+	}
+	if k < len(rest) && (rest[k] == ':' || rest[k] == '=') {
+		for k < len(rest) && strings.IndexByte(":= \t\"'", rest[k]) >= 0 {
+			k++
+		}
+		j := k
+		for j < len(rest) && (isIdentByte(rest[j]) || rest[j] == '$' || rest[j] == '(') {
+			j++
+		}
+		switch strings.ToLower(string(rest[k:j])) {
+		case "", "false", "0", "no", "off":
+			return false // "use_sim_time:" opening a mapping is no value either
+		}
+		return true
+	}
+	end := min(len(rest), 200)
+	stop := ")>;}]"
+	if l == langYAML || l == langShell {
+		stop += "\n"
+	}
+	if j := bytes.IndexAny(rest[:end], stop); j >= 0 {
+		end = j
+	}
+	for _, w := range bytes.FieldsFunc(rest[:end], func(r rune) bool { return r > 127 || !isIdentByte(byte(r)) }) {
+		switch strings.ToLower(string(w)) {
+		case "false":
+			return false
+		case "true":
+			return true
+		}
+	}
+	return true
+}
+
 // launchesSimTime reports whether any launch, parameter or shell file among
-// srcs mentions use_sim_time. Those files are small; they are read here
-// once more than the analysis reads them.
+// srcs that is itself outside any package turns use_sim_time on: the
+// evidence for the files outside any package (a package's launch files
+// speak for its own nodes only).
 func launchesSimTime(srcs []source) bool {
+	roots := pkgRoots{}
 	for _, s := range srcs {
-		if !isLaunchOrParams(s.path) {
+		if !isLaunchOrParams(s.path) || fileExists(filepath.Join(roots.of(filepath.Dir(s.path)), "package.xml")) {
 			continue
 		}
 		src := s.src
@@ -42,7 +153,7 @@ func launchesSimTime(srcs []source) bool {
 			}
 			src = b
 		}
-		if bytes.Contains(src, simTimeMarker) {
+		if setsSimTime(src, langOf(s.path)) {
 			return true
 		}
 	}
@@ -63,15 +174,25 @@ func isLaunchOrParams(path string) bool {
 	return false
 }
 
-// mentionsSimTime reports whether any of a package's files mentions
-// use_sim_time.
-func mentionsSimTime(units []*unit) bool {
+// unitsSetSimTime reports whether any of a package's linted files turns
+// use_sim_time on.
+func unitsSetSimTime(units []*unit) bool {
 	for _, u := range units {
-		if bytes.Contains(u.src, simTimeMarker) {
+		if setsSimTime(u.src, u.lang) {
 			return true
 		}
 	}
 	return false
+}
+
+// runsOnSimTime is the evidence for a group of files: its package's own
+// files, linted or on disk; for files outside any package, the run's
+// launch and parameter files.
+func runsOnSimTime(root string, units []*unit, run bool) bool {
+	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
+		return run || unitsSetSimTime(units)
+	}
+	return unitsSetSimTime(units) || packageSetsSimTime(root)
 }
 
 // diagnosticOnly reports whether f runs only as a diagnostic_updater task,
@@ -162,10 +283,11 @@ const (
 	pkgScanBytes = 1 << 20
 )
 
-// packageMentionsSimTime reports whether any source, launch or parameter
-// file under root, a package root holding package.xml, mentions
-// use_sim_time. Hidden directories are skipped, as the linter skips them.
-func packageMentionsSimTime(root string) bool {
+// packageSetsSimTime reports whether any source, launch or parameter file
+// of the package at root (holding package.xml) turns use_sim_time on.
+// Hidden directories are skipped, as the linter skips them, and so are
+// nested packages: their files are theirs.
+func packageSetsSimTime(root string) bool {
 	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
 		return false
 	}
@@ -178,22 +300,37 @@ func packageMentionsSimTime(root string) bool {
 			return nil // unreadable: no evidence
 		}
 		if e.IsDir() {
-			if path != root && strings.HasPrefix(e.Name(), ".") {
+			if path != root && (strings.HasPrefix(e.Name(), ".") || fileExists(filepath.Join(path, "package.xml"))) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if l := langOf(path); l == langNone || !e.Type().IsRegular() {
+		l := langOf(path)
+		if l == langNone || !e.Type().IsRegular() {
 			return nil
 		}
 		files++
 		if info, err := e.Info(); err != nil || info.Size() > pkgScanBytes {
 			return nil
 		}
-		if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, simTimeMarker) {
+		if b, err := os.ReadFile(path); err == nil && setsSimTime(b, l) {
 			found = true
 		}
 		return nil
 	})
 	return found
+}
+
+// reportSimTimeOnly reports a hazard that exists only on sim time: as its rule
+// says when the package runs on sim time, at info with the reason when
+// nothing in it turns use_sim_time on.
+func (c *checker) reportSimTimeOnly(u *unit, e *expr, rule rules.ID, msg, why, fix string, edits []Edit) *Finding {
+	if c.simTime {
+		return c.report(u, e, rule, msg, why, fix, edits)
+	}
+	fd := c.report(u, e, rule, msg+noSimTime, why, fix, edits)
+	if fd != nil {
+		fd.Severity = rules.Info
+	}
+	return fd
 }

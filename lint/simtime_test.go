@@ -56,3 +56,41 @@ public:
 		})
 	}
 }
+
+// What turns use_sim_time on, in the spellings of launch, parameter, shell
+// and source files, and what does not: false, a comment, another name.
+func TestSetsSimTime(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      bool
+	}{
+		{"p.yaml", "n:\n  ros__parameters:\n    use_sim_time: true\n", true},
+		{"p.yaml", "n:\n  ros__parameters:\n    use_sim_time: True  # sim\n", true},
+		{"p.yaml", "n:\n  ros__parameters:\n    use_sim_time: false\n", false},
+		{"p.yaml", "n:\n  ros__parameters:\n    # use_sim_time: true\n    rate: 1\n", false},
+		{"p.yaml", "launch:\n- arg: {name: use_sim_time, default: 'false'}\n- node: {param: [{name: use_sim_time, value: $(var use_sim_time)}]}\n", true},
+		{"a.launch.py", "parameters=[{'use_sim_time': True}]\n", true},
+		{"a.launch.py", "parameters=[{'use_sim_time': False}]\n", false},
+		{"a.launch.py", "parameters=[{\"use_sim_time\": use_sim_time}]\n", true},
+		{"a.launch.py", "SetParameter(name='use_sim_time', value=LaunchConfiguration('use_sim_time'))\n", true},
+		{"a.launch.py", "DeclareLaunchArgument('use_sim_time', default_value='false', description='true in the simulator')\n", false},
+		{"a.launch.py", "x = 1  # set use_sim_time when simulating\n", false},
+		{"n.py", "self.declare_parameter('use_sim_time', False)\n", false},
+		{"n.py", "sim = self.get_parameter('use_sim_time').value\n", true},
+		{"l.launch.xml", "<param name=\"use_sim_time\" value=\"true\"/>\n", true},
+		{"l.launch.xml", "<param name=\"use_sim_time\" value=\"false\"/>\n", false},
+		{"l.launch.xml", "<!-- <param name=\"use_sim_time\" value=\"true\"/> -->\n", false},
+		{"l.launch.xml", "<param name=\"use_sim_time\" value=\"$(var use_sim_time)\"/>\n", true},
+		{"n.cpp", "// use_sim_time is set by the launch\nint x;\n", false},
+		{"n.cpp", "/* declare use_sim_time\n true */ int x;\n", false},
+		{"n.cpp", "rclcpp::Parameter(\"use_sim_time\", true)\n", true},
+		{"n.cpp", "bool use_sim_time_ = false;\n", false},
+		{"run.sh", "ros2 run pkg node --ros-args -p use_sim_time:=true\n", true},
+		{"run.sh", "ros2 run pkg node --ros-args -p use_sim_time:=false\n", false},
+		{"run.sh", "ros2 param set /node use_sim_time true\n", true},
+	} {
+		if got := setsSimTime([]byte(tc.src), langOf(tc.file)); got != tc.want {
+			t.Errorf("setsSimTime(%s: %q) = %v, want %v", tc.file, tc.src, got, tc.want)
+		}
+	}
+}

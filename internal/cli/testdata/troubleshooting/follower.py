@@ -23,7 +23,7 @@ class Follower(Node):
 
 
 def main():
-    rclpy.init()
+    rclpy.init(args=['--ros-args', '-p', 'use_sim_time:=true'])  # on the simulator's clock
     rclpy.spin(Follower())
 
 

@@ -3,7 +3,7 @@
 
 class Tracker : public rclcpp::Node {
 public:
-  Tracker() : Node("tracker"), buffer_(get_clock()) {
+  Tracker() : Node("tracker", rclcpp::NodeOptions().parameter_overrides({{"use_sim_time", true}})), buffer_(get_clock()) {
     last_ = rclcpp::Clock(RCL_SYSTEM_TIME).now();
     timer_ = create_wall_timer(std::chrono::milliseconds(100), [this] { tick(); });
   }

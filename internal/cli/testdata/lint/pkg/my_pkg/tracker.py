@@ -34,7 +34,7 @@ class Tracker(Node):
 
 
 def main():
-    rclpy.init()
+    rclpy.init(args=['--ros-args', '-p', 'use_sim_time:=true'])  # on the simulator's clock
     rclpy.spin(Tracker())
 
 
