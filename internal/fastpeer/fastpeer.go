@@ -48,11 +48,32 @@ var linkFlags = []string{"-lfastrtps", "-lfastcdr", "-lpthread"}
 // probeHeader is the header whose absence means Fast DDS is not installed.
 const probeHeader = "fastdds/dds/domain/DomainParticipant.hpp"
 
-var build struct {
+var build cachedBuild
+
+// A cachedBuild compiles one peer binary once per test process.
+type cachedBuild struct {
 	once sync.Once
 	path string
 	skip string // why the peer cannot be built here; empty when it was built
 	err  error
+}
+
+// get compiles on first use and returns the binary's path; it skips t with
+// the reason when the tools are missing (fails under CI, which must have
+// them) and fails t when compiling fails. what names the peer in messages.
+func (b *cachedBuild) get(t testing.TB, what string, compile func() (path, skip string, err error)) string {
+	t.Helper()
+	b.once.Do(func() { b.path, b.skip, b.err = compile() })
+	if b.skip != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and the %s cannot be built: %s", what, b.skip)
+		}
+		t.Skipf("%s not built: %s", what, b.skip)
+	}
+	if b.err != nil {
+		t.Fatalf("building the %s: %v", what, b.err)
+	}
+	return b.path
 }
 
 // Build returns the path of the compiled peer, compiling it on first use.
@@ -63,17 +84,7 @@ var build struct {
 // the environment variable CI is set: then it fails.
 func Build(t testing.TB) string {
 	t.Helper()
-	build.once.Do(func() { build.path, build.skip, build.err = compile() })
-	if build.skip != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and the Fast DDS peer cannot be built: %s", build.skip)
-		}
-		t.Skipf("Fast DDS peer not built: %s", build.skip)
-	}
-	if build.err != nil {
-		t.Fatalf("building the Fast DDS peer: %v", build.err)
-	}
-	return build.path
+	return build.get(t, "Fast DDS peer", compile)
 }
 
 const installHint = "apt-get install g++ libfastrtps-dev (scripts/deps.sh does)"

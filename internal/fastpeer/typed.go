@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -37,12 +36,7 @@ from rosidl_adapter.msg import convert_msg_to_idl
 convert_msg_to_idl(pathlib.Path(sys.argv[1]).resolve(), sys.argv[2], pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4]))
 `
 
-var typedBuild struct {
-	once sync.Once
-	path string
-	skip string
-	err  error
-}
+var typedBuild cachedBuild
 
 // BuildDiagnostics returns the path of the peer that can read
 // diagnostic_msgs/msg/DiagnosticArray (Node.Subscribe), building it on
@@ -55,17 +49,7 @@ var typedBuild struct {
 func BuildDiagnostics(t testing.TB, definition func(name string) (string, bool)) string {
 	t.Helper()
 	Build(t) // skips without g++ or Fast DDS
-	typedBuild.once.Do(func() { typedBuild.path, typedBuild.skip, typedBuild.err = compileDiagnostics(definition) })
-	if typedBuild.skip != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and the Fast DDS diagnostics peer cannot be built: %s", typedBuild.skip)
-		}
-		t.Skipf("Fast DDS diagnostics peer not built: %s", typedBuild.skip)
-	}
-	if typedBuild.err != nil {
-		t.Fatalf("building the Fast DDS diagnostics peer: %v", typedBuild.err)
-	}
-	return typedBuild.path
+	return typedBuild.get(t, "Fast DDS diagnostics peer", func() (string, string, error) { return compileDiagnostics(definition) })
 }
 
 const typedHint = "apt-get install fastddsgen python3-rosidl (scripts/deps.sh does)"
