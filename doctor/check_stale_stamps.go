@@ -5,7 +5,6 @@ import (
 
 	"github.com/simclock/simclock/internal/units"
 	"github.com/simclock/simclock/rules"
-	"github.com/simclock/simclock/transport"
 )
 
 // CodeStaleStamps: a node's stamps lag /clock.
@@ -23,20 +22,8 @@ func init() {
 // staleStamps: per topic and volatile writer, stamps behind /clock (a
 // transient local writer's latched samples are old by design).
 func staleStamps(a *analysis) []rules.Finding {
-	if len(a.clockWriters) == 0 {
-		return nil
-	}
-	var out []rules.Finding
-	for _, s := range a.stampedWriters() {
-		if s.tf {
-			continue // per transform: check_tf_*.go
-		}
-		if c := s.stamps.Counts[Stale]; c > 0 && s.writer.QoS.Durability == transport.Volatile {
-			ex := s.stamps.Example[Stale]
-			out = append(out, finding(s.who, s.topic,
-				fmt.Sprintf("%s stamps %s behind /clock: %d of %d stamps (e.g. %s at sim time %s, %s s behind)",
-					s.who, s.topic, c, s.stamps.Counts.Total(), units.Value(ex.Stamp), units.Value(ex.Ref), units.Span(ex.Ref-ex.Stamp))))
-		}
-	}
-	return out
+	return a.offClockStamps(Stale, func(s stampedWriter, n int, stamp, ref int64) string {
+		return fmt.Sprintf("%s stamps %s behind /clock: %d of %d stamps (e.g. %s at sim time %s, %s s behind)",
+			s.who, s.topic, n, s.stamps.Counts.Total(), units.Value(stamp), units.Value(ref), units.Span(ref-stamp))
+	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/simclock/simclock/graph"
 	"github.com/simclock/simclock/rules"
+	"github.com/simclock/simclock/transport"
 )
 
 // detectors holds every check of doctor, each registered from its file,
@@ -61,6 +62,27 @@ func (a *analysis) stampedWriters() []stampedWriter {
 			if ws := a.obs.Stamps[t.DDSTopic][w.GUID.String()]; ws != nil {
 				out = append(out, stampedWriter{t.Topic, w, a.who(w), ws, isTFType(w.DDSType)})
 			}
+		}
+	}
+	return out
+}
+
+// offClockStamps lists, per topic and volatile writer, the stamps of class
+// c (ahead of or behind /clock) with a message from describe; a transient
+// local writer's latched samples are old by design, and tf topics are
+// judged transform by transform (check_tf_*.go).
+func (a *analysis) offClockStamps(c StampClass, describe func(s stampedWriter, n int, stamp, ref int64) string) []rules.Finding {
+	if len(a.clockWriters) == 0 {
+		return nil
+	}
+	var out []rules.Finding
+	for _, s := range a.stampedWriters() {
+		if s.tf || s.writer.QoS.Durability != transport.Volatile {
+			continue
+		}
+		if n := s.stamps.Counts[c]; n > 0 {
+			ex := s.stamps.Example[c]
+			out = append(out, finding(s.who, s.topic, describe(s, n, ex.Stamp, ex.Ref)))
 		}
 	}
 	return out
