@@ -82,25 +82,10 @@ func doctorGraph() doctor.Observation {
 // is the same on every run; the live tests check discovery).
 func TestDoctorReportGolden(t *testing.T) {
 	r := doctor.Analyze(doctorGraph())
+	checkDoctorGoldens(t, r, "report")
 	var text bytes.Buffer
-	writeDoctorText(&text, r, false)
-	checkWidth(t, text.String())
-	checkGolden(t, filepath.Join("testdata", "doctor", "report.txt"), text.String())
-	text.Reset()
 	writeDoctorText(&text, r, true)
 	checkGolden(t, filepath.Join("testdata", "doctor", "report_wide.txt"), text.String())
-
-	var js bytes.Buffer
-	out := report.NewJSONLines(&js)
-	o := &doctorOptions{duration: 5 * time.Second, tolerance: time.Second}
-	if err := out.Write("env", o.envLine(7)); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeDoctorJSON(out, r); err != nil {
-		t.Fatal(err)
-	}
-	checkJSONLines(t, js.String())
-	checkGolden(t, filepath.Join("testdata", "doctor", "report.jsonl"), js.String())
 
 	// SARIF: each finding a result at its node and topic, valid SARIF 2.1.0.
 	var sarif bytes.Buffer
@@ -233,21 +218,7 @@ func tfGraph() doctor.Observation {
 // findings (docs/troubleshooting.md quotes them under tf2's errors).
 func TestDoctorTFGolden(t *testing.T) {
 	r := doctor.Analyze(tfGraph())
-	var text bytes.Buffer
-	writeDoctorText(&text, r, false)
-	checkWidth(t, text.String())
-	checkGolden(t, filepath.Join("testdata", "doctor", "tf.txt"), text.String())
-	var js bytes.Buffer
-	out := report.NewJSONLines(&js)
-	o := &doctorOptions{duration: 5 * time.Second, tolerance: time.Second}
-	if err := out.Write("env", o.envLine(7)); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeDoctorJSON(out, r); err != nil {
-		t.Fatal(err)
-	}
-	checkJSONLines(t, js.String())
-	checkGolden(t, filepath.Join("testdata", "doctor", "tf.jsonl"), js.String())
+	checkDoctorGoldens(t, r, "tf")
 	codes := map[rules.Code]int{}
 	for _, f := range r.Findings {
 		codes[f.Code]++
@@ -310,4 +281,27 @@ func TestDoctorExpectGolden(t *testing.T) {
 	if got := reporttest.ValidateJUnit(t, junit.Bytes()); got.Errors != 1 {
 		t.Errorf("discovering: %+v", got)
 	}
+}
+
+// checkDoctorGoldens compares r's text report (within 100 columns) and its
+// JSON lines, after the env line of a 5 s audit, with testdata/doctor's
+// NAME.txt and NAME.jsonl.
+func checkDoctorGoldens(t *testing.T, r doctor.Report, name string) {
+	t.Helper()
+	var text bytes.Buffer
+	writeDoctorText(&text, r, false)
+	checkWidth(t, text.String())
+	checkGolden(t, filepath.Join("testdata", "doctor", name+".txt"), text.String())
+
+	var js bytes.Buffer
+	out := report.NewJSONLines(&js)
+	o := &doctorOptions{duration: 5 * time.Second, tolerance: time.Second}
+	if err := out.Write("env", o.envLine(7)); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeDoctorJSON(out, r); err != nil {
+		t.Fatal(err)
+	}
+	checkJSONLines(t, js.String())
+	checkGolden(t, filepath.Join("testdata", "doctor", name+".jsonl"), js.String())
 }
