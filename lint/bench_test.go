@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/simclock/simclock/internal/benchround"
 )
 
 var (
@@ -163,7 +165,8 @@ private:
 // files (10 000 by default; pass a smaller number for a quick run). It
 // reports files/s; x_parse: how many times longer a lint takes than
 // bareParse (read, and a bare tree-sitter parse of the Python and C++
-// files), alternated with it in every iteration; and x_read: how many
+// files), alternated with it, one round per iteration
+// (internal/benchround), the median of the per-round ratios; and x_read: how many
 // times longer than reading the same files. BenchmarkLintReal is
 // the one shaped like real repositories.
 func BenchmarkLint(b *testing.B) {
@@ -195,33 +198,35 @@ func BenchmarkLint(b *testing.B) {
 		b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 	})
 	b.Run("lint", func(b *testing.B) {
-		b.ReportAllocs()
 		var res *Result
-		var lint, parse time.Duration
-		for b.Loop() {
-			parse += timed(func() { bareParse(b, files) })
-			lint += timed(func() {
-				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-					b.Fatal(err)
-				}
-			})
+		lint := func(int) {
+			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+				b.Fatal(err)
+			}
 		}
+		rounds := benchround.Run(b, benchround.Config{Once: true},
+			benchround.Side{Run: lint},
+			benchround.Side{Name: "parse", Run: func(int) { bareParse(b, files) }})
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := lint / time.Duration(b.N)
-		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
-		b.ReportMetric(float64(per)/float64(base), "x_read")
-		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
-		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
+		reportLint(b, rounds, len(files), base)
 	})
 }
 
-// timed returns how long f took.
-func timed(f func()) time.Duration {
-	start := time.Now()
-	f()
-	return time.Since(start)
+// reportLint reports a benchround result of lint against bareParse:
+// files/s and parse_files/s (the rounds' medians), x_parse (the median
+// of the per-round ratios of lint's time to the parse's) and x_read
+// (lint's median time over a plain read's, measured before).
+func reportLint(b *testing.B, res benchround.Result, files int, read time.Duration) {
+	r, ok := res.Ratio["parse"]
+	if !ok {
+		return
+	}
+	b.ReportMetric(float64(files)/(res.PerOp["fig"]/1e9), "files/s")
+	b.ReportMetric(float64(files)/(res.PerOp["parse"]/1e9), "parse_files/s")
+	b.ReportMetric(r, "x_parse")
+	b.ReportMetric(res.PerOp["fig"]/float64(read.Nanoseconds()), "x_read")
 }
 
 // bareParse is the lint benchmarks' baseline: what lint cannot avoid,
@@ -282,7 +287,8 @@ func bareParse(b *testing.B, files []string) {
 // autoware.universe's 2,947). It reports, for the whole run:
 //   - files/s; x_parse: how many times longer a lint takes than bareParse
 //     (read, and a bare tree-sitter parse of the Python and C++ files),
-//     alternated with it in every iteration; x_read: how many times
+//     alternated with it, one round per iteration (internal/benchround),
+//     the median of the per-round ratios; x_read: how many times
 //     longer than a plain read of the same files;
 //   - files/cpu_s: files per second of CPU time (user + system) the process
 //     spent, which does not depend on how busy the shared machine is; on
@@ -318,28 +324,28 @@ func BenchmarkLintReal(b *testing.B) {
 		b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 	})
 	b.Run("lint", func(b *testing.B) {
-		b.ReportAllocs()
 		var res *Result
-		var lint, parse, cpu time.Duration
-		for b.Loop() {
-			parse += timed(func() { bareParse(b, files) })
+		var cpu time.Duration
+		lints := 0
+		lint := func(int) {
 			cpu0 := cpuTime()
-			lint += timed(func() {
-				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-					b.Fatal(err)
-				}
-			})
+			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+				b.Fatal(err)
+			}
 			cpu += cpuTime() - cpu0
+			lints++
 		}
+		rounds := benchround.Run(b, benchround.Config{Once: true},
+			benchround.Side{Run: lint},
+			benchround.Side{Name: "parse", Run: func(int) { bareParse(b, files) }})
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := lint / time.Duration(b.N)
-		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
-		b.ReportMetric(float64(per)/float64(base), "x_read")
-		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
-		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
-		b.ReportMetric(float64(len(files)*b.N)/cpu.Seconds(), "files/cpu_s")
+		reportLint(b, rounds, len(files), base)
+		b.ReportMetric(float64(len(files)*lints)/cpu.Seconds(), "files/cpu_s")
+		if testing.Short() { // scripts/bench: no README row reads the peaks
+			return
+		}
 		b.ReportMetric(peakHeapMB(b, dir), "peak_MB")
 		big := b.TempDir()
 		realTree(b, big, 3*len(files), 2)
