@@ -52,6 +52,7 @@ var (
 	domainBenchInProc = testdomain.ID(68)
 	domainBenchCRTT   = testdomain.ID(64)
 	domainBenchCRate  = testdomain.ID(69)
+	domainBenchPlain  = testdomain.ID(72)
 )
 
 const pongTopic = "/clock_pong"
@@ -114,6 +115,7 @@ func benchPeer(mode string) int {
 type peer struct {
 	stdin io.WriteCloser
 	lines *bufio.Scanner
+	pid   int
 }
 
 // start runs cmd as a peer and waits for its "ready" line; the peer ends
@@ -133,7 +135,7 @@ func startProc(b *testing.B, cmd *exec.Cmd) *peer {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck // peer exits on EOF
-	p := &peer{stdin: stdin, lines: bufio.NewScanner(stdout)}
+	p := &peer{stdin: stdin, lines: bufio.NewScanner(stdout), pid: cmd.Process.Pid}
 	if !p.lines.Scan() || p.lines.Text() != "ready" {
 		b.Fatalf("benchmark peer %s did not start: %q", cmd.Path, p.lines.Text())
 	}
@@ -256,7 +258,20 @@ func (r *rounds) report(b *testing.B) {
 // The "node" variants receive the echo the way a node with use_sim_time
 // does: a time source on a real-time executor applies it to a ROS clock,
 // with the benchmark goroutine spinning the executor until the clock
-// reads it.
+// reads it. They also run a fourth segment, the plain path (publish,
+// wait in the waitset, take: transport.Waiter against a second simclock
+// pong), and report ratio_plain, the node path over the plain one in the
+// same round: what simclock's executor and time source add to the three
+// cgo calls, and plain_ratio_c, the plain path over the C pong.
+//
+// publish_us and c_write_us are the median time Publish and the C ping's
+// dds_write took (from before serialising to the call's return).
+// switches/roundtrip and c_switches/roundtrip are the context switches
+// of every thread of this process and of the C ping over their segment,
+// per round trip (from /proc/PID/task/*/status): the wake-ups each side
+// pays. SIMCLOCK_BENCH_PONG=c makes simclock's segment use the C pong
+// instead of a simclock peer, which isolates simclock's sending and
+// receiving side.
 func BenchmarkClockRoundTrip(b *testing.B) {
 	requireDDS(b)
 	cpeer := buildCPeer(b)
@@ -270,21 +285,57 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	startCPeer(b, cpeer, "pong", domainBenchCRTT)
 	cping := startCPeer(b, cpeer, "ping", domainBenchCRTT) // ready once matched with the pong
 	startDDSPerfPong(b)
-	startPeer(b, "pong", domainBenchRTT)
-	rt := newRoundTripper(b, node)
+	domain := domainBenchRTT
+	if os.Getenv("SIMCLOCK_BENCH_PONG") == "c" { // diagnosis: simclock's side against the C pong
+		domain = domainBenchCRTT
+	} else {
+		startPeer(b, "pong", domainBenchRTT)
+	}
+	rt := newRoundTripper(b, node, domain)
+	defer rt.close()
+	// The node variants also time the plain path (publish, wait in the
+	// waitset, take: the three cgo calls and nothing of simclock's own)
+	// against a second simclock pong, so that ratio_plain is what the
+	// executor and time source add to it.
+	var plain *roundTripper
+	if node {
+		startPeer(b, "pong", domainBenchPlain)
+		plain = newRoundTripper(b, false, domainBenchPlain)
+		defer plain.close()
+	}
 
 	var r rounds
 	round := 0
 	for b.Loop() {
-		var own, c, perf float64
+		var own, c, perf, base, ownSwitches, cSwitches, ownWrite, cWrite float64
 		steps := []func(){
-			func() { own = rt.segment(b, every) / 2 / 1e3 },
 			func() {
+				before := contextSwitches(os.Getpid())
+				var n int
+				own, n = rt.segment(b, every)
+				own, ownWrite = own/2/1e3, rt.write/1e3
+				ownSwitches = float64(contextSwitches(os.Getpid())-before) / float64(n)
+			},
+			func() {
+				before := contextSwitches(cping.pid)
 				f := cping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
 				ns, _ := strconv.ParseFloat(f[2], 64)
 				c = ns / 2 / 1e3
+				if len(f) > 3 {
+					w, _ := strconv.ParseFloat(f[3], 64)
+					cWrite = w / 1e3
+				}
+				if n, _ := strconv.ParseFloat(f[1], 64); n > 0 {
+					cSwitches = float64(contextSwitches(cping.pid)-before) / n
+				}
 			},
 			func() { perf = ddsperfPing(b, rate) },
+		}
+		if plain != nil {
+			steps = append(steps, func() {
+				base, _ = plain.segment(b, every)
+				base = base / 2 / 1e3
+			})
 		}
 		if round%2 == 1 {
 			slices.Reverse(steps)
@@ -298,8 +349,16 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 		r.add("ddsperf_oneway_median_us", perf)
 		r.add("ratio_c", own/c)
 		r.add("ratio_ddsperf", own/perf)
+		r.add("switches/roundtrip", ownSwitches)
+		r.add("c_switches/roundtrip", cSwitches)
+		r.add("publish_us", ownWrite)
+		r.add("c_write_us", cWrite)
+		if plain != nil {
+			r.add("plain_oneway_median_us", base)
+			r.add("ratio_plain", own/base)
+			r.add("plain_ratio_c", base/c)
+		}
 	}
-	rt.close()
 	r.report(b)
 }
 
@@ -320,12 +379,14 @@ type roundTripper struct {
 	ctx      context.Context
 	stop     func()
 	watch    sync.WaitGroup
-	progress atomic.Int64 // round trips completed
-	inFlight atomic.Bool  // a round trip is under way
+	progress atomic.Int64    // round trips completed
+	inFlight atomic.Bool     // a round trip is under way
+	writes   []time.Duration // how long each Publish of the segment took
+	write    float64         // their median, ns
 }
 
-func newRoundTripper(b *testing.B, node bool) *roundTripper {
-	tr := open(b, domainBenchRTT)
+func newRoundTripper(b *testing.B, node bool, domain int) *roundTripper {
+	tr := open(b, domain)
 	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
@@ -397,8 +458,10 @@ func (rt *roundTripper) close() {
 }
 
 // segment makes round trips for one segment, one every `every` (0: back
-// to back), and returns their median in ns.
-func (rt *roundTripper) segment(b *testing.B, every time.Duration) float64 {
+// to back), and returns their median in ns and their number; rt.write is
+// the median time their Publish took.
+func (rt *roundTripper) segment(b *testing.B, every time.Duration) (float64, int) {
+	rt.writes = rt.writes[:0]
 	rtts := make([]time.Duration, 0, 4096)
 	start := time.Now()
 	end, next := start.Add(segment), start
@@ -412,7 +475,30 @@ func (rt *roundTripper) segment(b *testing.B, every time.Duration) float64 {
 		rtts = append(rtts, time.Since(t0))
 	}
 	slices.Sort(rtts)
-	return float64(rtts[len(rtts)/2].Nanoseconds())
+	slices.Sort(rt.writes)
+	rt.write = float64(rt.writes[len(rt.writes)/2].Nanoseconds())
+	return float64(rtts[len(rtts)/2].Nanoseconds()), len(rtts)
+}
+
+// contextSwitches is the number of context switches, voluntary and not,
+// of every thread of process pid so far (0 where /proc cannot tell).
+func contextSwitches(pid int) int64 {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, _ := os.ReadDir(dir)
+	var n int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
+				x, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += x
+			}
+		}
+	}
+	return n
 }
 
 func (rt *roundTripper) roundTrip(b *testing.B) {
@@ -420,10 +506,12 @@ func (rt *roundTripper) roundTrip(b *testing.B) {
 	defer func() { rt.progress.Add(1); rt.inFlight.Store(false) }()
 	sec := rt.next
 	rt.next++
+	t0 := time.Now()
 	rt.buf = timemsg.AppendClock(rt.buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
 	if err := rt.pub.Publish(rt.ctx, rt.buf); err != nil {
 		b.Fatal(err)
 	}
+	rt.writes = append(rt.writes, time.Since(t0))
 	if rt.e != nil {
 		want := int64(sec) * 1e9
 		if err := rt.e.SpinUntil(rt.ctx, func() bool { return rt.clock.Now().Nanoseconds() >= want }); err != nil {
