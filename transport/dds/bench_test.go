@@ -52,7 +52,7 @@ var (
 	domainBenchInProc = testdomain.ID(68)
 	domainBenchCRTT   = testdomain.ID(64)
 	domainBenchCRate  = testdomain.ID(69)
-	domainBenchPlain  = testdomain.ID(72)
+	domainBenchNode   = testdomain.ID(73)
 )
 
 const pongTopic = "/clock_pong"
@@ -81,6 +81,9 @@ func benchPeer(mode string) int {
 	defer tr.Close() //nolint:errcheck // exiting
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
+	if mode == "nodepong" {
+		return nodePong(ctx, tr)
+	}
 	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
 	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
 	if err != nil {
@@ -108,6 +111,43 @@ func benchPeer(mode string) int {
 			n++
 		})
 	}
+	return 0
+}
+
+// nodePong is a node with use_sim_time: a time source on a real-time
+// executor applies /clock to its ROS clock, and a jump callback (Post,
+// on the executor's thread, right after the clock moved) publishes the
+// clock's new reading on /clock_pong. Against the C ping it measures
+// /clock into a node's clock with the sender held equal: the C ping
+// sends to it and to the C pong alike.
+func nodePong(ctx context.Context, tr transport.Transport) int {
+	pub, err := tr.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	e := executor.New(executor.Config{})
+	defer e.Close() //nolint:errcheck // exiting
+	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
+	defer ts.Close() //nolint:errcheck // exiting
+	c := simclock.NewROSClock()
+	ts.AttachClock(c)
+	if err := ts.SetUseSimTime(true); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	buf := make([]byte, 0, timemsg.ClockSize)
+	_, err = c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) {
+		ns := c.Now().Nanoseconds()
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+		pub.Publish(ctx, buf) //nolint:errcheck // the ping times out on a lost echo
+	}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("ready")
+	e.Spin(ctx) //nolint:errcheck // ends with stdin
 	return 0
 }
 
@@ -258,11 +298,13 @@ func (r *rounds) report(b *testing.B) {
 // The "node" variants receive the echo the way a node with use_sim_time
 // does: a time source on a real-time executor applies it to a ROS clock,
 // with the benchmark goroutine spinning the executor until the clock
-// reads it. They also run a fourth segment, the plain path (publish,
-// wait in the waitset, take: transport.Waiter against a second simclock
-// pong), and report ratio_plain, the node path over the plain one in the
-// same round: what simclock's executor and time source add to the three
-// cgo calls, and plain_ratio_c, the plain path over the C pong.
+// reads it. They also run a fourth segment with the sender held equal:
+// the C ping sends to a simclock node (nodePong: a time source on an
+// executor applies /clock to a ROS clock, whose jump callback echoes the
+// clock's new reading), and ratio_cping_node_c is its round trip over the
+// C ping's to the C pong in the same round, ratio_cping_node_ddsperf its
+// one-way latency over ddsperf's: what a simulator written in C sees of
+// a simclock node.
 //
 // publish_us and c_write_us are the median time Publish and the C ping's
 // dds_write took (from before serialising to the call's return).
@@ -293,21 +335,18 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	}
 	rt := newRoundTripper(b, node, domain)
 	defer rt.close()
-	// The node variants also time the plain path (publish, wait in the
-	// waitset, take: the three cgo calls and nothing of simclock's own)
-	// against a second simclock pong, so that ratio_plain is what the
-	// executor and time source add to it.
-	var plain *roundTripper
+	// The node variants also have the C ping send to a simclock node
+	// (nodePong), the sender held equal.
+	var nping *peer
 	if node {
-		startPeer(b, "pong", domainBenchPlain)
-		plain = newRoundTripper(b, false, domainBenchPlain)
-		defer plain.close()
+		startPeer(b, "nodepong", domainBenchNode)
+		nping = startCPeer(b, cpeer, "ping", domainBenchNode)
 	}
 
 	var r rounds
 	round := 0
 	for b.Loop() {
-		var own, c, perf, base, ownSwitches, cSwitches, ownWrite, cWrite float64
+		var own, c, perf, cNode, ownSwitches, cSwitches, ownWrite, cWrite float64
 		steps := []func(){
 			func() {
 				before := contextSwitches(os.Getpid())
@@ -331,10 +370,11 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 			},
 			func() { perf = ddsperfPing(b, rate) },
 		}
-		if plain != nil {
+		if nping != nil {
 			steps = append(steps, func() {
-				base, _ = plain.segment(b, every)
-				base = base / 2 / 1e3
+				f := nping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
+				ns, _ := strconv.ParseFloat(f[2], 64)
+				cNode = ns / 2 / 1e3
 			})
 		}
 		if round%2 == 1 {
@@ -353,10 +393,10 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 		r.add("c_switches/roundtrip", cSwitches)
 		r.add("publish_us", ownWrite)
 		r.add("c_write_us", cWrite)
-		if plain != nil {
-			r.add("plain_oneway_median_us", base)
-			r.add("ratio_plain", own/base)
-			r.add("plain_ratio_c", base/c)
+		if nping != nil {
+			r.add("cping_node_oneway_median_us", cNode)
+			r.add("ratio_cping_node_c", cNode/c)
+			r.add("ratio_cping_node_ddsperf", cNode/perf)
 		}
 	}
 	r.report(b)
