@@ -162,16 +162,21 @@ private:
 `
 
 // BenchmarkLint lints a generated tree of -lint.benchfiles small, uniform
-// files (10 000 by default; pass a smaller number for a quick run). It
-// reports files/s; x_parse: how many times longer a lint takes than
+// files (10 000 by default, 2 000 with -test.short as scripts/bench runs
+// it, unless the flag is given; pass a smaller number for a quick run).
+// It reports files/s; x_parse: how many times longer a lint takes than
 // bareParse (read, and a bare tree-sitter parse of the Python and C++
 // files), alternated with it, one round per iteration
-// (internal/benchround), the median of the per-round ratios; and x_read: how many
-// times longer than reading the same files. BenchmarkLintReal is
+// (internal/benchround), the median of the per-round ratios; and x_read:
+// how many times longer than reading the same files. BenchmarkLintReal is
 // the one shaped like real repositories.
 func BenchmarkLint(b *testing.B) {
 	dir := b.TempDir()
-	benchTree(b, dir, *benchFiles)
+	n := *benchFiles
+	if testing.Short() && !flagSet("lint.benchfiles") {
+		n = 2000 // the same uniform files, fewer of them
+	}
+	benchTree(b, dir, n)
 	files, err := Files([]string{dir})
 	if err != nil {
 		b.Fatal(err)
@@ -212,6 +217,13 @@ func BenchmarkLint(b *testing.B) {
 		}
 		reportLint(b, rounds, len(files), base)
 	})
+}
+
+// flagSet reports whether the command line gave the flag name.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // reportLint reports a benchround result of lint against bareParse:
