@@ -14,7 +14,7 @@
 //		benchround.Side{Name: "bare", Run: func(n int) { for range n { baseline() } }})
 //
 // It reports, for the figure, fig_ns/op (the median over the rounds of
-// its time per operation) and, for each baseline NAME, NAME_ns/op,
+// its time per operation, wall or, with Config.CPU, CPU time) and, for each baseline NAME, NAME_ns/op,
 // ratio_NAME (the median over the rounds of the figure's time per
 // operation divided by the baseline's in the same round) and
 // ratio_NAME_min and ratio_NAME_max. ns/op is reported as 0: an
@@ -43,6 +43,13 @@ type Side struct {
 type Config struct {
 	// Segment is how long each side runs in one round (default 2 ms).
 	Segment time.Duration
+	// CPU measures each segment's cost in CPU time of the whole process
+	// (CLOCK_PROCESS_CPUTIME_ID) instead of wall time: what the work
+	// costs, not how long the shared machine made it wait for a core.
+	// Segments still last Segment of wall time. For operations of
+	// seconds on every core (lint): the kernel brings other threads' CPU
+	// time up to date only at its ticks, which a 2 ms segment would see.
+	CPU bool
 	// Once runs one operation of each side per round, whatever its
 	// length: for operations longer than a segment (a lint of 3 000
 	// files, an inspect of 100 MB). The caller warms them up.
@@ -103,9 +110,13 @@ func Run(b *testing.B, cfg Config, figure Side, baselines ...Side) Result {
 		}
 		for _, i := range order {
 			if cfg.Once {
-				start := time.Now()
+				start, cpu0 := time.Now(), cpuTime()
 				sides[i].Run(1)
-				perOp[i] = append(perOp[i], float64(time.Since(start).Nanoseconds()))
+				took := time.Since(start)
+				if cfg.CPU {
+					took = cpuTime() - cpu0
+				}
+				perOp[i] = append(perOp[i], float64(took.Nanoseconds()))
 				continue
 			}
 			perOp[i] = append(perOp[i], segment(sides[i], batch[i], cfg))
@@ -166,19 +177,24 @@ func calibrate(s Side, d time.Duration) int {
 // segment runs s in batches until the segment's time is up and returns
 // its time per operation in ns.
 func segment(s Side, batch int, cfg Config) float64 {
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	end := start.Add(cfg.Segment)
+	took := func() float64 {
+		if cfg.CPU {
+			return float64((cpuTime() - cpu0).Nanoseconds())
+		}
+		return float64(time.Since(start).Nanoseconds())
+	}
 	if cfg.Goroutines == 1 {
 		ops, first := 0, s.count()
 		for {
 			s.Run(batch)
 			ops += batch
 			if !time.Now().Before(end) {
-				took := float64(time.Since(start).Nanoseconds())
 				if s.Ops != nil {
-					return took / float64(max(s.Ops()-first, 1))
+					return took() / float64(max(s.Ops()-first, 1))
 				}
-				return took / float64(ops)
+				return took() / float64(ops)
 			}
 		}
 	}
@@ -196,12 +212,11 @@ func segment(s Side, batch int, cfg Config) float64 {
 		})
 	}
 	wg.Wait()
-	took := time.Since(start)
 	ops := 0
 	for _, c := range counts {
 		ops += c
 	}
-	return float64(took.Nanoseconds()) / float64(ops)
+	return took() / float64(ops)
 }
 
 func (s Side) count() int64 {
