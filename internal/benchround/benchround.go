@@ -110,13 +110,7 @@ func Run(b *testing.B, cfg Config, figure Side, baselines ...Side) Result {
 		}
 		for _, i := range order {
 			if cfg.Once {
-				start, cpu0 := time.Now(), cpuTime()
-				sides[i].Run(1)
-				took := time.Since(start)
-				if cfg.CPU {
-					took = cpuTime() - cpu0
-				}
-				perOp[i] = append(perOp[i], float64(took.Nanoseconds()))
+				perOp[i] = append(perOp[i], once(sides[i], cfg.CPU))
 				continue
 			}
 			perOp[i] = append(perOp[i], segment(sides[i], batch[i], cfg))
@@ -153,6 +147,18 @@ type Result struct {
 	PerOp, Ratio map[string]float64
 }
 
+// once runs one operation of s and returns its time in ns, wall or CPU.
+func once(s Side, cpu bool) float64 {
+	if cpu {
+		cpu0 := cpuTime()
+		s.Run(1)
+		return float64((cpuTime() - cpu0).Nanoseconds())
+	}
+	start := time.Now()
+	s.Run(1)
+	return float64(time.Since(start).Nanoseconds())
+}
+
 // calibrate returns the number of operations of s that lasts about d.
 func calibrate(s Side, d time.Duration) int {
 	n := 1
@@ -177,7 +183,11 @@ func calibrate(s Side, d time.Duration) int {
 // segment runs s in batches until the segment's time is up and returns
 // its time per operation in ns.
 func segment(s Side, batch int, cfg Config) float64 {
-	start, cpu0 := time.Now(), cpuTime()
+	var cpu0 time.Duration
+	if cfg.CPU {
+		cpu0 = cpuTime()
+	}
+	start := time.Now()
 	end := start.Add(cfg.Segment)
 	took := func() float64 {
 		if cfg.CPU {
