@@ -430,6 +430,14 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 // database/sql, which converts them, or says why it cannot, as before.
 func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64]*channel, fi *FileInfo, s *sink, total int64) error {
 	mr := &messageRows{chans: chans, fi: fi, s: s, total: total}
+	for id, c := range chans { // rosbag2 numbers topics from 1
+		if id >= 0 && id < 1<<12 {
+			for int64(len(mr.byID)) <= id {
+				mr.byID = append(mr.byID, nil)
+			}
+			mr.byID[id] = c
+		}
+	}
 	query := "SELECT topic_id, timestamp, data FROM messages " + order
 	if !sqliteFromDriver {
 		return mr.readSQL(ctx, db, query, 0)
@@ -452,6 +460,7 @@ var errUnusualRow = errors.New("a row of unusual types")
 // messageRows hands rows of the messages table to a sink.
 type messageRows struct {
 	chans map[int64]*channel
+	byID  []*channel // chans of the small ids, indexed by id: no map lookup per row
 	fi    *FileInfo
 	s     *sink
 	total int64
@@ -460,7 +469,12 @@ type messageRows struct {
 
 // row hands one row to the sink.
 func (mr *messageRows) row(ctx context.Context, topicID int64) error {
-	c := mr.chans[topicID]
+	var c *channel
+	if topicID >= 0 && topicID < int64(len(mr.byID)) {
+		c = mr.byID[topicID]
+	} else {
+		c = mr.chans[topicID]
+	}
 	if c == nil {
 		return fmt.Errorf("message %d on topic id %d, which the topics table lacks", mr.fi.Messages, topicID)
 	}
