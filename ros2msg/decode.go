@@ -134,7 +134,8 @@ type FixedLayout struct {
 
 // Fixed returns the schema's fixed layout, or nil when its Times do not
 // all lie at fixed offsets (a string or a sequence before one, Times in
-// an array) or it has none.
+// an array) or it has none. The layout is the schema's own: read it, do
+// not modify it.
 func (s *Schema) Fixed() *FixedLayout { return s.fixed }
 
 // Reads reports whether the Times of payload data lie at l's offsets,
