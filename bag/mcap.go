@@ -653,7 +653,10 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 	depth := workers + 1
 	slots := make([]*chunkSlot, depth)
 	for i := range slots {
-		slots[i] = &chunkSlot{result: make(chan chunkResult, 1)}
+		// Buffers from the pool: a chunk's worth each, which a bag's
+		// next file or the next bag reuses instead of allocating and
+		// zeroing them again.
+		slots[i] = &chunkSlot{raw: getBuf(), dec: decompressor{out: getBuf()}, result: make(chan chunkResult, 1)}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -662,6 +665,8 @@ func (r *mcapReader) readParallel(ctx context.Context, f io.ReaderAt, size int64
 		wg.Wait()
 		for _, s := range slots {
 			s.dec.close()
+			putBuf(&s.raw)
+			putBuf(&s.dec.out)
 		}
 	}()
 	verify := !r.s.noCRC

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -422,35 +423,139 @@ func readSQLite(ctx context.Context, db *sql.DB, fi *FileInfo, s *sink) error {
 }
 
 // readMessages hands the messages table to the sink in the given order.
+// It reads the rows from the driver itself: database/sql's lock, value
+// conversion and reflection per row were most of inspect's time on a bag
+// of small messages. A row whose values are not two integers and a blob
+// (a bag not written by rosbag2) is read, with every row after it, through
+// database/sql, which converts them, or says why it cannot, as before.
 func readMessages(ctx context.Context, db *sql.DB, order string, chans map[int64]*channel, fi *FileInfo, s *sink, total int64) error {
-	rows, err := db.QueryContext(ctx, "SELECT topic_id, timestamp, data FROM messages "+order)
+	mr := &messageRows{chans: chans, fi: fi, s: s, total: total}
+	for id, c := range chans { // rosbag2 numbers topics from 1
+		if id >= 0 && id < 1<<12 {
+			for int64(len(mr.byID)) <= id {
+				mr.byID = append(mr.byID, nil)
+			}
+			mr.byID[id] = c
+		}
+	}
+	query := "SELECT topic_id, timestamp, data FROM messages " + order
+	if !sqliteFromDriver {
+		return mr.readSQL(ctx, db, query, 0)
+	}
+	done, err := mr.readDriver(ctx, db, query)
+	if !errors.Is(err, errUnusualRow) {
+		return err
+	}
+	return mr.readSQL(ctx, db, query, done)
+}
+
+// sqliteFromDriver reads the messages from the driver's rows; tests turn
+// it off to compare with database/sql's reading.
+var sqliteFromDriver = true
+
+// errUnusualRow stops reading the messages from the driver at a row whose
+// values are not of the types rosbag2 writes.
+var errUnusualRow = errors.New("a row of unusual types")
+
+// messageRows hands rows of the messages table to a sink.
+type messageRows struct {
+	chans map[int64]*channel
+	byID  []*channel // chans of the small ids, indexed by id: no map lookup per row
+	fi    *FileInfo
+	s     *sink
+	total int64
+	m     message
+}
+
+// row hands one row to the sink.
+func (mr *messageRows) row(ctx context.Context, topicID int64) error {
+	var c *channel
+	if topicID >= 0 && topicID < int64(len(mr.byID)) {
+		c = mr.byID[topicID]
+	} else {
+		c = mr.chans[topicID]
+	}
+	if c == nil {
+		return fmt.Errorf("message %d on topic id %d, which the topics table lacks", mr.fi.Messages, topicID)
+	}
+	mr.fi.Messages++
+	if err := mr.s.onMessage(c, &mr.m); err != nil {
+		return err
+	}
+	if mr.fi.Messages%4096 == 0 {
+		if mr.s.progress != nil && mr.total > 0 {
+			mr.s.progress(mr.fi.Bytes * mr.fi.Messages / mr.total)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readDriver reads the rows of query from the driver's own rows, and
+// returns how many it handed to the sink; errUnusualRow when it met a row
+// it leaves to database/sql.
+func (mr *messageRows) readDriver(ctx context.Context, db *sql.DB, query string) (done int64, err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		qc, ok := dc.(driver.QueryerContext)
+		if !ok {
+			return errUnusualRow
+		}
+		rows, err := qc.QueryContext(ctx, query, nil)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		dest := make([]driver.Value, 3)
+		for {
+			if err := rows.Next(dest); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+			topicID, ok := dest[0].(int64)
+			logTime, ok2 := dest[1].(int64)
+			data, ok3 := dest[2].([]byte) // a NULL reads as a nil []byte, as database/sql.RawBytes
+			if !ok || !ok2 || !ok3 && dest[2] != nil {
+				return errUnusualRow
+			}
+			mr.m.LogTime, mr.m.Data = logTime, data
+			if err := mr.row(ctx, topicID); err != nil {
+				return err
+			}
+			done++
+		}
+	})
+	return done, err
+}
+
+// readSQL reads the rows of query through database/sql, after the first
+// skip rows.
+func (mr *messageRows) readSQL(ctx context.Context, db *sql.DB, query string, skip int64) error {
+	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var m message
 	var data sql.RawBytes
 	var topicID int64
-	for rows.Next() {
-		if err := rows.Scan(&topicID, &m.LogTime, &data); err != nil {
+	for n := int64(0); rows.Next(); n++ {
+		if n < skip {
+			continue
+		}
+		if err := rows.Scan(&topicID, &mr.m.LogTime, &data); err != nil {
 			return err
 		}
-		c := chans[topicID]
-		if c == nil {
-			return fmt.Errorf("message %d on topic id %d, which the topics table lacks", fi.Messages, topicID)
-		}
-		m.Data = data
-		fi.Messages++
-		if err := s.onMessage(c, &m); err != nil {
+		mr.m.Data = data
+		if err := mr.row(ctx, topicID); err != nil {
 			return err
-		}
-		if fi.Messages%4096 == 0 {
-			if s.progress != nil && total > 0 {
-				s.progress(fi.Bytes * fi.Messages / total)
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
 		}
 	}
 	return rows.Err()

@@ -70,14 +70,20 @@ type counter struct {
 
 // topicTally is what was counted on one topic.
 type topicTally struct {
-	rep       TopicReport // the counts as read (messages, bytes, log times, publishers, type)
-	schema    *ros2msg.Schema
-	parseErr  error // why the topic could not be decoded
-	isClock   bool  // the topic is /clock
-	clockType bool  // its type is rosgraph_msgs/msg/Clock
-	fields    map[string]*fieldTally
-	byPos     []*fieldTally // fields by position in the last message, a cache of fields
-	order     []string      // field paths in the order first seen
+	rep    TopicReport // the counts as read (messages, bytes, log times, publishers, type)
+	schema *ros2msg.Schema
+	// fixed is the schema's fixed layout (nil when it has none) and
+	// fixedFields the tallies of its Times, in its order, found at the
+	// first message read by it: a plan per topic, computed once, instead
+	// of a walk and a field lookup per message.
+	fixed       *ros2msg.FixedLayout
+	fixedFields []*fieldTally
+	parseErr    error // why the topic could not be decoded
+	isClock     bool  // the topic is /clock
+	clockType   bool  // its type is rosgraph_msgs/msg/Clock
+	fields      map[string]*fieldTally
+	byPos       []*fieldTally // fields by position in the last message, a cache of fields
+	order       []string      // field paths in the order first seen
 
 	decodeErrors counter // messages that do not decode
 	firstErr     string  // the first decode error
@@ -156,6 +162,12 @@ type clockTally struct {
 	// first maxLineSeries timelines).
 	split *clockstream.Splitter
 	lines map[transport.PublisherID]*decimator
+	// line is the last message's timeline and its series (nil when not
+	// drawn): nearly every message continues it, with no map lookup.
+	line struct {
+		id transport.PublisherID
+		d  *decimator
+	}
 
 	// Examples of the analyser's events (their counts are its totals).
 	backward, forward, gaps, pauses []rules.Example
@@ -220,6 +232,7 @@ func (t *tally) topic(ch *channel) *topicTally {
 		tt.schema, src, tt.parseErr = t.schemaOf(ch)
 		if tt.schema != nil {
 			tt.rep.Definition = src
+			tt.fixed = tt.schema.Fixed()
 		}
 		if tt.isClock && tt.clockType && tt.parseErr != nil {
 			tt.parseErr = nil // /clock is decoded by type, whatever its schema text
@@ -329,10 +342,21 @@ func (t *tally) message(ch *channel, m *message) error {
 			t.decodeError(tt, logNS, idx, err)
 		}
 	}
+	if l := tt.fixed; l != nil && l.Reads(m.Data) {
+		if tt.fixedFields == nil {
+			for i := range l.Times {
+				tt.fixedFields = append(tt.fixedFields, tt.fieldAt(i, &l.Times[i]))
+			}
+		}
+		for i, f := range tt.fixedFields {
+			t.stamp(f, stream, -1, l.Time(m.Data, i), logNS, idx)
+		}
+		return nil
+	}
 	ts, err := tt.schema.AppendTimes(t.tbuf[:0], m.Data)
 	t.tbuf = ts
 	for i := range ts {
-		t.stamp(tt, stream, i, &ts[i], logNS, idx)
+		t.stamp(tt.fieldAt(i, &ts[i]), stream, ts[i].Index, ts[i].Time, logNS, idx)
 	}
 	if err != nil && !t.opts.DecodeAll {
 		t.decodeError(tt, logNS, idx, err)
@@ -386,22 +410,22 @@ func (tt *topicTally) fieldAt(i int, tf *ros2msg.TimeField) *fieldTally {
 	return f
 }
 
-// stamp counts one Time value of a message: 0, not normalized, below the
-// previous one of its publisher stream, against the window W, and against
-// both references; a field of another clock only for not normalized.
-func (t *tally) stamp(tt *topicTally, stream, i int, tf *ros2msg.TimeField, logNS, idx int64) {
-	f := tt.fieldAt(i, tf)
-	v := tf.Time.Nanoseconds()
+// stamp counts one Time value tm of field f of a message (index: its
+// element in an array, or -1): 0, not normalized, below the previous one
+// of its publisher stream, against the window W, and against both
+// references; a field of another clock only for not normalized.
+func (t *tally) stamp(f *fieldTally, stream, index int, tm timemsg.Time, logNS, idx int64) {
+	v := tm.Nanoseconds()
 	f.count++
 	f.min, f.max = min(f.min, v), max(f.max, v)
 	f.series.add(Point{logNS, v})
 	ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}
-	if tf.Index >= 0 {
-		ex.Element = tf.Index
+	if index >= 0 {
+		ex.Element = index
 	}
-	if !tf.Time.Normalized() { // R8
+	if !tm.Normalized() { // R8
 		e := ex
-		e.Detail = fmt.Sprintf("nanosec %d", tf.Time.Nanosec)
+		e.Detail = fmt.Sprintf("nanosec %d", tm.Nanosec)
 		t.example(&f.notNormalized, e)
 	}
 	if f.other != nil { // not the graph's clock: nothing to compare it with
@@ -411,7 +435,7 @@ func (t *tally) stamp(tt *topicTally, stream, i int, tf *ros2msg.TimeField, logN
 		t.example(&f.zero, ex)
 		return
 	}
-	if tf.Index < 0 {
+	if index < 0 {
 		for len(f.prev) <= stream {
 			f.prev = append(f.prev, prevStamp{})
 		}
@@ -550,12 +574,15 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 	}
 	v := s.Value
 	c.series.add(Point{logNS, v})
-	if d := c.lines[line]; d != nil {
+	if line != c.line.id || c.line.d == nil { // a timeline other than the last message's
+		c.line.id, c.line.d = line, c.lines[line]
+		if c.line.d == nil && len(c.lines) < maxLineSeries {
+			c.line.d = &decimator{}
+			c.lines[line] = c.line.d
+		}
+	}
+	if d := c.line.d; d != nil {
 		d.add(Point{logNS, v})
-	} else if len(c.lines) < maxLineSeries {
-		d = &decimator{}
-		d.add(Point{logNS, v})
-		c.lines[line] = d
 	}
 	if w := t.opts.Window.Nanoseconds(); w > 0 && v <= w { // R27
 		ex := rules.Example{LogNS: logNS, ValueNS: v, Index: idx}

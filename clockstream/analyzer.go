@@ -355,7 +355,11 @@ func (a *Analyzer) Observe(s Sample) {
 		a.standingSince, a.pauseCounted = s.At, false
 	default:
 		if d > 0 {
-			a.steps.push(d / periods)
+			perPeriod := d
+			if periods > 1 { // no division for the common case
+				perPeriod /= periods
+			}
+			a.steps.push(perPeriod)
 			a.all.moved, a.cur.moved = true, true
 			a.standingSince, a.pauseCounted = s.At, false
 		} else if standing := s.At - a.standingSince; !a.pauseCounted && standing > a.pauseThreshold() {

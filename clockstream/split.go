@@ -3,6 +3,7 @@ package clockstream
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -86,7 +87,10 @@ func (sp *Splitter) Observe(s Sample) transport.PublisherID {
 		if tl.period > 0 {
 			per = periodsIn(since(tl.lastAt, s.At), int64(tl.period))
 		}
-		tl.step = (s.Value - tl.last) / per
+		tl.step = s.Value - tl.last
+		if per > 1 {
+			tl.step /= per
+		}
 	}
 	if e := since(tl.lastAt, s.At); tl.touched && e > 0 {
 		tl.period = time.Duration(e)
@@ -144,7 +148,18 @@ func since(from, to time.Duration) int64 {
 }
 
 // periodsIn is how many periods elapsed spans, rounded, at least 1.
+// (A steady stream spans one period between messages: that answer costs
+// no division, which this runs for every message of a bag's /clock.)
 func periodsIn(elapsed, period int64) int64 {
+	switch {
+	case elapsed < period:
+		return 1
+	case elapsed-period < period:
+		if elapsed-period >= period-period/2 {
+			return 2
+		}
+		return 1
+	}
 	n := elapsed / period
 	if elapsed%period >= period-period/2 {
 		n++
@@ -154,10 +169,11 @@ func periodsIn(elapsed, period int64) int64 {
 
 // mulSat is a × b for a, b ≥ 0, math.MaxInt64 where that overflows.
 func mulSat(a, b int64) int64 {
-	if a != 0 && b > math.MaxInt64/a {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
 		return math.MaxInt64
 	}
-	return a * b
+	return int64(lo)
 }
 
 // firstRTF bounds how fast a timeline with one value so far may advance

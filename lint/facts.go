@@ -76,6 +76,17 @@ type dataflow struct {
 	// flows are the calls that carry arguments into parameters.
 	flows []argFlow
 	inits map[initKey]*fn
+	// firstSet holds, per class, the members whose SYSTEM_TIME value is
+	// only their initial one (default-constructed, or a zero Time that a
+	// constructor stores) and that methods set later; later holds the
+	// facts of those later assignments. A read that an assignment in the
+	// same function always precedes sees only the later facts.
+	firstSet map[*class]map[string]bool
+	later    map[*class]map[string]fact
+	// setOutside holds, per class, the members another class assigns
+	// (odom_.current_scan_time = msg->header.stamp): their reads may all
+	// come after it.
+	setOutside map[*class]map[string]bool
 }
 
 // elemSuffix names the elements of a member container in members
@@ -181,10 +192,13 @@ func (d *dataflow) solve() {
 	d.localVals = map[*fn]map[string][]*expr{}
 	d.memberVals = map[*class]map[string][]memberAssign{}
 	d.elemVals = map[*class]map[string][]memberAssign{}
+	d.firstSet = map[*class]map[string]bool{}
+	d.later = map[*class]map[string]fact{}
 	for _, c := range d.classes {
 		d.members[c] = map[string]fact{}
 		d.memberVals[c] = map[string][]memberAssign{}
 		d.elemVals[c] = map[string][]memberAssign{}
+		d.later[c] = map[string]fact{}
 	}
 	for _, u := range d.units {
 		for _, f := range u.fns {
@@ -211,6 +225,7 @@ func (d *dataflow) solve() {
 			})
 		}
 	}
+	d.setOutside = d.membersSetOutside()
 	for _, c := range d.classes {
 		for name, fl := range c.fields {
 			// A default-constructed rclcpp::Time member is 0 ns SYSTEM_TIME.
@@ -222,7 +237,7 @@ func (d *dataflow) solve() {
 			// rclcpp::Time t_{}; and t_{0} are default-constructed too.
 			dflt := fl.init == nil || isTimeType(fl.typ) && zeroSystemTime(fl.init)
 			switch {
-			case dflt && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0:
+			case dflt && isTimeType(fl.typ) && len(d.memberVals[c][name]) == 0 && !d.setOutside[c][name]:
 				d.members[c][name] = fSystem | fZero
 			case dflt && isTimeType(fl.typ) && !d.setInCtor(c, name):
 				d.members[c][name] = fUnset | fZero
@@ -232,6 +247,9 @@ func (d *dataflow) solve() {
 				d.members[c][name] = typeFacts(fl.typ)
 			}
 		}
+	}
+	for _, c := range d.classes {
+		d.firstSet[c] = d.initialOnlyMembers(c)
 	}
 	d.solveFields()
 	flows := d.collectArgFlows()
@@ -259,6 +277,9 @@ func (d *dataflow) solve() {
 					ft := d.valueFacts(typ, v.value, v.f)
 					if ft&fNow != 0 && d.startup[c] && d.reach(c)[v.f] && !backDated(v.value) {
 						ft |= fCtorNow
+					}
+					if !v.f.ctor && !isInitMethod(v.f.name) {
+						d.later[c][name] |= ft
 					}
 					changed = d.addMember(c, name, ft) || changed
 				}
@@ -543,11 +564,12 @@ func (d *dataflow) facts(e *expr, f *fn) fact {
 	}
 	switch e.kind {
 	case eName:
-		return d.lookup(d.path(e, f), f)
+		p := d.path(e, f)
+		return d.afterFirstSet(d.lookup(p, f), e, p, f)
 	case eAttr:
 		p := d.path(e, f)
 		if ft := d.lookup(p, f); ft != 0 || strings.HasPrefix(p, "self.") {
-			return ft
+			return d.afterFirstSet(ft, e, p, f)
 		}
 		if f != nil && f.u.lang == langPython {
 			// now().nanoseconds as an int is still the current ROS time
@@ -1327,4 +1349,139 @@ func eachChild(e *expr, f func(*expr)) {
 	for _, sub := range e.subs {
 		f(sub)
 	}
+}
+
+// initialOnlyMembers returns the members of c that are SYSTEM_TIME only
+// by their initial value: a Time member default-constructed or given a
+// zero Time (rclcpp::Time(0, 0), rclpy's Time()) by its initialiser and by
+// every constructor or initialising method that sets it, and assigned by
+// some other method. Until that assignment it is the zero SYSTEM_TIME;
+// after it, whatever the method stored.
+func (d *dataflow) initialOnlyMembers(c *class) map[string]bool {
+	out := map[string]bool{}
+	for name, vals := range d.memberVals[c] {
+		fl := c.fields[name]
+		if fl != nil && (!isTimeType(fl.typ) || fl.init != nil && !zeroSystemTime(fl.init)) {
+			continue
+		}
+		initial, other := fl != nil, false
+		for _, v := range vals {
+			if v.f.ctor || isInitMethod(v.f.name) {
+				if !zeroSystemTime(v.value) {
+					initial, other = false, false
+					break
+				}
+				initial = true
+			} else {
+				other = true
+			}
+		}
+		if initial && other {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// afterFirstSet narrows the facts ft of a read e of path p in f: when p
+// is a member that is SYSTEM_TIME only by its initial value, and f always
+// assigns it before e (earlier in a block that holds e, or in a first-call
+// branch such as "if (!initialized_) { prev_ = stamp; initialized_ = true; }"),
+// the read sees only what methods store.
+func (d *dataflow) afterFirstSet(ft fact, e *expr, p string, f *fn) fact {
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f == nil || f.cls == nil || f.ctor || ft&(fSystem|fUnset) == 0 || !d.firstSet[f.cls][m] || e.n == nil {
+		return ft
+	}
+	if !d.setBefore(f.body, e, p, f) {
+		return ft
+	}
+	return ft&^(fSystem|fUnset|fZero) | d.later[f.cls][m]&(fSystem|fZero)
+}
+
+// setBefore reports whether a statement of stmts (or of the blocks that
+// hold e) before e assigns p on every path to e: an assignment at the top
+// of such a block, both branches of an if, or a first-call branch (an if
+// whose branch assigns p and a member its condition reads, the flag that
+// closes it, or that leaves).
+func (d *dataflow) setBefore(stmts []*stmt, e *expr, p string, f *fn) bool {
+	for _, s := range stmts {
+		if s.n == nil {
+			continue
+		}
+		if s.n.start <= e.n.start && e.n.end <= s.n.end {
+			return d.setBefore(s.then, e, p, f) || d.setBefore(s.els, e, p, f) || d.setBefore(s.body, e, p, f)
+		}
+		if s.n.end > e.n.start {
+			return false
+		}
+		switch s.kind {
+		case sAssign:
+			if d.path(s.target, f) == p && s.value != nil {
+				return true
+			}
+		case sIf:
+			if d.assignsTop(s.then, p, f) && (d.assignsTop(s.els, p, f) || d.firstCallBranch(s, f)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignsTop reports whether a block assigns p in one of its own statements.
+func (d *dataflow) assignsTop(stmts []*stmt, p string, f *fn) bool {
+	for _, s := range stmts {
+		if s.kind == sAssign && s.value != nil && d.path(s.target, f) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// firstCallBranch reports whether if-statement s is taken on the first
+// call and closes itself: its then-branch assigns a member its condition
+// reads (the flag, or the baseline tested for zero).
+func (d *dataflow) firstCallBranch(s *stmt, f *fn) bool {
+	read := map[string]bool{}
+	walkExpr(s.e, func(x *expr) {
+		if x.kind == eName || x.kind == eAttr {
+			if p := d.path(x, f); strings.HasPrefix(p, "self.") {
+				read[p] = true
+			}
+		}
+	})
+	for _, t := range s.then {
+		if t.kind == sAssign && read[d.path(t.target, f)] {
+			return true
+		}
+	}
+	return false
+}
+
+// membersSetOutside finds the rclcpp::Time members that a function of
+// another class assigns through an object of the class (the node storing a
+// scan's stamp in its odometry object before calling it).
+func (d *dataflow) membersSetOutside() map[*class]map[string]bool {
+	out := map[*class]map[string]bool{}
+	for _, u := range d.units {
+		for _, f := range u.fns {
+			eachStmt(f.body, func(s *stmt) {
+				if s.kind != sAssign || s.value == nil || s.target == nil || s.target.kind != eAttr || s.target.recv == nil {
+					return
+				}
+				c := d.classOf(s.target.recv, f)
+				if c == nil || c == f.cls {
+					return
+				}
+				if fl := c.fields[s.target.name]; fl != nil && isTimeType(fl.typ) {
+					if out[c] == nil {
+						out[c] = map[string]bool{}
+					}
+					out[c][s.target.name] = true
+				}
+			})
+		}
+	}
+	return out
 }

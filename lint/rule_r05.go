@@ -91,8 +91,21 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 			}
 		}
 	}
-	if sysFacts&fSystem == 0 && !c.unsetRead(e, sys, f, conds) {
-		return
+	// A member that is SYSTEM_TIME only until its first assignment fails a
+	// run only where the read is shown to come first (the shapes of the
+	// real bugs, unsetRead); where other code may set it first (another
+	// class, or a branch behind another object's state), it is info.
+	undecided := ""
+	if sysFacts&fSystem == 0 {
+		switch {
+		case !c.unsetRead(e, sys, f, conds):
+			if !c.setByOtherClass(sys, f) {
+				return
+			}
+			undecided = "another class assigns it, possibly before every read"
+		case c.otherObjectState(conds, f):
+			undecided = "the read is behind a condition on another object's state, which may run the first assignment before it"
+		}
 	}
 	// A member that is SYSTEM_TIME only until its first assignment, read
 	// inside a try whose handler catches the throw: the mismatch is the
@@ -127,7 +140,46 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	fix := fixText(u,
 		"give the baseline the ROS clock type: Time(..., clock_type=ClockType.ROS_TIME), or take it from self.get_clock().now()",
 		"give the baseline the ROS clock type: rclcpp::Time(0, 0, RCL_ROS_TIME), or take it from now()")
+	if undecided != "" {
+		if fd := c.report(u, e, rule, msg+"; info: "+undecided, why, fix, c.clockTypeEdits(sys, f)); fd != nil {
+			fd.Severity = rules.Info
+		}
+		return
+	}
 	c.report(u, e, rule, msg, why, fix, c.clockTypeEdits(sys, f))
+}
+
+// setByOtherClass reports whether sys is a member of f's class that
+// another class assigns (dataflow.setOutside).
+func (c *checker) setByOtherClass(sys *expr, f *fn) bool {
+	m, ok := strings.CutPrefix(c.d.path(sys, f), "self.")
+	return ok && f.cls != nil && c.d.setOutside[f.cls][m]
+}
+
+// otherObjectState reports whether a condition holding at the read asks
+// another object held in a member about its state (tracker_->state ==
+// LOST, planner_.isReady()): which calls reach the read first is that
+// object's business, beyond the analysis.
+func (c *checker) otherObjectState(conds []cond, f *fn) bool {
+	found := false
+	for _, cd := range conds {
+		walkExpr(cd.e, func(x *expr) {
+			var obj *expr
+			switch {
+			case x.kind == eAttr && x.recv != nil:
+				obj = x.recv
+			case x.kind == eCall && x.recv != nil && x.recv.kind == eAttr:
+				obj = x.recv.recv
+			}
+			if obj == nil {
+				return
+			}
+			if p := c.d.path(obj, f); strings.HasPrefix(p, "self.") && p != "self" {
+				found = true
+			}
+		})
+	}
+	return found
 }
 
 // constantTime reports whether a Time construction has only numeric

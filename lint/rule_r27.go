@@ -137,7 +137,7 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	// period (simtime.go).
 	switch {
 	case c.silentNegative(f):
-	case !c.simTime:
+	case !c.onSimTime(f.u):
 		msg += noSimTime
 	case c.diagnosticOnly(f):
 		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/simclock/simclock/rules"
@@ -17,25 +18,47 @@ import (
 // at 0 (R26..R29) cannot happen in it. Round 4's evaluation found every
 // false failing finding in such code, judged by other packages' launch
 // files or by a "use_sim_time: false". So one notion, used by every
-// sim-time-only rule: a package runs on sim time when one of its own files
-// (its launch, parameter and shell files, its sources; the nearest
-// package.xml marks the package, a nested package is another one) sets
-// use_sim_time to true or to a launch argument or parameter, or reads it
-// (a node that asks whether it runs on sim time). A mention in a comment,
-// or one that sets it to false, is not evidence. A file outside any
-// package is judged by the launch and parameter files linted with it that
-// are outside any package too.
+// sim-time-only rule (docs/rules.md, R27): a package runs on sim time when
+// (a) one of its own files (its launch, parameter and shell files, its
+// sources; the nearest package.xml marks the package, a nested package is
+// another one) sets use_sim_time to true, or a launch or parameter file
+// sets it to a launch argument the file does not leave false by default;
+// or, for one file, its node reads use_sim_time. A mention in a comment,
+// one that sets it to false, a launch argument defaulting to false
+// (round 5's evaluation: fake nodes launched on wall time) and another
+// package's launch files, even one that starts this package's node, are
+// no evidence (round 6 measured that last one on the development set: it
+// added a false failing finding and no real one). A file outside any package is judged by the launch and
+// parameter files linted with it that are outside any package too.
 // Without evidence the rules report at info, saying why.
 
 // simTimeMarker is the parameter's name.
 var simTimeMarker = []byte("use_sim_time")
 
 // noSimTime is what a finding without evidence of sim time says.
-const noSimTime = "; info: nothing in its package turns use_sim_time on (to true or a launch argument), so it may never run on sim time"
+const noSimTime = "; info: nothing in its package turns use_sim_time on (to true, or to a launch argument not false by default), so it may never run on sim time"
 
-// setsSimTime reports whether src, a file in language l, turns
-// use_sim_time on: a mention outside a comment whose value is not false.
-func setsSimTime(src []byte, l lang) bool {
+// setsSimTime reports whether src, the file at path, turns use_sim_time
+// on for its package: a mention outside a comment that sets it to true,
+// or, in a launch, parameter or shell file, to a launch argument this
+// file does not leave false by default. A node's source that reads the
+// parameter is evidence for that node only (readsSimTime).
+func setsSimTime(src []byte, path string) bool {
+	return simTimeMentions(src, path, false)
+}
+
+// readsSimTime reports whether a node's source (not a launch file) asks
+// for use_sim_time: the node expects to run on sim time.
+func readsSimTime(src []byte, path string) bool {
+	return !isLaunchOrParams(path) && simTimeMentions(src, path, true)
+}
+
+// simTimeMentions scans src's use_sim_time mentions for a setting to true
+// (or, in launch files, a launch argument that may be true), or, with
+// reads, for a non-literal one in a source file.
+func simTimeMentions(src []byte, path string, reads bool) bool {
+	l := langOf(path)
+	launch := isLaunchOrParams(path)
 	for at := 0; ; {
 		i := bytes.Index(src[at:], simTimeMarker)
 		if i < 0 {
@@ -46,13 +69,105 @@ func setsSimTime(src []byte, l lang) bool {
 		if i > 0 && isIdentByte(src[i-1]) || at < len(src) && isIdentByte(src[at]) {
 			continue // use_sim_time_, kuse_sim_time: another name
 		}
-		if inComment(src, i, l) {
+		if inComment(src, i, l) || isValueSide(src[:i]) {
 			continue
 		}
-		if simTimeValueOn(src[at:], l) {
-			return true
+		switch simTimeValue(src[at:], l) {
+		case simOn:
+			if !reads {
+				return true
+			}
+		case simArg:
+			if reads || launch && !argDefaultsOff(src, argName(src, src[at:]), l) {
+				return true
+			}
 		}
 	}
+}
+
+// What a use_sim_time mention sets it to.
+type simSetting int
+
+const (
+	simOff simSetting = iota // false
+	simOn                    // true
+	simArg                   // a launch argument, a variable, a parameter read
+)
+
+// argName returns the launch argument a non-literal use_sim_time value
+// names: LaunchConfiguration('x'), $(var x), $(arg x), or a variable
+// that holds LaunchConfiguration('x'); "use_sim_time" when it says none.
+func argName(src, rest []byte) string {
+	end := min(len(rest), 200)
+	if j := bytes.IndexAny(rest[:end], "\n,}]>"); j >= 0 {
+		end = j
+	}
+	val := rest[:end]
+	if m := launchConfigRe.FindSubmatch(val); m != nil {
+		return string(m[1])
+	}
+	if m := substArgRe.FindSubmatch(val); m != nil {
+		return string(m[1])
+	}
+	if m := bareValueRe.FindSubmatch(val); m != nil {
+		v := string(m[1])
+		switch strings.ToLower(v) {
+		case "true", "false", "value", "name", "launchconfiguration":
+			return "use_sim_time"
+		}
+		def := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(v) + `\s*=\s*LaunchConfiguration\(\s*['"]([\w]+)['"]`)
+		if m := def.FindSubmatch(src); m != nil {
+			return string(m[1])
+		}
+	}
+	return "use_sim_time"
+}
+
+var (
+	launchConfigRe = regexp.MustCompile(`LaunchConfiguration\(\s*['"](\w+)['"]`)
+	substArgRe     = regexp.MustCompile(`\$\((?:var|arg)\s+(\w+)\)`)
+	bareValueRe    = regexp.MustCompile(`^['"]?\s*[:=,]?\s*(?:value\s*=\s*)?([A-Za-z_]\w*)\s*[,)}\]]?`)
+)
+
+// argDefaultsOff reports whether the file declares launch argument name
+// and every default it gives it is false: the argument then leaves
+// use_sim_time off unless a launch that includes this one passes true
+// (which is evidence of its own, in that file). An argument declared
+// without a default, or not declared here, is passed in from outside and
+// counts as on.
+func argDefaultsOff(src []byte, name string, l lang) bool {
+	q := regexp.QuoteMeta(name)
+	var res []*regexp.Regexp
+	switch l {
+	case langPython:
+		res = []*regexp.Regexp{
+			regexp.MustCompile(`DeclareLaunchArgument\(\s*(?:name\s*=\s*)?['"]` + q + `['"][^)]*?default_value\s*=\s*['"]?(\w+)`),
+			regexp.MustCompile(`LaunchConfiguration\(\s*['"]` + q + `['"]\s*,\s*default\s*=\s*['"]?(\w+)`),
+		}
+	case langXML:
+		res = []*regexp.Regexp{
+			regexp.MustCompile(`<arg\s[^>]*name\s*=\s*"` + q + `"[^>]*default\s*=\s*"([^"]*)"`),
+			regexp.MustCompile(`<arg\s[^>]*default\s*=\s*"([^"]*)"[^>]*name\s*=\s*"` + q + `"`),
+		}
+	case langYAML:
+		res = []*regexp.Regexp{
+			regexp.MustCompile(`name:\s*['"]?` + q + `['"]?\s*,\s*default:\s*['"]?(\w+)`),
+		}
+	default:
+		return false
+	}
+	found := false
+	for _, re := range res {
+		for _, m := range re.FindAllSubmatch(src, -1) {
+			switch strings.ToLower(string(m[1])) {
+			case "false", "0", "no", "off":
+				found = true
+			default:
+				return false // a default of true, or of another argument
+			}
+		}
+	}
+	return found
 }
 
 // inComment reports whether offset i of src is inside a comment: after a
@@ -88,13 +203,13 @@ func inComment(src []byte, i int, l lang) bool {
 	return false
 }
 
-// simTimeValueOn reports whether the text after a use_sim_time mention
-// leaves it on. "use_sim_time: x", "use_sim_time:=x", "'use_sim_time': x"
+// simTimeValue says what the text after a use_sim_time mention sets it
+// to. "use_sim_time: x", "use_sim_time:=x", "'use_sim_time': x"
 // and "use_sim_time = x" take x; otherwise (an argument list, an XML
 // element, "param set n use_sim_time x") the first true or false literal
-// of the rest of the statement decides, and none (a launch argument, a
-// parameter read) counts as on.
-func simTimeValueOn(rest []byte, l lang) bool {
+// of the rest of the statement decides, and none is a launch argument or
+// a parameter read (simArg).
+func simTimeValue(rest []byte, l lang) simSetting {
 	k := 0
 	for k < len(rest) && (rest[k] == '"' || rest[k] == '\'' || rest[k] == ' ' || rest[k] == '\t') {
 		k++
@@ -109,9 +224,11 @@ func simTimeValueOn(rest []byte, l lang) bool {
 		}
 		switch strings.ToLower(string(rest[k:j])) {
 		case "", "false", "0", "no", "off":
-			return false // "use_sim_time:" opening a mapping is no value either
+			return simOff // "use_sim_time:" opening a mapping is no value either
+		case "true", "1", "yes", "on":
+			return simOn
 		}
-		return true
+		return simArg
 	}
 	end := min(len(rest), 200)
 	stop := ")>;}]"
@@ -124,12 +241,12 @@ func simTimeValueOn(rest []byte, l lang) bool {
 	for _, w := range bytes.FieldsFunc(rest[:end], func(r rune) bool { return r > 127 || !isIdentByte(byte(r)) }) {
 		switch strings.ToLower(string(w)) {
 		case "false":
-			return false
+			return simOff
 		case "true":
-			return true
+			return simOn
 		}
 	}
-	return true
+	return simArg
 }
 
 // launchesSimTime reports whether any launch, parameter or shell file among
@@ -153,7 +270,7 @@ func launchesSimTime(srcs []source) bool {
 			}
 			src = b
 		}
-		if setsSimTime(src, langOf(s.path)) {
+		if setsSimTime(src, s.path) {
 			return true
 		}
 	}
@@ -178,7 +295,7 @@ func isLaunchOrParams(path string) bool {
 // use_sim_time on.
 func unitsSetSimTime(units []*unit) bool {
 	for _, u := range units {
-		if setsSimTime(u.src, u.lang) {
+		if setsSimTime(u.src, u.path) {
 			return true
 		}
 	}
@@ -313,7 +430,7 @@ func packageSetsSimTime(root string) bool {
 		if info, err := e.Info(); err != nil || info.Size() > pkgScanBytes {
 			return nil
 		}
-		if b, err := os.ReadFile(path); err == nil && setsSimTime(b, l) {
+		if b, err := os.ReadFile(path); err == nil && setsSimTime(b, path) {
 			found = true
 		}
 		return nil
@@ -325,7 +442,7 @@ func packageSetsSimTime(root string) bool {
 // says when the package runs on sim time, at info with the reason when
 // nothing in it turns use_sim_time on.
 func (c *checker) reportSimTimeOnly(u *unit, e *expr, rule rules.ID, msg, why, fix string, edits []Edit) *Finding {
-	if c.simTime {
+	if c.onSimTime(u) {
 		return c.report(u, e, rule, msg, why, fix, edits)
 	}
 	fd := c.report(u, e, rule, msg+noSimTime, why, fix, edits)
@@ -333,4 +450,37 @@ func (c *checker) reportSimTimeOnly(u *unit, e *expr, rule rules.ID, msg, why, f
 		fd.Severity = rules.Info
 	}
 	return fd
+}
+
+// onSimTime is the evidence for a finding in unit u: its package's (or
+// run's) launch, parameter and source files, or u itself reading
+// use_sim_time.
+func (c *checker) onSimTime(u *unit) bool {
+	return c.simTime || readsSimTime(u.src, u.path)
+}
+
+// isValueSide reports whether a mention that follows before is a value,
+// not the parameter being set: 'use_sim_time': use_sim_time (a launch
+// file's variable), x = use_sim_time. "name: use_sim_time" and
+// name='use_sim_time' name the parameter.
+func isValueSide(before []byte) bool {
+	k := len(before)
+	for k > 0 && (before[k-1] == ' ' || before[k-1] == '\t' || before[k-1] == '"' || before[k-1] == '\'') {
+		k--
+	}
+	if k == 0 || before[k-1] != ':' && before[k-1] != '=' {
+		return false
+	}
+	if k >= 2 && strings.IndexByte("=!<>:", before[k-2]) >= 0 {
+		return false // ==, :=, a comparison
+	}
+	j := k - 1
+	for j > 0 && (before[j-1] == ' ' || before[j-1] == '\t') {
+		j--
+	}
+	w := j
+	for w > 0 && isIdentByte(before[w-1]) {
+		w--
+	}
+	return string(before[w:j]) != "name"
 }

@@ -68,7 +68,16 @@ func TestSetsSimTime(t *testing.T) {
 		{"p.yaml", "n:\n  ros__parameters:\n    use_sim_time: True  # sim\n", true},
 		{"p.yaml", "n:\n  ros__parameters:\n    use_sim_time: false\n", false},
 		{"p.yaml", "n:\n  ros__parameters:\n    # use_sim_time: true\n    rate: 1\n", false},
-		{"p.yaml", "launch:\n- arg: {name: use_sim_time, default: 'false'}\n- node: {param: [{name: use_sim_time, value: $(var use_sim_time)}]}\n", true},
+		// A launch argument is evidence unless this file gives it only a
+		// false default: then nothing here turns sim time on.
+		{"p.yaml", "launch:\n- arg: {name: use_sim_time, default: 'false'}\n- node: {param: [{name: use_sim_time, value: $(var use_sim_time)}]}\n", false},
+		{"p.yaml", "launch:\n- arg: {name: use_sim_time, default: 'true'}\n- node: {param: [{name: use_sim_time, value: $(var use_sim_time)}]}\n", true},
+		{"a.launch.py", "use_sim_time = LaunchConfiguration('use_sim_time', default='false')\nNode(parameters=[{'use_sim_time': use_sim_time}])\n", false},
+		{"a.launch.py", "sim = LaunchConfiguration('sim', default='true')\nNode(parameters=[{'use_sim_time': sim}])\n", true},
+		{"a.launch.py", "DeclareLaunchArgument('use_sim_time', default_value='false')\nNode(parameters=[{'use_sim_time': LaunchConfiguration('use_sim_time')}])\n", false},
+		{"a.launch.py", "Node(parameters=[{'use_sim_time': LaunchConfiguration('use_sim_time')}])\n", true},
+		{"l.launch.xml", "<arg name=\"use_sim_time\" default=\"false\"/>\n<param name=\"use_sim_time\" value=\"$(var use_sim_time)\"/>\n", false},
+		{"l.launch.xml", "<arg name=\"sim\" default=\"true\"/>\n<param name=\"use_sim_time\" value=\"$(var sim)\"/>\n", true},
 		{"a.launch.py", "parameters=[{'use_sim_time': True}]\n", true},
 		{"a.launch.py", "parameters=[{'use_sim_time': False}]\n", false},
 		{"a.launch.py", "parameters=[{\"use_sim_time\": use_sim_time}]\n", true},
@@ -89,7 +98,7 @@ func TestSetsSimTime(t *testing.T) {
 		{"run.sh", "ros2 run pkg node --ros-args -p use_sim_time:=false\n", false},
 		{"run.sh", "ros2 param set /node use_sim_time true\n", true},
 	} {
-		if got := setsSimTime([]byte(tc.src), langOf(tc.file)); got != tc.want {
+		if got := setsSimTime([]byte(tc.src), tc.file) || readsSimTime([]byte(tc.src), tc.file); got != tc.want {
 			t.Errorf("setsSimTime(%s: %q) = %v, want %v", tc.file, tc.src, got, tc.want)
 		}
 	}

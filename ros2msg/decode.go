@@ -104,10 +104,10 @@ func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) 
 	// that no field before them can move: read them there, when the
 	// payload is little-endian CDR long enough for the walk below to
 	// read the same bytes and succeed.
-	if s.fixed != nil && len(data) >= s.fixedEnd && data[0] == 0 && data[1] == 1 {
-		for _, ft := range s.fixed {
-			dst = append(dst, TimeField{Path: ft.path, Index: -1, Header: ft.header, Owner: ft.owner, Offset: ft.off,
-				Time: timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[ft.off:])), Nanosec: binary.LittleEndian.Uint32(data[ft.off+4:])}})
+	if l := s.fixed; l != nil && l.Reads(data) {
+		for i, tf := range l.Times {
+			tf.Time = l.Time(data, i)
+			dst = append(dst, tf)
 		}
 		return dst, nil
 	}
@@ -119,12 +119,35 @@ func (s *Schema) AppendTimes(dst []TimeField, data []byte) ([]TimeField, error) 
 	return dst, r.Err()
 }
 
-// A fixedTime is a Time at the same offset in every payload of a schema.
-type fixedTime struct {
-	path   string
-	owner  string
-	header bool
-	off    int // of sec, from the start of the payload (header included)
+// A FixedLayout is where the Times of a schema lie when each lies at an
+// offset that no field before it can move (a Header first, fixed-size
+// fields): a plan computed once per schema, so that a reader of many
+// messages reads each Time at its offset instead of walking the schema.
+type FixedLayout struct {
+	// Times are the schema's Times in the order AppendTimes gives them,
+	// with Path, Index (-1), Header, Owner and Offset set; Time is zero.
+	Times []TimeField
+	// End is where the last Time ends: a payload at least that long is
+	// read at these offsets without error.
+	End int
+}
+
+// Fixed returns the schema's fixed layout, or nil when its Times do not
+// all lie at fixed offsets (a string or a sequence before one, Times in
+// an array) or it has none. The layout is the schema's own: read it, do
+// not modify it.
+func (s *Schema) Fixed() *FixedLayout { return s.fixed }
+
+// Reads reports whether the Times of payload data lie at l's offsets,
+// where AppendTimes reads them: little-endian CDR, at least End bytes.
+func (l *FixedLayout) Reads(data []byte) bool {
+	return len(data) >= l.End && data[0] == 0 && data[1] == 1
+}
+
+// Time returns the i-th Time of a payload that l Reads.
+func (l *FixedLayout) Time(data []byte, i int) timemsg.Time {
+	off := l.Times[i].Offset
+	return timemsg.Time{Sec: int32(binary.LittleEndian.Uint32(data[off:])), Nanosec: binary.LittleEndian.Uint32(data[off+4:])}
 }
 
 // fixedLayout lays out the plan from the root as walkPlan reads it, at
@@ -133,7 +156,7 @@ type fixedTime struct {
 // holds Times in an array, before the last Time. end is where the last
 // Time ends: a payload at least that long is read by walkPlan without
 // error, at exactly these offsets.
-func fixedLayout(root *planNode) (times []fixedTime, end int, ok bool) {
+func fixedLayout(root *planNode) (times []TimeField, end int, ok bool) {
 	l := layout{off: cdr.HeaderSize}
 	if !l.plan(root, false) {
 		return nil, 0, false
@@ -144,7 +167,7 @@ func fixedLayout(root *planNode) (times []fixedTime, end int, ok bool) {
 // layout is walkPlan, skipField and skipType on offsets instead of bytes.
 type layout struct {
 	off   int
-	times []fixedTime
+	times []TimeField
 }
 
 func (l *layout) align(n int) {
@@ -157,7 +180,7 @@ func (l *layout) align(n int) {
 func (l *layout) plan(n *planNode, full bool) bool {
 	if n.t.Name == TimeType && len(n.fields) == 0 {
 		l.align(4)
-		l.times = append(l.times, fixedTime{path: n.path, owner: n.owner, header: n.header, off: l.off})
+		l.times = append(l.times, TimeField{Path: n.path, Index: -1, Header: n.header, Owner: n.owner, Offset: l.off})
 		l.off += 8
 		return true
 	}

@@ -171,8 +171,7 @@ type Schema struct {
 	plan *planNode // nil when the root holds no Time
 	// fixed lists the Times when each sits at an offset no payload
 	// moves (fixedLayout), read directly by AppendTimes; nil otherwise.
-	fixed    []fixedTime
-	fixedEnd int
+	fixed *FixedLayout
 }
 
 // TimeType and HeaderType are the canonical names of the types Times
@@ -274,7 +273,7 @@ func Parse(name string, data []byte) (*Schema, error) {
 			return nil, err
 		}
 		if times, end, ok := fixedLayout(sc.plan); ok && len(times) > 0 {
-			sc.fixed, sc.fixedEnd = times, end
+			sc.fixed = &FixedLayout{Times: times, End: end}
 		}
 	}
 	return sc, nil
