@@ -72,6 +72,13 @@ func visitFn(f *fn, visit func(e *expr, conds []cond)) {
 			return
 		}
 		visit(e, conds)
+		if e.kind == eCond && len(e.subs) == 3 {
+			// c ? a : b, a if c else b: each branch runs only on its side of c
+			visitExpr(e.subs[2], conds)
+			visitExpr(e.subs[0], append(conds[:len(conds):len(conds)], cond{e.subs[2], false}))
+			visitExpr(e.subs[1], append(conds[:len(conds):len(conds)], cond{e.subs[2], true}))
+			return
+		}
 		visitExpr(e.recv, conds)
 		visitExpr(e.l, conds)
 		switch e.kind {

@@ -241,7 +241,8 @@ func isCastName(n string) bool {
 }
 
 // clamps reports whether e bounds the elapsed time from above:
-// min(dt, max_dt), std::min(dt, 0.1), std::clamp(dt, 0.0, max), np.clip.
+// min(dt, max_dt), std::min(dt, 0.1), std::clamp(dt, 0.0, max), np.clip,
+// and a floor over one of them, max(0.01, min(dt, k)).
 func (c *checker) clamps(e *expr, uses func(*expr) bool) bool {
 	if e == nil || e.kind != eCall || e.recv == nil || len(e.args) < 2 {
 		return false
@@ -254,6 +255,10 @@ func (c *checker) clamps(e *expr, uses func(*expr) bool) bool {
 	switch n {
 	case "min", "fmin", "clamp", "clip":
 		return uses(e) && slices.ContainsFunc(e.args, func(a *expr) bool { return !uses(a) })
+	case "max", "fmax":
+		// max(0.01, min(dt, k)): a floor over a bound is still bounded, when
+		// every argument that holds the elapsed time is bounded itself.
+		return uses(e) && !slices.ContainsFunc(e.args, func(a *expr) bool { return uses(a) && !c.clamps(a, uses) })
 	}
 	return false
 }

@@ -388,7 +388,7 @@ func TestDoctorRemappedClocks(t *testing.T) {
 		t.Errorf("%+v", f)
 	}
 	for _, f := range r.findings {
-		if f.Code != doctor.CodeClockTopicUnpublished {
+		if f.Code != doctor.CodeClockTopicUnpublished && !loadCaused(f) {
 			t.Errorf("unexpected finding %+v", f)
 		}
 	}

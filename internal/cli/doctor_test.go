@@ -185,6 +185,20 @@ func (r doctorRun) has(code rules.Code, node, topic string) bool {
 // awaitDoctor runs doctor until ready holds for a run, and returns that
 // run; discovery takes a machine-dependent time, so only the deadline
 // bounds it.
+// loadCaused reports whether f is a finding a loaded machine can cause on a
+// graph that is otherwise healthy: a process held up for over a second
+// leaves a /clock gap or stamps that arrive late (healthy, in
+// doctor_diagnostics_test.go, allows the same two). Tests that list what they
+// expect do not count these as unexpected; the healthy graph waits for a run
+// without them, so a doctor that always reports one still fails it.
+func loadCaused(f rules.Finding) bool {
+	return f.Code == doctor.CodeClockGap || f.Code == doctor.CodeStaleStamps
+}
+
+func (r doctorRun) hasLoadCaused() bool {
+	return slices.ContainsFunc(r.findings, loadCaused)
+}
+
 func awaitDoctor(t *testing.T, bin string, domain int, what string, ready func(doctorRun) bool) doctorRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -212,7 +226,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 		startSimclock(t, bin, d, "monitor", "monitor", "--namespace", "/tools", "--format", "json")
 		startTestNode(t, d, "driver", "SIMCLOCK_TEST_SIM_TIME=1", "SIMCLOCK_TEST_TOPIC=/temperature")
 		r := awaitDoctor(t, bin, d, "the three nodes, /clock and sim stamps", func(r doctorRun) bool {
-			return len(r.nodes) == 3 && len(r.clock) == 1 && r.topics["/temperature"].Samples > 0
+			return len(r.nodes) == 3 && len(r.clock) == 1 && r.topics["/temperature"].Samples > 0 && !r.hasLoadCaused()
 		})
 		if len(r.findings) != 0 || r.exit != 0 || !r.summary.OK {
 			t.Fatalf("healthy graph: exit %d, findings:\n%s", r.exit, r.raw)
@@ -278,7 +292,7 @@ func TestDoctorLiveGraphs(t *testing.T) {
 				node, topic string
 			}) bool {
 				return w.code == f.Code && w.node == f.Node && w.topic == f.Topic
-			}) {
+			}) && !loadCaused(f) {
 				t.Errorf("unexpected finding %+v", f)
 			}
 			if f.Message == "" || f.Fix == "" || !strings.Contains(f.Message, f.Node) {
