@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock"
+	"github.com/simclock/simclock/internal/benchround"
 	"github.com/simclock/simclock/internal/timetest"
 )
 
@@ -20,7 +21,6 @@ var (
 	sinkInt64    int64
 	sinkBool     bool
 	sinkErr      error
-	sinkWall     time.Time
 )
 
 // Time arithmetic and comparisons (R4-R7): 0 allocations per op.
@@ -55,9 +55,9 @@ func BenchmarkTimeArithmetic(b *testing.B) {
 	}
 }
 
-// startWriter sets c's override at 1 kHz (and stores the same value in
-// shadow, for the atomic baseline) until the returned stop is called.
-func startWriter(c *simclock.ROSClock, shadow *atomic.Int64) (stop func()) {
+// startWriter sets c's override at 1 kHz (and the same value in rcl,
+// the baseline, and shadow) until the returned stop is called.
+func startWriter(c *simclock.ROSClock, rcl *rclClock, shadow *atomic.Int64) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -69,6 +69,7 @@ func startWriter(c *simclock.ROSClock, shadow *atomic.Int64) (stop func()) {
 				return
 			case <-tick.C:
 				c.SetROSTimeOverride(timetest.ROS(ns * int64(time.Millisecond)))
+				rcl.now.Store(ns * int64(time.Millisecond))
 				shadow.Store(ns * int64(time.Millisecond))
 			}
 		}
@@ -76,51 +77,52 @@ func startWriter(c *simclock.ROSClock, shadow *atomic.Int64) (stop func()) {
 	return func() { close(done); wg.Wait() }
 }
 
-// ROSClock.Now with the override enabled, read by 1, 2 and 8 goroutines
-// while one writer sets the override at 1 kHz, beside two baselines in the
-// same run: time.Now and a bare atomic.Int64 load. The benchmark loop is
-// one reader; readers-1 others read the same source flat out. Compare
-// ns/op within one readers= group.
+// rclClock is rcl's ROS clock read written as plainly as it can be
+// (rcl/src/rcl/time.c, rcl_get_ros_time: if the atomic "active" flag is
+// set, load the atomic override time, else read the system time): the
+// same work as ROSClock.Now with sim time on, the baseline of its rows.
+type rclClock struct {
+	active atomic.Bool
+	now    atomic.Int64
+}
+
+func (r *rclClock) read() int64 {
+	if r.active.Load() {
+		return r.now.Load()
+	}
+	return time.Now().UnixNano()
+}
+
+// BenchmarkNowOverride measures ROSClock.Now with the override enabled,
+// read by 1 and by 8 goroutines at once while one writer sets the
+// override at 1 kHz, against two baselines run alternately with it in
+// 2 ms segments (internal/benchround; -benchtime Nx is N rounds):
+// "rcl", rcl's read written plainly (rclClock), and "atomic", a bare
+// atomic.Int64 load. ratio_rcl is Now's time per read over rcl's, the
+// median of the per-round ratios; with 8 readers the time per read is the
+// segment over the reads of all eight.
 func BenchmarkNowOverride(b *testing.B) {
 	c := simclock.NewROSClock()
 	c.EnableROSTimeOverride()
+	rcl := &rclClock{}
+	rcl.active.Store(true)
 	var shadow atomic.Int64
-	sources := []struct {
-		name string
-		read func()
-	}{
-		{"ros_override", func() { sinkTime = c.Now() }},
-		{"time.Now", func() { sinkWall = time.Now() }},
-		{"atomic.Int64", func() { sinkInt64 = shadow.Load() }},
+	stopWriter := startWriter(c, rcl, &shadow)
+	defer stopWriter()
+	side := func(name string, read func()) benchround.Side {
+		return benchround.Side{Name: name, Run: func(n int) {
+			for range n {
+				read()
+			}
+		}}
 	}
-	for _, readers := range []int{1, 2, 8} {
-		for _, src := range sources {
-			b.Run(fmt.Sprintf("readers=%d/%s", readers, src.name), func(b *testing.B) {
-				stopWriter := startWriter(c, &shadow)
-				defer stopWriter()
-				done := make(chan struct{})
-				var wg sync.WaitGroup
-				for range readers - 1 {
-					wg.Go(func() {
-						for {
-							select {
-							case <-done:
-								return
-							default:
-							}
-							for range 64 {
-								src.read()
-							}
-						}
-					})
-				}
-				defer func() { close(done); wg.Wait() }()
-				b.ReportAllocs()
-				for b.Loop() {
-					src.read()
-				}
-			})
-		}
+	for _, readers := range []int{1, 8} {
+		b.Run(fmt.Sprintf("readers=%d", readers), func(b *testing.B) {
+			benchround.Run(b, benchround.Config{Goroutines: readers},
+				side("", func() { sinkTime = c.Now() }),
+				side("rcl", func() { sinkInt64 = rcl.read() }),
+				side("atomic", func() { sinkInt64 = shadow.Load() }))
+		})
 	}
 }
 

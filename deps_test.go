@@ -96,6 +96,7 @@ const depsRules = `
 	# Development tools and test support.
 	simclock/lint < simclock/lint/corpus;
 	STD < simclock/internal/benchreport, simclock/internal/testdomain;
+	testing, golang.org/x/sys/unix < simclock/internal/benchround;
 	simclock/internal/benchreport, os/exec < simclock/internal/benchreport/cmd/bench;
 	simclock/rules, testing < simclock/rules/rulestest;
 	github.com/santhosh-tekuri/jsonschema/v6, testing, os/exec < simclock/internal/report/reporttest;

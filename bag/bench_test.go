@@ -15,6 +15,7 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/simclock/simclock/cdr"
+	"github.com/simclock/simclock/internal/benchround"
 )
 
 // scanSchema is a sensor_msgs/LaserScan-shaped message: a Header, then a
@@ -141,6 +142,9 @@ func BenchmarkInspect(b *testing.B) {
 	mb := benchBagMB()
 	defer removeBenchDirs()
 	for _, mode := range []string{"chunked", "noindex", "zstd", "lz4"} {
+		if mode != "chunked" && testing.Short() { // scripts/bench: the README's row is chunked
+			continue
+		}
 		b.Run(mode, func(b *testing.B) {
 			p := benchBag(b, mode, mb)
 			versusLibrary(b, p)
@@ -149,37 +153,40 @@ func BenchmarkInspect(b *testing.B) {
 }
 
 // versusLibrary runs the mcap library's loop and Inspect over p in turn,
-// each iteration, and reports lib-ratio (Inspect's speed over the
-// loop's), inspect-MB/s and lib-MB/s.
+// one round per iteration, the loop first in even rounds and last in odd
+// ones (internal/benchround), and reports lib-ratio (Inspect's speed over
+// the loop's: the median over the rounds of the per-round ratios; the
+// time ratios' spread is ratio_lib_min and ratio_lib_max), inspect-MB/s
+// and lib-MB/s (the rounds' medians).
 func versusLibrary(b *testing.B, p string) {
 	b.SetBytes(fileSize(b, p))
-	b.ReportAllocs()
 	msgs := mcapLoop(b, p) // also warms the page cache
-	inspect := func() {
+	inspect := func(int) {
 		rep, err := Inspect(context.Background(), []string{p}, Options{})
 		if err != nil || rep.Messages != msgs || rep.Clock.Messages == 0 {
 			b.Fatalf("%v: %d messages, the library read %d", err, rep.Messages, msgs)
 		}
 	}
-	inspect() // warm the buffer pool
-	var lib, insp time.Duration
-	b.ResetTimer()
-	for b.Loop() {
-		lib += timed(func() { mcapLoop(b, p) })
-		insp += timed(inspect)
-	}
-	b.ReportMetric(lib.Seconds()/insp.Seconds(), "lib-ratio")
-	n := float64(b.N)
-	mbs := func(d time.Duration) float64 { return float64(fileSize(b, p)) / (1 << 20) / (d.Seconds() / n) }
-	b.ReportMetric(mbs(insp), "inspect-MB/s")
-	b.ReportMetric(mbs(lib), "lib-MB/s")
+	inspect(1) // warm the buffer pool
+	res := benchround.Run(b, benchround.Config{Once: true},
+		benchround.Side{Run: inspect},
+		benchround.Side{Name: "lib", Run: func(int) { mcapLoop(b, p) }})
+	reportSpeeds(b, res, "lib", fileSize(b, p))
 }
 
-// timed returns how long f took.
-func timed(f func()) time.Duration {
-	start := time.Now()
-	f()
-	return time.Since(start)
+// reportSpeeds reports a benchround result of whole-file passes as
+// speeds: BASE-ratio, the figure's speed over the baseline's (1 over
+// benchround's time ratio, so higher is better), with _min and _max, and
+// inspect-MB/s and BASE-MB/s.
+func reportSpeeds(b *testing.B, res benchround.Result, base string, size int64) {
+	r, ok := res.Ratio[base]
+	if !ok {
+		return
+	}
+	b.ReportMetric(1/r, base+"-ratio")
+	mbs := func(ns float64) float64 { return float64(size) / (1 << 20) / (ns / 1e9) }
+	b.ReportMetric(mbs(res.PerOp["fig"]), "inspect-MB/s")
+	b.ReportMetric(mbs(res.PerOp[base]), base+"-MB/s")
 }
 
 // BenchmarkInspectMemory reports the peak heap in use while inspecting

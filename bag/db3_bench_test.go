@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
+
+	"github.com/simclock/simclock/internal/benchround"
 )
 
 // smallDB3 writes (once per process) a sqlite3 bag (rosbag2's schema, as
@@ -42,9 +43,10 @@ func smallDB3(b *testing.B, mb int) string {
 // against the sqlite3 command-line tool's full scan of the same file:
 // the query Inspect runs (SELECT topic_id, timestamp, data FROM messages
 // ORDER BY timestamp, id), read-only and immutable, its output thrown
-// away. Each iteration runs the tool, then Inspect, so drift on a shared
-// machine hits both alike. x_sqlite3 is Inspect's time over the tool's
-// (lower is better). The bag is a quarter of SIMCLOCK_BENCH_BAG_MB.
+// away. Each iteration is one round: the tool and Inspect in turn, in
+// alternating order (internal/benchround), so drift on a shared machine
+// hits both alike. x_sqlite3 is the median over the rounds of Inspect's
+// time over the tool's (lower is better). The bag is a quarter of SIMCLOCK_BENCH_BAG_MB.
 //
 //	go test -run XXX -bench InspectDB3 -benchtime 3x ./bag
 func BenchmarkInspectDB3(b *testing.B) {
@@ -58,7 +60,7 @@ func BenchmarkInspectDB3(b *testing.B) {
 	defer removeBenchDirs()
 	p := smallDB3(b, max(benchBagMB()/4, 1))
 	b.SetBytes(fileSize(b, p))
-	scan := func() {
+	scan := func(int) {
 		cmd := exec.Command(cli, "-readonly", "file:"+p+"?immutable=1",
 			"SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id")
 		cmd.Stderr = os.Stderr
@@ -66,23 +68,21 @@ func BenchmarkInspectDB3(b *testing.B) {
 			b.Fatalf("sqlite3: %v", err)
 		}
 	}
-	inspect := func() {
+	inspect := func(int) {
 		rep, err := Inspect(context.Background(), []string{p}, Options{})
 		if err != nil || rep.Clock.Messages == 0 {
 			b.Fatalf("Inspect: %v (%d /clock messages)", err, rep.Clock.Messages)
 		}
 	}
-	scan() // warm the page cache
-	inspect()
-	var cliTime, insp time.Duration
-	b.ResetTimer()
-	for b.Loop() {
-		cliTime += timed(scan)
-		insp += timed(inspect)
+	scan(1) // warm the page cache
+	inspect(1)
+	res := benchround.Run(b, benchround.Config{Once: true},
+		benchround.Side{Run: inspect},
+		benchround.Side{Name: "sqlite3", Run: scan})
+	if r, ok := res.Ratio["sqlite3"]; ok {
+		b.ReportMetric(r, "x_sqlite3")
+		mbs := func(ns float64) float64 { return float64(fileSize(b, p)) / (1 << 20) / (ns / 1e9) }
+		b.ReportMetric(mbs(res.PerOp["fig"]), "inspect-MB/s")
+		b.ReportMetric(mbs(res.PerOp["sqlite3"]), "sqlite3-MB/s")
 	}
-	b.ReportMetric(insp.Seconds()/cliTime.Seconds(), "x_sqlite3")
-	n := float64(b.N)
-	mbs := func(d time.Duration) float64 { return float64(fileSize(b, p)) / (1 << 20) / (d.Seconds() / n) }
-	b.ReportMetric(mbs(insp), "inspect-MB/s")
-	b.ReportMetric(mbs(cliTime), "sqlite3-MB/s")
 }

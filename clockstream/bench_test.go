@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/clockstream"
+	"github.com/simclock/simclock/internal/benchround"
 	"github.com/simclock/simclock/timemsg"
 )
 
@@ -30,3 +31,34 @@ func BenchmarkAnalyzerObserve(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkAnalyzerInterleaved is the README's row: decoding and
+// analysing one message of a steady 100 Hz stream (as
+// BenchmarkAnalyzerObserve) against decoding it alone (as
+// BenchmarkDecode), alternately in 2 ms segments (internal/benchround;
+// -benchtime Nx is N rounds). ratio_decode is the median over the rounds
+// of the first's time per message over the second's.
+func BenchmarkAnalyzerInterleaved(b *testing.B) {
+	a := clockstream.NewAnalyzer(clockstream.Config{}, 0)
+	var payloads [][]byte
+	for i := range 1000 {
+		payloads = append(payloads, clock(time.Duration(i)*10*time.Millisecond))
+	}
+	i, j := 0, 0
+	benchround.Run(b, benchround.Config{},
+		benchround.Side{Run: func(n int) {
+			for range n {
+				a.Observe(clockstream.Decode(time.Duration(i)*10*time.Millisecond, "p", payloads[i%len(payloads)]))
+				i++
+			}
+		}},
+		benchround.Side{Name: "decode", Run: func(n int) {
+			for range n {
+				sinkSample = clockstream.Decode(time.Duration(j)*10*time.Millisecond, "p", payloads[j%len(payloads)])
+				j++
+			}
+		}})
+}
+
+// sinkSample keeps the baseline's decode alive.
+var sinkSample clockstream.Sample

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/benchround"
 	"github.com/simclock/simclock/timer"
 	"github.com/simclock/simclock/virtualclock"
 )
@@ -75,13 +77,92 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 }
 
+// BenchmarkDispatchInterleaved is the README's row: the executor's
+// dispatch and a bare timer loop (bareTimers: a container/heap of
+// deadlines on a virtual clock, each due entry's callback called through
+// a func value, then pushed back one period later) alternately in 2 ms
+// segments (internal/benchround; -benchtime Nx is N rounds), each side
+// calling at least n callbacks per step; the time per callback counts
+// every callback called. ratio_bare is the median over the rounds
+// of the executor's time per callback over the bare loop's.
+func BenchmarkDispatchInterleaved(b *testing.B) {
+	const n = 100_000
+	fc := virtualclock.New()
+	e := executor.New(executor.Config{Virtual: fc})
+	defer e.Close()
+	q := timer.NewQueue(fc.Steady())
+	e.AddQueue(q)
+	rng := rand.New(rand.NewPCG(1, 1))
+	var calls int64
+	cb := func(timer.Info) { calls++ }
+	for range n {
+		if _, err := q.New(time.Duration(1+rng.IntN(1000))*time.Millisecond, cb, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	var target int64
+	done := func() bool { return calls >= target }
+	dispatch := func(k int) {
+		target = calls + int64(k)
+		if err := e.SpinUntil(ctx, done); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bare, bareCalls := bareTimers(n)
+	// Past every timer's first deadline (1 s) on both sides.
+	dispatch(2 * n)
+	bare(2 * n)
+	res := benchround.Run(b, benchround.Config{},
+		benchround.Side{Run: dispatch, Ops: func() int64 { return calls }},
+		benchround.Side{Name: "bare", Run: bare, Ops: bareCalls})
+	if _, ok := res.Ratio["bare"]; ok {
+		b.ReportMetric(res.PerOp["fig"], "ns/callback")
+		b.ReportMetric(res.PerOp["bare"], "bare_ns/callback")
+	}
+}
+
+// bareTimers returns the baseline's step for n timers with the
+// benchmark's periods: call k callbacks, each when the virtual clock (an
+// atomic, as virtualclock's) reaches its deadline.
+func bareTimers(n int) (step func(k int), count func() int64) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	h := make(deadlines, 0, n)
+	var calls int64
+	cb := func() { calls++ }
+	for range n {
+		p := int64(time.Duration(1+rng.IntN(1000)) * time.Millisecond)
+		h = append(h, &deadline{next: p, period: p, callback: cb})
+	}
+	heap.Init(&h)
+	var clock atomic.Int64
+	return func(k int) {
+		target := calls + int64(k)
+		for calls < target {
+			// One round: advance to the earliest deadline, pop every due
+			// entry, call it, push it back one period later.
+			clock.Store(h[0].next)
+			now := clock.Load()
+			for h[0].next <= now {
+				d := heap.Pop(&h).(*deadline)
+				d.callback()
+				d.next += d.period
+				heap.Push(&h, d)
+			}
+		}
+	}, func() int64 { return calls }
+}
+
 func reportCalls(b *testing.B, calls int64) {
 	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "callbacks/s")
 	b.ReportMetric(float64(calls)/float64(b.N), "callbacks/round")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(calls), "ns/callback")
 }
 
-type deadline struct{ next, period int64 }
+type deadline struct {
+	next, period int64
+	callback     func()
+}
 
 // deadlines is a heap of pointers, as the timer queue's is.
 type deadlines []*deadline

@@ -10,11 +10,12 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/simclock/simclock/internal/benchround"
 )
 
 var (
@@ -160,15 +161,23 @@ private:
 `
 
 // BenchmarkLint lints a generated tree of -lint.benchfiles small, uniform
-// files (10 000 by default; pass a smaller number for a quick run). It
-// reports files/s; x_parse: how many times longer a lint takes than
-// bareParse (read, and a bare tree-sitter parse of the Python and C++
-// files), alternated with it in every iteration; and x_read: how many
-// times longer than reading the same files. BenchmarkLintReal is
-// the one shaped like real repositories.
+// files (10 000 by default, 2 000 with -test.short as scripts/bench runs
+// it, unless the flag is given; pass a smaller number for a quick run).
+// It reports files/cpu_s and x_parse: how much more CPU time a lint takes
+// than bareParse (read, and a bare tree-sitter parse of the Python and
+// C++ files), alternated with it, one round per iteration
+// (internal/benchround), the median of the per-round ratios. CPU time
+// (of every thread of the process), because both sides run on every
+// core and the machine is shared: wall time says how busy it was.
+// "read" reads the same files. BenchmarkLintReal is the one shaped like
+// real repositories.
 func BenchmarkLint(b *testing.B) {
 	dir := b.TempDir()
-	benchTree(b, dir, *benchFiles)
+	n := *benchFiles
+	if testing.Short() && !flagSet("lint.benchfiles") {
+		n = 2000 // the same uniform files, fewer of them
+	}
+	benchTree(b, dir, n)
 	files, err := Files([]string{dir})
 	if err != nil {
 		b.Fatal(err)
@@ -180,14 +189,6 @@ func BenchmarkLint(b *testing.B) {
 			}
 		}
 	}
-	// Baseline: a plain read of the same files, best of three, warm cache.
-	read()
-	base := time.Duration(1 << 62)
-	for range 3 {
-		start := time.Now()
-		read()
-		base = min(base, time.Since(start))
-	}
 	b.Run("read", func(b *testing.B) {
 		for b.Loop() {
 			read()
@@ -195,33 +196,41 @@ func BenchmarkLint(b *testing.B) {
 		b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 	})
 	b.Run("lint", func(b *testing.B) {
-		b.ReportAllocs()
 		var res *Result
-		var lint, parse time.Duration
-		for b.Loop() {
-			parse += timed(func() { bareParse(b, files) })
-			lint += timed(func() {
-				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-					b.Fatal(err)
-				}
-			})
+		lint := func(int) {
+			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+				b.Fatal(err)
+			}
 		}
+		rounds := benchround.Run(b, benchround.Config{Once: true, CPU: true},
+			benchround.Side{Run: lint},
+			benchround.Side{Name: "parse", Run: func(int) { bareParse(b, files) }})
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := lint / time.Duration(b.N)
-		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
-		b.ReportMetric(float64(per)/float64(base), "x_read")
-		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
-		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
+		reportLint(b, rounds, len(files))
 	})
 }
 
-// timed returns how long f took.
-func timed(f func()) time.Duration {
-	start := time.Now()
-	f()
-	return time.Since(start)
+// flagSet reports whether the command line gave the flag name.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// reportLint reports a benchround result of lint against bareParse, in
+// CPU time: files/cpu_s and parse_files/cpu_s (the rounds' medians) and
+// x_parse (the median of the per-round ratios of lint's CPU time to the
+// parse's).
+func reportLint(b *testing.B, res benchround.Result, files int) {
+	r, ok := res.Ratio["parse"]
+	if !ok {
+		return
+	}
+	b.ReportMetric(float64(files)/(res.PerOp["fig"]/1e9), "files/cpu_s")
+	b.ReportMetric(float64(files)/(res.PerOp["parse"]/1e9), "parse_files/cpu_s")
+	b.ReportMetric(r, "x_parse")
 }
 
 // bareParse is the lint benchmarks' baseline: what lint cannot avoid,
@@ -280,13 +289,12 @@ func bareParse(b *testing.B, files []string) {
 // XML launch and Python files, its package sizes and its file-size
 // distribution), -lint.realfiles files (3,000 by default, about
 // autoware.universe's 2,947). It reports, for the whole run:
-//   - files/s; x_parse: how many times longer a lint takes than bareParse
+//   - files/cpu_s, files per second of CPU time (user + system) the
+//     process spent, which does not depend on how busy the shared machine
+//     is, and x_parse: how much more CPU time a lint takes than bareParse
 //     (read, and a bare tree-sitter parse of the Python and C++ files),
-//     alternated with it in every iteration; x_read: how many times
-//     longer than a plain read of the same files;
-//   - files/cpu_s: files per second of CPU time (user + system) the process
-//     spent, which does not depend on how busy the shared machine is; on
-//     an idle machine files/s approaches files/cpu_s times the cores;
+//     alternated with it, one round per iteration (internal/benchround),
+//     the median of the per-round ratios;
 //   - peak_MB: the highest live heap seen while linting (sampled every
 //     millisecond), and peak_MB_3x the same for a tree three times larger:
 //     equal when memory is bounded per package, not per run.
@@ -304,13 +312,6 @@ func BenchmarkLintReal(b *testing.B) {
 			}
 		}
 	}
-	read()
-	base := time.Duration(1 << 62)
-	for range 3 {
-		start := time.Now()
-		read()
-		base = min(base, time.Since(start))
-	}
 	b.Run("read", func(b *testing.B) {
 		for b.Loop() {
 			read()
@@ -318,42 +319,27 @@ func BenchmarkLintReal(b *testing.B) {
 		b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 	})
 	b.Run("lint", func(b *testing.B) {
-		b.ReportAllocs()
 		var res *Result
-		var lint, parse, cpu time.Duration
-		for b.Loop() {
-			parse += timed(func() { bareParse(b, files) })
-			cpu0 := cpuTime()
-			lint += timed(func() {
-				if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
-					b.Fatal(err)
-				}
-			})
-			cpu += cpuTime() - cpu0
+		lint := func(int) {
+			if res, err = Run(b.Context(), []string{dir}, Config{}); err != nil {
+				b.Fatal(err)
+			}
 		}
+		rounds := benchround.Run(b, benchround.Config{Once: true, CPU: true},
+			benchround.Side{Run: lint},
+			benchround.Side{Name: "parse", Run: func(int) { bareParse(b, files) }})
 		if res.Files != len(files) || len(res.Findings) == 0 {
 			b.Fatalf("linted %d files with %d findings", res.Files, len(res.Findings))
 		}
-		per := lint / time.Duration(b.N)
-		b.ReportMetric(float64(len(files))/per.Seconds(), "files/s")
-		b.ReportMetric(float64(per)/float64(base), "x_read")
-		b.ReportMetric(float64(lint)/float64(parse), "x_parse")
-		b.ReportMetric(float64(len(files)*b.N)/parse.Seconds(), "parse_files/s")
-		b.ReportMetric(float64(len(files)*b.N)/cpu.Seconds(), "files/cpu_s")
+		reportLint(b, rounds, len(files))
+		if testing.Short() { // scripts/bench: no README row reads the peaks
+			return
+		}
 		b.ReportMetric(peakHeapMB(b, dir), "peak_MB")
 		big := b.TempDir()
 		realTree(b, big, 3*len(files), 2)
 		b.ReportMetric(peakHeapMB(b, big), "peak_MB_3x")
 	})
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakHeapMB lints dir once and returns the largest live heap seen, in MB,

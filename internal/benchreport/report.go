@@ -201,9 +201,15 @@ func Markdown(stats []Stats, env Env) string {
 	}
 	fmt.Fprintf(&b, "\n%d repetitions, %s; %s, %s; load average %s; %s.\n",
 		env.Repetitions, env.Date, env.Machine, env.CPU, env.Load, env.Go)
-	b.WriteString("Min, median and max are over the repetitions; every baseline ran in the same process or beside it, " +
-		"interleaved with the figure. A DDS figure is, per repetition, the median of the ratios of its rounds " +
-		"(2 s of simclock, then 2 s of each baseline).\n")
+	b.WriteString("Min, median and max are over the repetitions. Within a repetition a figure and its baselines " +
+		"run alternately, in alternating order, in segments of equal length (2 ms in one process, 300 rounds; " +
+		"one whole pass each for inspect, lint and doctor, 2 to 9 rounds; 2 s between processes for DDS, 3 rounds), " +
+		"and the figure is the median of the per-round ratios, so that a load spike lands on one segment of one " +
+		"round rather than on one side. The lint rows compare the CPU time of the process " +
+		"(both sides run on every core: wall time would say how busy the shared machine was), the others wall time. Baselines do the same kind of work as the figure: Now() is divided by " +
+		"rcl's read (an atomic flag, then an atomic time) written in Go, and timer dispatch by a bare " +
+		"container/heap calling the same callbacks on a virtual clock (until December 2026 an atomic load and a " +
+		"heap without callbacks, which moved with the CPU more than the figures did).\n")
 	return b.String()
 }
 

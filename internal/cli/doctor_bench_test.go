@@ -15,6 +15,7 @@ import (
 
 	"github.com/simclock/simclock/doctor"
 	"github.com/simclock/simclock/graph"
+	"github.com/simclock/simclock/internal/benchround"
 	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/transport/dds"
 )
@@ -29,10 +30,11 @@ var (
 // of graphs of 10, 50 and 200 nodes (the nodes sharing one participant, as
 // ROS 2 processes do, each publishing a stamped topic at 10 Hz, plus
 // simclock pub): every node listed and a classified stamp on every
-// topic. The baseline, alternated with doctor in every iteration, is the
-// time until discovery alone (a bare graph.Graph fed by WatchGraph) lists
-// the nodes; report/discovery says what reading stamps and /clock adds,
-// s/report is the absolute time on this machine.
+// topic. The baseline, alternated with doctor, one round per iteration
+// (internal/benchround), is the time until discovery alone (a bare
+// graph.Graph fed by WatchGraph) lists the nodes; report/discovery, the
+// median of the per-round ratios, says what reading stamps and /clock
+// adds, s/report is the absolute time on this machine.
 //
 //	go test -run XXX -bench DoctorReport -benchtime 3x ./internal/cli
 func BenchmarkDoctorReport(b *testing.B) {
@@ -48,11 +50,13 @@ func benchDoctorReport(b *testing.B, bin string, nodes int) {
 	startProcB(b, d, exec.Command(bin, "pub", "--start", "1000"))
 	startTestNodesB(b, d, "n", nodes, "10")
 	cfg := dds.Config{Domain: uint32(d), URI: loopbackConfigURI(b)}
-	var total, base time.Duration
-	for b.Loop() {
+	timeout := func() context.Context {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		// Baseline: discovery only.
-		start := time.Now()
+		b.Cleanup(cancel)
+		return ctx
+	}
+	discovery := func(int) {
+		ctx := timeout()
 		tr, err := dds.Open(ctx, cfg)
 		if err != nil {
 			b.Fatal(err)
@@ -64,13 +68,16 @@ func benchDoctorReport(b *testing.B, bin string, nodes int) {
 		for len(g.Snapshot().Nodes) < nodes+1 && ctx.Err() == nil {
 			time.Sleep(5 * time.Millisecond)
 		}
-		base += time.Since(start)
 		stop()
 		<-done
 		tr.Close() //nolint:errcheck // benchmark
-		// doctor: a complete report.
-		start = time.Now()
-		tr, err = dds.Open(ctx, cfg)
+		if ctx.Err() != nil {
+			b.Fatal("discovery incomplete within 60s")
+		}
+	}
+	report := func(int) {
+		ctx := timeout()
+		tr, err := dds.Open(ctx, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,25 +86,25 @@ func benchDoctorReport(b *testing.B, bin string, nodes int) {
 			b.Fatal(err)
 		}
 		for ctx.Err() == nil {
-			r := w.Report()
-			if complete(r, nodes) {
+			if complete(w.Report(), nodes) {
 				break
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		total += time.Since(start)
 		w.Close()  //nolint:errcheck // benchmark
 		tr.Close() //nolint:errcheck // benchmark
 		if ctx.Err() != nil {
 			b.Fatal("no complete report within 60s")
 		}
-		cancel()
 	}
-	n := float64(b.N)
-	b.ReportMetric(total.Seconds()/n, "s/report")
-	b.ReportMetric(base.Seconds()/n, "s/discovery")
-	b.ReportMetric(total.Seconds()/base.Seconds(), "report/discovery")
-	b.ReportMetric(0, "ns/op")
+	res := benchround.Run(b, benchround.Config{Once: true},
+		benchround.Side{Run: report},
+		benchround.Side{Name: "discovery", Run: discovery})
+	if r, ok := res.Ratio["discovery"]; ok {
+		b.ReportMetric(res.PerOp["fig"]/1e9, "s/report")
+		b.ReportMetric(res.PerOp["discovery"]/1e9, "s/discovery")
+		b.ReportMetric(r, "report/discovery")
+	}
 }
 
 func complete(r doctor.Report, nodes int) bool {

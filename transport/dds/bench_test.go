@@ -52,6 +52,7 @@ var (
 	domainBenchInProc = testdomain.ID(68)
 	domainBenchCRTT   = testdomain.ID(64)
 	domainBenchCRate  = testdomain.ID(69)
+	domainBenchNode   = testdomain.ID(73)
 )
 
 const pongTopic = "/clock_pong"
@@ -80,6 +81,9 @@ func benchPeer(mode string) int {
 	defer tr.Close() //nolint:errcheck // exiting
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() //nolint:errcheck // EOF ends the peer
+	if mode == "nodepong" {
+		return nodePong(ctx, tr)
+	}
 	q := transport.QoS{Depth: 1000, Reliability: transport.Reliable}
 	sub, err := tr.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, q)
 	if err != nil {
@@ -110,10 +114,48 @@ func benchPeer(mode string) int {
 	return 0
 }
 
+// nodePong is a node with use_sim_time: a time source on a real-time
+// executor applies /clock to its ROS clock, and a jump callback (Post,
+// on the executor's thread, right after the clock moved) publishes the
+// clock's new reading on /clock_pong. Against the C ping it measures
+// /clock into a node's clock with the sender held equal: the C ping
+// sends to it and to the C pong alike.
+func nodePong(ctx context.Context, tr transport.Transport) int {
+	pub, err := tr.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	e := executor.New(executor.Config{})
+	defer e.Close() //nolint:errcheck // exiting
+	ts := timesource.New(tr, e.Subscribe, timesource.Options{})
+	defer ts.Close() //nolint:errcheck // exiting
+	c := simclock.NewROSClock()
+	ts.AttachClock(c)
+	if err := ts.SetUseSimTime(true); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	buf := make([]byte, 0, timemsg.ClockSize)
+	_, err = c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) {
+		ns := c.Now().Nanoseconds()
+		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+		pub.Publish(ctx, buf) //nolint:errcheck // the ping times out on a lost echo
+	}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("ready")
+	e.Spin(ctx) //nolint:errcheck // ends with stdin
+	return 0
+}
+
 // A peer is a benchmark process driven through its stdin and stdout.
 type peer struct {
 	stdin io.WriteCloser
 	lines *bufio.Scanner
+	pid   int
 }
 
 // start runs cmd as a peer and waits for its "ready" line; the peer ends
@@ -133,7 +175,7 @@ func startProc(b *testing.B, cmd *exec.Cmd) *peer {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck // peer exits on EOF
-	p := &peer{stdin: stdin, lines: bufio.NewScanner(stdout)}
+	p := &peer{stdin: stdin, lines: bufio.NewScanner(stdout), pid: cmd.Process.Pid}
 	if !p.lines.Scan() || p.lines.Text() != "ready" {
 		b.Fatalf("benchmark peer %s did not start: %q", cmd.Path, p.lines.Text())
 	}
@@ -256,7 +298,22 @@ func (r *rounds) report(b *testing.B) {
 // The "node" variants receive the echo the way a node with use_sim_time
 // does: a time source on a real-time executor applies it to a ROS clock,
 // with the benchmark goroutine spinning the executor until the clock
-// reads it.
+// reads it. They also run a fourth segment with the sender held equal:
+// the C ping sends to a simclock node (nodePong: a time source on an
+// executor applies /clock to a ROS clock, whose jump callback echoes the
+// clock's new reading), and ratio_cping_node_c is its round trip over the
+// C ping's to the C pong in the same round, ratio_cping_node_ddsperf its
+// one-way latency over ddsperf's: what a simulator written in C sees of
+// a simclock node.
+//
+// publish_us and c_write_us are the median time Publish and the C ping's
+// dds_write took (from before serialising to the call's return).
+// switches/roundtrip and c_switches/roundtrip are the context switches
+// of every thread of this process and of the C ping over their segment,
+// per round trip (from /proc/PID/task/*/status): the wake-ups each side
+// pays. SIMCLOCK_BENCH_PONG=c makes simclock's segment use the C pong
+// instead of a simclock peer, which isolates simclock's sending and
+// receiving side.
 func BenchmarkClockRoundTrip(b *testing.B) {
 	requireDDS(b)
 	cpeer := buildCPeer(b)
@@ -270,21 +327,55 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	startCPeer(b, cpeer, "pong", domainBenchCRTT)
 	cping := startCPeer(b, cpeer, "ping", domainBenchCRTT) // ready once matched with the pong
 	startDDSPerfPong(b)
-	startPeer(b, "pong", domainBenchRTT)
-	rt := newRoundTripper(b, node)
+	domain := domainBenchRTT
+	if os.Getenv("SIMCLOCK_BENCH_PONG") == "c" { // diagnosis: simclock's side against the C pong
+		domain = domainBenchCRTT
+	} else {
+		startPeer(b, "pong", domainBenchRTT)
+	}
+	rt := newRoundTripper(b, node, domain)
+	defer rt.close()
+	// The node variants also have the C ping send to a simclock node
+	// (nodePong), the sender held equal.
+	var nping *peer
+	if node {
+		startPeer(b, "nodepong", domainBenchNode)
+		nping = startCPeer(b, cpeer, "ping", domainBenchNode)
+	}
 
 	var r rounds
 	round := 0
 	for b.Loop() {
-		var own, c, perf float64
+		var own, c, perf, cNode, ownSwitches, cSwitches, ownWrite, cWrite float64
 		steps := []func(){
-			func() { own = rt.segment(b, every) / 2 / 1e3 },
 			func() {
+				before := contextSwitches(os.Getpid())
+				var n int
+				own, n = rt.segment(b, every)
+				own, ownWrite = own/2/1e3, rt.write/1e3
+				ownSwitches = float64(contextSwitches(os.Getpid())-before) / float64(n)
+			},
+			func() {
+				before := contextSwitches(cping.pid)
 				f := cping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
 				ns, _ := strconv.ParseFloat(f[2], 64)
 				c = ns / 2 / 1e3
+				if len(f) > 3 {
+					w, _ := strconv.ParseFloat(f[3], 64)
+					cWrite = w / 1e3
+				}
+				if n, _ := strconv.ParseFloat(f[1], 64); n > 0 {
+					cSwitches = float64(contextSwitches(cping.pid)-before) / n
+				}
 			},
 			func() { perf = ddsperfPing(b, rate) },
+		}
+		if nping != nil {
+			steps = append(steps, func() {
+				f := nping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
+				ns, _ := strconv.ParseFloat(f[2], 64)
+				cNode = ns / 2 / 1e3
+			})
 		}
 		if round%2 == 1 {
 			slices.Reverse(steps)
@@ -298,8 +389,16 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 		r.add("ddsperf_oneway_median_us", perf)
 		r.add("ratio_c", own/c)
 		r.add("ratio_ddsperf", own/perf)
+		r.add("switches/roundtrip", ownSwitches)
+		r.add("c_switches/roundtrip", cSwitches)
+		r.add("publish_us", ownWrite)
+		r.add("c_write_us", cWrite)
+		if nping != nil {
+			r.add("cping_node_oneway_median_us", cNode)
+			r.add("ratio_cping_node_c", cNode/c)
+			r.add("ratio_cping_node_ddsperf", cNode/perf)
+		}
 	}
-	rt.close()
 	r.report(b)
 }
 
@@ -320,12 +419,14 @@ type roundTripper struct {
 	ctx      context.Context
 	stop     func()
 	watch    sync.WaitGroup
-	progress atomic.Int64 // round trips completed
-	inFlight atomic.Bool  // a round trip is under way
+	progress atomic.Int64    // round trips completed
+	inFlight atomic.Bool     // a round trip is under way
+	writes   []time.Duration // how long each Publish of the segment took
+	write    float64         // their median, ns
 }
 
-func newRoundTripper(b *testing.B, node bool) *roundTripper {
-	tr := open(b, domainBenchRTT)
+func newRoundTripper(b *testing.B, node bool, domain int) *roundTripper {
+	tr := open(b, domain)
 	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
@@ -397,8 +498,10 @@ func (rt *roundTripper) close() {
 }
 
 // segment makes round trips for one segment, one every `every` (0: back
-// to back), and returns their median in ns.
-func (rt *roundTripper) segment(b *testing.B, every time.Duration) float64 {
+// to back), and returns their median in ns and their number; rt.write is
+// the median time their Publish took.
+func (rt *roundTripper) segment(b *testing.B, every time.Duration) (float64, int) {
+	rt.writes = rt.writes[:0]
 	rtts := make([]time.Duration, 0, 4096)
 	start := time.Now()
 	end, next := start.Add(segment), start
@@ -412,7 +515,30 @@ func (rt *roundTripper) segment(b *testing.B, every time.Duration) float64 {
 		rtts = append(rtts, time.Since(t0))
 	}
 	slices.Sort(rtts)
-	return float64(rtts[len(rtts)/2].Nanoseconds())
+	slices.Sort(rt.writes)
+	rt.write = float64(rt.writes[len(rt.writes)/2].Nanoseconds())
+	return float64(rtts[len(rtts)/2].Nanoseconds()), len(rtts)
+}
+
+// contextSwitches is the number of context switches, voluntary and not,
+// of every thread of process pid so far (0 where /proc cannot tell).
+func contextSwitches(pid int) int64 {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, _ := os.ReadDir(dir)
+	var n int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
+				x, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += x
+			}
+		}
+	}
+	return n
 }
 
 func (rt *roundTripper) roundTrip(b *testing.B) {
@@ -420,10 +546,12 @@ func (rt *roundTripper) roundTrip(b *testing.B) {
 	defer func() { rt.progress.Add(1); rt.inFlight.Store(false) }()
 	sec := rt.next
 	rt.next++
+	t0 := time.Now()
 	rt.buf = timemsg.AppendClock(rt.buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: sec}})
 	if err := rt.pub.Publish(rt.ctx, rt.buf); err != nil {
 		b.Fatal(err)
 	}
+	rt.writes = append(rt.writes, time.Since(t0))
 	if rt.e != nil {
 		want := int64(sec) * 1e9
 		if err := rt.e.SpinUntil(rt.ctx, func() bool { return rt.clock.Now().Nanoseconds() >= want }); err != nil {

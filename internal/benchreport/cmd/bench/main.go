@@ -2,7 +2,8 @@
 // figures (benchreport.Rows) with their baselines, several repetitions,
 // writes the ratios to docs/bench.md and copies that table into the
 // README between its markers. Run it as scripts/bench from the module
-// root:
+// root. It runs the benchmarks with -test.short, in which they skip
+// measurements that no row reads:
 //
 //	scripts/bench            # 5 repetitions
 //	scripts/bench -n 3 -run dds   # print only the rows of packages matching "dds"
@@ -100,10 +101,10 @@ func run(n int, only, out, readme, benchtime string) error {
 		run := benchreport.Run{}
 		for _, g := range groups {
 			loads = append(loads, loadAverage())
-			fmt.Fprintf(os.Stderr, "bench: repetition %d/%d: %s %s\n", i+1, n, g.pkg, strings.Join(g.tops, " "))
+			fmt.Fprintf(os.Stderr, "bench: %s repetition %d/%d: %s %s\n", time.Now().UTC().Format("15:04:05"), i+1, n, g.pkg, strings.Join(g.tops, " "))
 			var buf bytes.Buffer
 			cmd := exec.Command(g.bin, "-test.run=^$", "-test.bench=^("+strings.Join(g.tops, "|")+")$",
-				"-test.benchtime="+g.benchtime, "-test.benchmem")
+				"-test.benchtime="+g.benchtime, "-test.benchmem", "-test.short")
 			cmd.Dir = g.pkg
 			cmd.Stdout, cmd.Stderr = &buf, os.Stderr
 			if err := cmd.Run(); err != nil {

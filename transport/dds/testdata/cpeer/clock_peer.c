@@ -20,7 +20,7 @@
  *                      round trips (publish /clock, wait for its echo on
  *                      /clock_pong) for SECONDS, one every PERIOD_US
  *                      (0: back to back), and print
- *                      "rtt <count> <median_ns>"
+ *                      "rtt <count> <median_ns> <write_median_ns>"
  *   clock_peer flood   print "ready" once matched; for each line
  *                      "run SECONDS", publish /clock (keep-last 1000) as
  *                      fast as the reliable writer takes it for SECONDS,
@@ -161,6 +161,7 @@ static int bench(const char *mode, dds_entity_t pp) {
     fflush(stdout);
     size_t cap = 1 << 16;
     int64_t *rtts = malloc(cap * sizeof *rtts);
+    int64_t *writes = malloc(cap * sizeof *writes);
     int32_t sec = 0;
     char line[256];
     while (fgets(line, sizeof line, stdin) != NULL) {
@@ -184,6 +185,7 @@ static int bench(const char *mode, dds_entity_t pp) {
         dds_return_t ret = dds_write(w, &out);
         if (ret < 0)
           die("dds_write", ret);
+        int64_t written = now_ns() - t0;
         for (int got = 0; !got;) {
           dds_waitset_wait(ws, NULL, 0, DDS_SECS(5));
           dds_return_t k = dds_take(r, samples, infos, 16, 16);
@@ -199,11 +201,14 @@ static int bench(const char *mode, dds_entity_t pp) {
         if (n == cap) {
           cap *= 2;
           rtts = realloc(rtts, cap * sizeof *rtts);
+          writes = realloc(writes, cap * sizeof *writes);
         }
+        writes[n] = written;
         rtts[n++] = now_ns() - t0;
       }
       qsort(rtts, n, sizeof *rtts, cmp_i64);
-      printf("rtt %zu %lld\n", n, n > 0 ? (long long)rtts[n / 2] : 0LL);
+      qsort(writes, n, sizeof *writes, cmp_i64);
+      printf("rtt %zu %lld %lld\n", n, n > 0 ? (long long)rtts[n / 2] : 0LL, n > 0 ? (long long)writes[n / 2] : 0LL);
       fflush(stdout);
     }
     return 0;

@@ -1,0 +1,79 @@
+package benchround_test
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/simclock/simclock/internal/benchround"
+)
+
+// Every side runs in every round, in alternating order, and every metric
+// the README rows read is reported. No timing is asserted.
+func TestRun(t *testing.T) {
+	for _, goroutines := range []int{1, 3} {
+		var fig, bare, other atomic.Int64
+		var trace []string
+		side := func(name string, count *atomic.Int64) benchround.Side {
+			return benchround.Side{Name: name, Run: func(n int) {
+				count.Add(int64(n))
+				if goroutines == 1 && (len(trace) == 0 || trace[len(trace)-1] != name) {
+					trace = append(trace, name) // a new segment
+				}
+			}}
+		}
+		res := testing.Benchmark(func(b *testing.B) {
+			trace = trace[:0]
+			benchround.Run(b, benchround.Config{Goroutines: goroutines},
+				side("", &fig), side("bare", &bare), side("other", &other))
+		})
+		if fig.Load() == 0 || bare.Load() == 0 || other.Load() == 0 {
+			t.Fatalf("goroutines=%d: a side never ran: %d %d %d", goroutines, fig.Load(), bare.Load(), other.Load())
+		}
+		for _, m := range []string{"fig_ns/op", "bare_ns/op", "other_ns/op", "ratio_bare", "ratio_bare_min", "ratio_bare_max", "ratio_other", "rounds"} {
+			if _, ok := res.Extra[m]; !ok {
+				t.Errorf("goroutines=%d: metric %s missing: %v", goroutines, m, res.Extra)
+			}
+		}
+		if got := res.Extra["rounds"]; got != float64(res.N) {
+			t.Errorf("goroutines=%d: %v rounds in %d iterations", goroutines, got, res.N)
+		}
+		// Calibration runs each side in order, then round 0 in order,
+		// round 1 reversed (its "other" merges with round 0's last
+		// segment in the trace), round 2 in order (its figure merges).
+		if goroutines == 1 && res.N >= 3 {
+			want := []string{"", "bare", "other", "", "bare", "other", "bare", "", "bare"}
+			if got := trace[:min(len(trace), 9)]; !equal(got, want) {
+				t.Errorf("first two rounds ran %v, want %v", got, want)
+			}
+		}
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// With Once, each side runs exactly one operation a round, and nothing
+// before the first round.
+func TestRunOnce(t *testing.T) {
+	var fig, base int
+	var n int
+	testing.Benchmark(func(b *testing.B) {
+		fig, base = 0, 0
+		benchround.Run(b, benchround.Config{Once: true},
+			benchround.Side{Run: func(int) { fig++ }},
+			benchround.Side{Name: "base", Run: func(int) { base++ }})
+		n = b.N
+	})
+	if fig != n || base != n {
+		t.Errorf("%d rounds ran the figure %d times and the baseline %d times", n, fig, base)
+	}
+}
