@@ -138,8 +138,11 @@ func nodePong(ctx context.Context, tr transport.Transport) int {
 	}
 	buf := make([]byte, 0, timemsg.ClockSize)
 	_, err = c.OnJump(simclock.AnyJump, simclock.JumpCallbacks{Post: func(simclock.TimeJump) {
-		ns := c.Now().Nanoseconds()
-		buf = timemsg.AppendClock(buf[:0], timemsg.Clock{Clock: timemsg.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}})
+		m, err := timemsg.ClockFrom(c.Now())
+		if err != nil {
+			return // beyond a Time message: the ping times out on a lost echo
+		}
+		buf = timemsg.AppendClock(buf[:0], m)
 		pub.Publish(ctx, buf) //nolint:errcheck // the ping times out on a lost echo
 	}})
 	if err != nil {
