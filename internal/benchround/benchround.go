@@ -149,14 +149,20 @@ type Result struct {
 
 // once runs one operation of s and returns its time in ns, wall or CPU.
 func once(s Side, cpu bool) float64 {
+	took := startMeter(cpu)
+	s.Run(1)
+	return took()
+}
+
+// startMeter starts measuring and returns the ns taken since: wall time,
+// or with cpu the CPU time of the whole process (Config.CPU).
+func startMeter(cpu bool) (took func() float64) {
 	if cpu {
 		cpu0 := cpuTime()
-		s.Run(1)
-		return float64((cpuTime() - cpu0).Nanoseconds())
+		return func() float64 { return float64((cpuTime() - cpu0).Nanoseconds()) }
 	}
 	start := time.Now()
-	s.Run(1)
-	return float64(time.Since(start).Nanoseconds())
+	return func() float64 { return float64(time.Since(start).Nanoseconds()) }
 }
 
 // calibrate returns the number of operations of s that lasts about d.
@@ -183,18 +189,8 @@ func calibrate(s Side, d time.Duration) int {
 // segment runs s in batches until the segment's time is up and returns
 // its time per operation in ns.
 func segment(s Side, batch int, cfg Config) float64 {
-	var cpu0 time.Duration
-	if cfg.CPU {
-		cpu0 = cpuTime()
-	}
-	start := time.Now()
-	end := start.Add(cfg.Segment)
-	took := func() float64 {
-		if cfg.CPU {
-			return float64((cpuTime() - cpu0).Nanoseconds())
-		}
-		return float64(time.Since(start).Nanoseconds())
-	}
+	took := startMeter(cfg.CPU)
+	end := time.Now().Add(cfg.Segment)
 	if cfg.Goroutines == 1 {
 		ops, first := 0, s.count()
 		for {
