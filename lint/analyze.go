@@ -481,6 +481,16 @@ func (c *checker) report(u *unit, e *expr, rule rules.ID, msg, why, fix string, 
 	return &c.findings[len(c.findings)-1]
 }
 
+// reportInfo is report at info: a finding that never fails a run, for
+// a hazard the analysis cannot confirm (its message says why).
+func (c *checker) reportInfo(u *unit, e *expr, rule rules.ID, msg, why, fix string, edits []Edit) *Finding {
+	fd := c.report(u, e, rule, msg, why, fix, edits)
+	if fd != nil {
+		fd.Severity = rules.Info
+	}
+	return fd
+}
+
 // fixText picks the Python or the C++ wording of a fix.
 func fixText(u *unit, py, cpp string) string {
 	if u.lang == langPython {

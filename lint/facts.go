@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -1415,15 +1416,9 @@ func (d *dataflow) setBefore(stmts []*stmt, e *expr, p string, f *fn) bool {
 		if s.n.end > e.n.start {
 			return false
 		}
-		switch s.kind {
-		case sAssign:
-			if d.path(s.target, f) == p && s.value != nil {
-				return true
-			}
-		case sIf:
-			if d.assignsTop(s.then, p, f) && (d.assignsTop(s.els, p, f) || d.firstCallBranch(s, f)) {
-				return true
-			}
+		if d.assigns(s, p, f) ||
+			s.kind == sIf && d.assignsTop(s.then, p, f) && (d.assignsTop(s.els, p, f) || d.firstCallBranch(s, f)) {
+			return true
 		}
 	}
 	return false
@@ -1431,12 +1426,12 @@ func (d *dataflow) setBefore(stmts []*stmt, e *expr, p string, f *fn) bool {
 
 // assignsTop reports whether a block assigns p in one of its own statements.
 func (d *dataflow) assignsTop(stmts []*stmt, p string, f *fn) bool {
-	for _, s := range stmts {
-		if s.kind == sAssign && s.value != nil && d.path(s.target, f) == p {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(stmts, func(s *stmt) bool { return d.assigns(s, p, f) })
+}
+
+// assigns reports whether statement s stores a value in p.
+func (d *dataflow) assigns(s *stmt, p string, f *fn) bool {
+	return s.kind == sAssign && s.value != nil && d.path(s.target, f) == p
 }
 
 // firstCallBranch reports whether if-statement s is taken on the first

@@ -141,9 +141,7 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 		"give the baseline the ROS clock type: Time(..., clock_type=ClockType.ROS_TIME), or take it from self.get_clock().now()",
 		"give the baseline the ROS clock type: rclcpp::Time(0, 0, RCL_ROS_TIME), or take it from now()")
 	if undecided != "" {
-		if fd := c.report(u, e, rule, msg+"; info: "+undecided, why, fix, c.clockTypeEdits(sys, f)); fd != nil {
-			fd.Severity = rules.Info
-		}
+		c.reportInfo(u, e, rule, msg+"; info: "+undecided, why, fix, c.clockTypeEdits(sys, f))
 		return
 	}
 	c.report(u, e, rule, msg, why, fix, c.clockTypeEdits(sys, f))

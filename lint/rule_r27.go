@@ -145,7 +145,5 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 		c.report(f.u, e, rules.R27, msg, why, fix, nil)
 		return
 	}
-	if fd := c.report(f.u, e, rules.R27, msg, why, fix, nil); fd != nil {
-		fd.Severity = rules.Info
-	}
+	c.reportInfo(f.u, e, rules.R27, msg, why, fix, nil)
 }

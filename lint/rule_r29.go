@@ -101,9 +101,7 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 		msg += "; a dt < 0 check does not catch it"
 	}
 	if use == elapsedUnknown {
-		if fd := c.report(u, e, rules.R29, msg, why, fix, nil); fd != nil {
-			fd.Severity = rules.Info
-		}
+		c.reportInfo(u, e, rules.R29, msg, why, fix, nil)
 		return
 	}
 	c.reportSimTimeOnly(u, e, rules.R29, msg, why, fix, nil)

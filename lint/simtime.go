@@ -445,11 +445,7 @@ func (c *checker) reportSimTimeOnly(u *unit, e *expr, rule rules.ID, msg, why, f
 	if c.onSimTime(u) {
 		return c.report(u, e, rule, msg, why, fix, edits)
 	}
-	fd := c.report(u, e, rule, msg+noSimTime, why, fix, edits)
-	if fd != nil {
-		fd.Severity = rules.Info
-	}
-	return fd
+	return c.reportInfo(u, e, rule, msg+noSimTime, why, fix, edits)
 }
 
 // onSimTime is the evidence for a finding in unit u: its package's (or
