@@ -339,7 +339,7 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	} else {
 		startPeer(b, "pong", domainBenchRTT)
 	}
-	rt := newRoundTripper(b, node, domain)
+	rt := newRoundTripper(b, node, domain, 5*time.Second, benchResends)
 	defer rt.close()
 	// The node variants also have the C ping send to a simclock node
 	// (nodePong), the sender held equal.
@@ -440,19 +440,26 @@ type roundTripper struct {
 	attempt   context.Context
 	expire    context.CancelFunc
 	resends   int // pings sent again, since the start
+	// maxResends is how many times a round trip sends its ping again
+	// before giving up.
+	maxResends int
 }
 
-// maxResends is how many times a round trip sends its ping again, 5 s
-// apart, before the benchmark gives up on it.
-const maxResends = 5
+// benchResends is how many times a benchmark round trip sends its ping
+// again, 5 s apart, before the benchmark gives up on it.
+const benchResends = 5
 
-func newRoundTripper(b *testing.B, node bool, domain int) *roundTripper {
+// newRoundTripper opens domain and waits for the pong to match; the
+// watchdog ends a wait that made no progress for patience (5 s in the
+// benchmarks), and a round trip then sends its ping again, up to
+// maxResends times (benchResends).
+func newRoundTripper(b testing.TB, node bool, domain int, patience time.Duration, maxResends int) *roundTripper {
 	tr := open(b, domain)
 	pub, err := tr.Publisher(timemsg.ClockTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	rt := &roundTripper{pub: pub, buf: make([]byte, 0, timemsg.ClockSize), next: 1000}
+	rt := &roundTripper{pub: pub, buf: make([]byte, 0, timemsg.ClockSize), next: 1000, maxResends: maxResends}
 	var matched func() bool
 	if node {
 		rt.e = executor.New(executor.Config{})
@@ -487,7 +494,7 @@ func newRoundTripper(b *testing.B, node bool, domain int) *roundTripper {
 	rt.ctx = ctx
 	rt.attempt, rt.expire = context.WithCancel(ctx)
 	rt.watch.Go(func() {
-		tick := time.NewTicker(5 * time.Second)
+		tick := time.NewTicker(patience)
 		defer tick.Stop()
 		last := int64(-1)
 		for {
@@ -567,11 +574,11 @@ func contextSwitches(pid int) int64 {
 }
 
 // roundTrip publishes one ping and waits for its echo. When the watchdog
-// finds no progress for 5 s, it sends the ping again (counted in
-// rt.resends, logged with what the receiving side had seen) and keeps
-// waiting, up to maxResends times: a benchmark on a loaded machine
-// reports a stall or a lost sample instead of aborting the run.
-func (rt *roundTripper) roundTrip(b *testing.B) {
+// finds no progress for its patience (5 s), it sends the ping again
+// (counted in rt.resends, logged with what the receiving side had seen)
+// and keeps waiting, up to rt.maxResends times: a benchmark on a loaded
+// machine reports a stall or a lost sample instead of aborting the run.
+func (rt *roundTripper) roundTrip(b testing.TB) {
 	rt.inFlight.Store(true)
 	defer func() { rt.progress.Add(1); rt.inFlight.Store(false) }()
 	sec := rt.next
@@ -594,7 +601,7 @@ func (rt *roundTripper) roundTrip(b *testing.B) {
 			}
 			return
 		}
-		if rt.ctx.Err() != nil || sent == maxResends {
+		if rt.ctx.Err() != nil || sent == rt.maxResends {
 			b.Fatalf("no pong for ping %d in %v, sent %d times (%s): %v", sec, time.Since(start).Round(time.Millisecond), sent+1, rt.seen(), err)
 		}
 		rt.resends++

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -228,5 +229,62 @@ func TestExecutorWaitSetRacingPublishers(t *testing.T) {
 		if n := len(got[i]); n != 0 {
 			t.Errorf("pinger %d: %d samples handled twice", i, n)
 		}
+	}
+}
+
+var domainBenchResend = testdomain.ID(164)
+
+// The benchmark's round trip survives a lost ping: the watchdog ends the
+// wait and the ping goes out again (counted), where it used to abort the
+// whole benchmark run ("no pong for ping 25379"). The pong here loses the
+// first copy of two pings on purpose, once waiting on a subscription and
+// once in a node's clock. The watchdog's patience is short so that the
+// test is quick; on a slow machine it may resend more often, which the
+// test allows: it asserts only that every round trip completes and that
+// the dropped pings were sent again.
+func TestRoundTripResendsALostPing(t *testing.T) {
+	requireDDS(t)
+	for _, node := range []bool{false, true} {
+		t.Run(fmt.Sprintf("node=%v", node), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), pingPongDeadline)
+			defer cancel()
+			pong := open(t, domainBenchResend)
+			sub, err := pong.Subscribe(timemsg.ClockTopic, timemsg.ClockTypeName, transport.QoS{Depth: 1000, Reliability: transport.Reliable})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pub, err := pong.Publisher(pongTopic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lose := map[int32]bool{1000: true, 1500: true} // the first warm-up ping and one later
+			var lost atomic.Int32
+			pongCtx, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				transport.Receive(pongCtx, sub, func(s transport.Sample) { //nolint:errcheck // ends with pongCtx
+					if sec := int32(binary.LittleEndian.Uint32(s.Data[4:8])); lose[sec] {
+						delete(lose, sec)
+						lost.Add(1)
+						return
+					}
+					pub.Publish(pongCtx, s.Data) //nolint:errcheck // the ping resends
+				})
+			})
+			defer func() { stop(); wg.Wait() }()
+
+			// 100 ms of patience, and 20 minutes' worth of resends.
+			rt := newRoundTripper(t, node, domainBenchResend, 100*time.Millisecond, 12000) // 1000 round trips
+			defer rt.close()
+			for range 1000 {
+				rt.roundTrip(t)
+			}
+			if n := lost.Load(); n != 2 {
+				t.Fatalf("the pong lost %d pings, want 2", n)
+			}
+			if rt.resends < 2 {
+				t.Errorf("%d resends for 2 lost pings", rt.resends)
+			}
+		})
 	}
 }
