@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The corpus files are written by hand and by scripts/lint-corpus-pool, and
+// an error in them does not show until someone extracts and lints hundreds
+// of trees: a name two repositories share would put both in one directory,
+// a repository in both sets would be read while it is being evaluated. These
+// tests check what the measurement relies on.
+
+var (
+	repoPattern   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	rulePattern   = regexp.MustCompile(`^R[0-9]+$`)
+)
+
+// readSet reads dev.tsv or eval.tsv, checking each row: name, repository, commit.
+func readSet(t *testing.T, path string) (names, repos map[string]string) {
+	t.Helper()
+	rows, err := readTSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, repos = map[string]string{}, map[string]string{}
+	for i, r := range rows {
+		at := fmt.Sprintf("%s: entry %d", path, i+1)
+		if len(r) != 3 {
+			t.Errorf("%s: %d columns, want name, repository, commit", at, len(r))
+			continue
+		}
+		name, repo, commit := r[0], r[1], r[2]
+		if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+			t.Errorf("%s: name %q is not one directory name", at, name)
+		}
+		if !repoPattern.MatchString(repo) {
+			t.Errorf("%s: repository %q is not owner/name", at, repo)
+		}
+		if !commitPattern.MatchString(commit) {
+			t.Errorf("%s: commit %q is not 40 hex digits", at, commit)
+		}
+		names[name] = repo
+		repos[strings.ToLower(repo)] = name
+	}
+	return names, repos
+}
+
+func TestSetsAreDisjointAndWellFormed(t *testing.T) {
+	dev, devRepos := readSet(t, "dev.tsv")
+	eval, evalRepos := readSet(t, "eval.tsv")
+	// Both sets are extracted side by side under one directory, on file
+	// systems that may ignore case.
+	dirs := map[string]string{}
+	for _, set := range []struct {
+		file  string
+		names map[string]string
+	}{{"dev.tsv", dev}, {"eval.tsv", eval}} {
+		for name := range set.names {
+			dir := strings.ToLower(name)
+			if other, ok := dirs[dir]; ok {
+				t.Errorf("%s: name %q and %s share a directory under the corpus", set.file, name, other)
+			}
+			dirs[dir] = set.file + ":" + name
+		}
+	}
+	for repo, name := range evalRepos {
+		if devName, ok := devRepos[repo]; ok {
+			t.Errorf("eval.tsv: %s (%s) is in dev.tsv too, as %s: an evaluated tree must not have been read", repo, name, devName)
+		}
+	}
+	if len(dev) < 150 {
+		t.Errorf("dev.tsv: %d repositories; the issue asks for a corpus of at least 150", len(dev))
+	}
+}
+
+func TestPoolIsWellFormed(t *testing.T) {
+	rows, err := readTSV("pool.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for i, r := range rows {
+		if len(r) != 2 || !repoPattern.MatchString(r[0]) || r[1] == "" {
+			t.Errorf("pool.tsv: entry %d: %q, want owner/name and a kind", i+1, r)
+			continue
+		}
+		repo := strings.ToLower(r[0])
+		if j, ok := seen[repo]; ok {
+			t.Errorf("pool.tsv: entry %d: %s is entry %d too", i+1, r[0], j)
+		}
+		seen[repo] = i + 1
+	}
+}
+
+// Every verdict names a repository of its set, a line, a rule and a verdict
+// scripts/lint-corpus understands for every distribution.
+func TestVerdictsNameTheirSet(t *testing.T) {
+	for _, c := range []struct{ verdicts, set string }{
+		{"verdicts.tsv", "dev.tsv"},
+		{"eval-verdicts.tsv", "eval.tsv"},
+	} {
+		names, _ := readSet(t, c.set)
+		rows, err := readTSV(c.verdicts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rows {
+			at := fmt.Sprintf("%s: entry %d", c.verdicts, i+1)
+			if len(r) < 5 {
+				t.Errorf("%s: %d columns, want repo, file, line, rule, verdict, reason", at, len(r))
+				continue
+			}
+			if _, ok := names[r[0]]; !ok {
+				t.Errorf("%s: repository %q is not in %s", at, r[0], c.set)
+			}
+			if n, err := strconv.Atoi(r[2]); err != nil || n < 1 {
+				t.Errorf("%s: line %q is not a line number", at, r[2])
+			}
+			if !rulePattern.MatchString(r[3]) {
+				t.Errorf("%s: rule %q is not R<n>", at, r[3])
+			}
+			for _, distro := range []string{"humble", "jazzy", "kilted", "rolling"} {
+				switch v := verdictFor(r[4], distro); v {
+				case "real", "fp", "debatable", "?":
+				default:
+					t.Errorf("%s: verdict %q on %s is not real, fp, debatable or ?", at, v, distro)
+				}
+			}
+		}
+	}
+}
