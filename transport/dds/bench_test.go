@@ -317,8 +317,8 @@ func (r *rounds) report(b *testing.B) {
 // pays. SIMCLOCK_BENCH_PONG=c makes simclock's segment use the C pong
 // instead of a simclock peer, which isolates simclock's sending and
 // receiving side. resends counts the pings of simclock's segment sent
-// again because no echo came for 5 s (see roundTrip), roundtrip_max_ms
-// its longest round trip, and foreign_echoes the echoes of /clock values
+// again because no echo came for 5 to 10 s (see roundTrip),
+// roundtrip_max_ms its longest round trip, and foreign_echoes the echoes of /clock values
 // it did not send (another process publishing /clock on the domain, whose
 // echoes can push ours out of the keep-last histories): 0, a few ms and 0
 // on a machine of its own.
@@ -446,7 +446,8 @@ type roundTripper struct {
 	longest  time.Duration   // the segment's longest round trip
 
 	// The watchdog ends the current round trip's wait (attempt) when it
-	// made no progress for 5 s; the round trip then sends its ping again.
+	// made no progress for a whole tick of its patience (5 s); the round
+	// trip then sends its ping again.
 	attemptMu sync.Mutex
 	attempt   context.Context
 	expire    context.CancelFunc
