@@ -38,6 +38,10 @@ type checker struct {
 	// simTime says the code may run on sim time: a launch or parameter
 	// file of the run, or a file of the package, mentions use_sim_time.
 	simTime bool
+	// root is the package's directory (holding package.xml), "" outside
+	// any package; wallNodes caches nodeOnWallTime per file.
+	root      string
+	wallNodes map[*unit]bool
 	// comparedOnly marks window subtractions whose result is only ever
 	// compared (directly, or through a local read only in comparisons).
 	comparedOnly map[*expr]bool

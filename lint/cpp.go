@@ -119,15 +119,20 @@ func normType(s string) string {
 
 func (c *cppFront) field(n *node, cls *class) {
 	typ := normType(c.u.text(n.child("type")))
-	for _, d := range n.childrenField("declarator") {
-		if d.kind != "field_identifier" {
-			continue // methods, pointers, arrays
+	var f *field
+	for _, ch := range n.children {
+		switch {
+		case ch.field == "declarator":
+			f = nil
+			if ch.kind != "field_identifier" {
+				continue // methods, pointers, arrays
+			}
+			f = &field{name: c.u.text(ch), typ: typ, n: ch, decl: n, file: c.u}
+			cls.fields[f.name] = f
+		case ch.field == "default_value" && f != nil:
+			// double x_{0.0}, v_{1.0}: each declarator's own initializer
+			f.init = c.construct(typ, ch, nil)
 		}
-		f := &field{name: c.u.text(d), typ: typ, n: d, decl: n, file: c.u}
-		if dv := n.child("default_value"); dv != nil {
-			f.init = c.construct(typ, dv, nil)
-		}
-		cls.fields[f.name] = f
 	}
 }
 

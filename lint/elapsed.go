@@ -20,6 +20,7 @@ const (
 	elapsedGuarded                     // an upper bound skips or clamps a large dt
 	elapsedHarmless                    // only compared, as a throttle or a watchdog whose expiry only resets state
 	elapsedUnknown                     // compared or handed on with effects the analysis cannot judge
+	elapsedZeroed                      // a dt in arithmetic, multiplied only by values still 0 at the first tick (firsttick.go)
 	elapsedArith                       // a dt in arithmetic: integrals, rates
 )
 
@@ -51,13 +52,35 @@ func (c *checker) elapsedUse(site *expr, prev string, f *fn) elapsedKind {
 		})
 	}
 	usesAny := func(e *expr) bool { return uses(e) || len(derived) > 0 && c.mentions(e, derived, f, false) }
+	// usesDt is usesAny without the derived locals whose every value is
+	// a zeroed step (yaw_mid = yaw + 0.5 * w * dt with w still 0).
+	carried := map[string]bool{}
+	for p := range derived {
+		for g := f; g != nil; g = g.outer {
+			for _, v := range c.d.localVals[g][p] {
+				if v.n == nil || !c.zeroedStep(v, uses, f, v.n.start) {
+					carried[p] = true
+				}
+			}
+		}
+	}
+	usesDt := func(e *expr) bool { return uses(e) || len(carried) > 0 && c.mentions(e, carried, f, false) }
 	unknown, harmless, flag := false, false, false
 	guardAt := -1 // offset of the first guard
-	var ariths []int
+	type arithUse struct {
+		at     int
+		zeroed bool // multiplied by a value still 0 at the first tick
+	}
+	var ariths []arithUse
 	arith := func(s *stmt) {
-		if s.n != nil {
-			ariths = append(ariths, s.n.start)
+		if s.n == nil {
+			return
 		}
+		e := s.e
+		if s.kind == sAssign {
+			e = s.value
+		}
+		ariths = append(ariths, arithUse{s.n.start, s.kind != sExpr && c.zeroedStep(e, usesDt, f, s.n.start)})
 	}
 	var walk func(stmts []*stmt)
 	walk = func(stmts []*stmt) {
@@ -134,13 +157,23 @@ func (c *checker) elapsedUse(site *expr, prev string, f *fn) elapsedKind {
 		}
 	}
 	walk(f.body)
-	for _, at := range ariths {
-		if guardAt < 0 || at < guardAt {
-			return elapsedArith
+	zeroed := false
+	for _, a := range ariths {
+		if guardAt < 0 || a.at < guardAt {
+			if !a.zeroed {
+				return elapsedArith
+			}
+			zeroed = true
 		}
 	}
 	switch {
-	case guardAt >= 0:
+	case zeroed && !c.moves(f.body, prev, f):
+		// a time since start (count / (now - start)): every later value
+		// is measured from the constructor's 0 too, not only the first
+		return elapsedArith
+	case zeroed && !unknown:
+		return elapsedZeroed
+	case guardAt >= 0 && !zeroed:
 		return elapsedGuarded
 	case unknown, flag && !harmless:
 		return elapsedUnknown

@@ -441,7 +441,7 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 	}
 	d := newDataflow(units, classes)
 	d.solve()
-	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: runsOnSimTime(g.root, units, r.simTime),
+	c := &checker{d: d, enabled: r.enabled, distro: r.distro, simTime: runsOnSimTime(g.root, units, r.simTime), root: g.root,
 		ifConds: map[*fn][]*expr{}, pairs: map[pairKey]map[string]bool{},
 		seen: map[seenKey]bool{}, comparedOnly: map[*expr]bool{}}
 	c.guardPass(units)

@@ -138,7 +138,7 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 	switch {
 	case c.silentNegative(f):
 	case !c.onSimTime(f.u):
-		msg += noSimTime
+		msg += c.noSimTimeReason(f.u)
 	case c.diagnosticOnly(f):
 		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"
 	default:

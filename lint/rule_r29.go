@@ -97,10 +97,16 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 		why = "A baseline stored before the first /clock is 0, so the first elapsed time measured from it is the whole first /clock value (R29): " +
 			"a grace period or deadline from startup is over before it began. Whether that matters depends on what the code does then, which the linter cannot tell."
 		fix = "start the baseline when the clock has started (skip while prev <= 0, then set it to now), or measure startup deadlines on a steady clock"
+	} else if use == elapsedZeroed {
+		msg = fmt.Sprintf("baseline %s is taken from now() in the constructor (0 before the first /clock), so \"%s\" is the whole first /clock value the first time; "+
+			"every step it makes is multiplied by a value still 0 then (set to 0 at construction and otherwise only by a subscription's callback): nothing moves on the first tick", base, e.text())
+		why = "A baseline stored before the first /clock is 0, so the first dt is the whole first /clock value (R29). Here that dt only multiplies values " +
+			"the constructor sets to 0 and only a message sets otherwise (a commanded velocity before any command): the first step is 0, whatever dt is."
+		fix = "nothing is needed while no message can arrive before the first tick; to be safe, skip the update when prev <= 0 or now <= 0, then move the baseline to now"
 	} else if dtCheck {
 		msg += "; a dt < 0 check does not catch it"
 	}
-	if use == elapsedUnknown {
+	if use == elapsedUnknown || use == elapsedZeroed {
 		c.reportInfo(u, e, rules.R29, msg, why, fix, nil)
 		return
 	}

@@ -57,10 +57,16 @@ func readsSimTime(src []byte, path string) bool {
 // (or, in launch files, a launch argument that may be true), or, with
 // reads, for a non-literal one in a source file.
 func simTimeMentions(src []byte, path string, reads bool) bool {
+	return simTimeMentionsIn(src, path, reads, 0, len(src))
+}
+
+// simTimeMentionsIn is simTimeMentions for the mentions that start in
+// src[from:to] (one Node(...) of a launch file), read in the whole file.
+func simTimeMentionsIn(src []byte, path string, reads bool, from, to int) bool {
 	l := langOf(path)
 	launch := isLaunchOrParams(path)
-	for at := 0; ; {
-		i := bytes.Index(src[at:], simTimeMarker)
+	for at := from; ; {
+		i := bytes.Index(src[at:to], simTimeMarker)
 		if i < 0 {
 			return false
 		}
@@ -445,14 +451,37 @@ func (c *checker) reportSimTimeOnly(u *unit, e *expr, rule rules.ID, msg, why, f
 	if c.onSimTime(u) {
 		return c.report(u, e, rule, msg, why, fix, edits)
 	}
-	return c.reportInfo(u, e, rule, msg+noSimTime, why, fix, edits)
+	return c.reportInfo(u, e, rule, msg+c.noSimTimeReason(u), why, fix, edits)
 }
 
 // onSimTime is the evidence for a finding in unit u: its package's (or
-// run's) launch, parameter and source files, or u itself reading
+// run's) launch, parameter and source files, unless the package's launches
+// start u's node only on wall time (simtime_node.go), or u itself reading
 // use_sim_time.
 func (c *checker) onSimTime(u *unit) bool {
-	return c.simTime || readsSimTime(u.src, u.path)
+	return c.simTime && !c.wallNode(u) || readsSimTime(u.src, u.path)
+}
+
+// noSimTimeReason says why a finding in u has no evidence of sim time.
+func (c *checker) noSimTimeReason(u *unit) string {
+	if c.simTime && c.wallNode(u) {
+		return noSimTimeNode
+	}
+	return noSimTime
+}
+
+// wallNode reports (once per file) whether u's package launches u's node
+// only on wall time.
+func (c *checker) wallNode(u *unit) bool {
+	if got, ok := c.wallNodes[u]; ok {
+		return got
+	}
+	if c.wallNodes == nil {
+		c.wallNodes = map[*unit]bool{}
+	}
+	w := nodeOnWallTime(c.root, u.path)
+	c.wallNodes[u] = w
+	return w
 }
 
 // isValueSide reports whether a mention that follows before is a value,

@@ -37,6 +37,11 @@ type Side struct {
 	// Run(n) can do more than n (an executor round calls every timer that
 	// is due). Only with one goroutine a side.
 	Ops func() int64
+	// Cost, set instead of Run, performs one operation and returns what
+	// it cost in ns by the side's own measure: for work whose cost is not
+	// this process's time (another process's CPU time per sample it
+	// received). Only with Config.Once.
+	Cost func() float64
 }
 
 // Config shapes the rounds.
@@ -87,6 +92,12 @@ func Run(b *testing.B, cfg Config, figure Side, baselines ...Side) Result {
 		}
 	}
 	for _, s := range sides {
+		if (s.Run == nil) == (s.Cost == nil) {
+			b.Fatalf("benchround: %s needs one of Run and Cost", s.Name)
+		}
+		if s.Cost != nil && !cfg.Once {
+			b.Fatalf("benchround: %s has its own Cost, which needs Config.Once", s.Name)
+		}
 		if s.Ops != nil && cfg.Goroutines > 1 {
 			b.Fatalf("benchround: %s counts its operations on %d goroutines", s.Name, cfg.Goroutines)
 		}
@@ -147,8 +158,12 @@ type Result struct {
 	PerOp, Ratio map[string]float64
 }
 
-// once runs one operation of s and returns its time in ns, wall or CPU.
+// once runs one operation of s and returns its time in ns, wall or CPU,
+// or its own Cost.
 func once(s Side, cpu bool) float64 {
+	if s.Cost != nil {
+		return s.Cost()
+	}
 	took := startMeter(cpu)
 	s.Run(1)
 	return took()

@@ -77,3 +77,26 @@ func TestRunOnce(t *testing.T) {
 		t.Errorf("%d rounds ran the figure %d times and the baseline %d times", n, fig, base)
 	}
 }
+
+// A side with its own Cost is measured by it, not timed: the figure
+// costs 3 and the baseline 1 whatever the time they take, so every
+// per-round ratio is 3. The sides alternate as with Run.
+func TestRunCost(t *testing.T) {
+	var order []string
+	var res benchround.Result
+	testing.Benchmark(func(b *testing.B) {
+		order = order[:0]
+		res = benchround.Run(b, benchround.Config{Once: true},
+			benchround.Side{Cost: func() float64 { order = append(order, "fig"); return 3 }},
+			benchround.Side{Name: "base", Cost: func() float64 { order = append(order, "base"); return 1 }})
+	})
+	if len(order) < 2 || order[0] != "fig" || order[1] != "base" {
+		t.Fatalf("order %v", order)
+	}
+	if len(order) >= 4 && (order[2] != "base" || order[3] != "fig") {
+		t.Errorf("the second round ran %v, want the baseline first", order[2:4])
+	}
+	if res.PerOp["fig"] != 3 || res.PerOp["base"] != 1 || res.Ratio["base"] != 3 {
+		t.Errorf("fig %v, base %v, ratio %v; want 3, 1, 3", res.PerOp["fig"], res.PerOp["base"], res.Ratio["base"])
+	}
+}

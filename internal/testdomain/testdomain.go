@@ -5,9 +5,18 @@
 // Two runs of the suite on one machine (two checkouts, or a benchmark
 // beside a test run) would still share those ids; setting
 // SIMCLOCK_DOMAIN_OFFSET=N in the environment shifts every one of them by
-// N, so the runs use disjoint domains:
+// N, so that each benchmark or test meets a different one in the other
+// run:
 //
 //	SIMCLOCK_DOMAIN_OFFSET=40 scripts/bench
+//
+// The shifted ids are not disjoint from the unshifted ones: the fixed ids
+// span 61 to 171 and an offset can be at most 61, so a shifted benchmark
+// shares its domain with some unshifted test (at 60, the round-trip
+// benchmark's 126 is TestDoctorGate's, whose simulator publishes /clock
+// at 100 Hz). Runs that must not see each other's traffic belong in
+// separate network namespaces (ip netns exec). The /clock benchmarks
+// count the echoes they did not send (foreign_echoes).
 //
 // An offset that is not a number, or that pushes an id past 232 (the
 // highest ROS_DOMAIN_ID), makes ID panic, naming the variable: a test
