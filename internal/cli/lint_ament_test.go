@@ -128,19 +128,27 @@ func TestAmentColcon(t *testing.T) {
 		"clean_pkg/node.py":              "from rclpy.node import Node\n\n\nclass N(Node):\n    pass\n",
 		"test/fixture.py":                string(tracker),
 	})
-	colcon := func(args ...string) string {
+	colcon := func(args ...string) (string, error) {
 		t.Helper()
 		cmd := exec.CommandContext(t.Context(), python, append([]string{"-m", "colcon"}, args...)...)
 		cmd.Dir = ws
 		cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin", "COLCON_HOME="+filepath.Join(ws, ".colcon"))
-		out, _ := cmd.CombinedOutput() // test and test-result exit 1 on failures: the output says
-		return string(out)
+		out, err := cmd.CombinedOutput() // test and test-result exit 1 on failures: the output says
+		return string(out), err
 	}
-	if out := colcon("build"); !strings.Contains(out, "2 packages finished") {
-		t.Fatalf("colcon build:\n%s", out)
+	// The build's exit status and both install trees say it built: the
+	// "Summary: 2 packages finished" line comes from colcon-output, which a
+	// machine without Debian's Recommends does not have.
+	if out, err := colcon("build"); err != nil {
+		t.Fatalf("colcon build: %v\n%s", err, out)
+	}
+	for _, pkg := range []string{"linted_pkg", "clean_pkg"} {
+		if _, err := os.Stat(filepath.Join(ws, "install", pkg, "share", pkg, "package.xml")); err != nil {
+			t.Fatalf("colcon build did not install %s: %v", pkg, err)
+		}
 	}
 	colcon("test")
-	out := colcon("test-result", "--all")
+	out, _ := colcon("test-result", "--all")
 	for _, want := range []string{
 		"build/linted_pkg/test_results/linted_pkg/simclock_lint.xunit.xml: 6 tests, 0 errors, 5 failures, 0 skipped",
 		"build/clean_pkg/test_results/clean_pkg/simclock_lint.xunit.xml: 1 test, 0 errors, 0 failures, 0 skipped",
