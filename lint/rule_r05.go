@@ -81,7 +81,7 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 				return
 			}
 		}
-		if c.stateGuarded(e, p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
+		if c.stateGuarded(e, p, f, conds) || c.localFlagGuarded(p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
 			c.isParam(sys, f) && c.paramSetAtCalls(p, f) {
 			return
 		}
@@ -506,4 +506,59 @@ func caughtMismatch(n *node, src []byte) bool {
 		}
 	}
 	return false
+}
+
+// localFlagGuarded reports whether the local p (a default-constructed
+// rclcpp::Time or rclpy Time(), SYSTEM_TIME until assigned) is read only
+// behind a local flag that f sets to true only in statement lists that
+// also assign p ("bool received = false; rclcpp::Time seen; switch (id)
+// { case 1: if (got1_) { seen = seen1_; received = true; } ... }
+// if (received) { now - seen }"): the flag says p has been assigned,
+// as a member flag does (stateGuarded). A flag set anywhere without p
+// guards nothing.
+func (c *checker) localFlagGuarded(p string, f *fn, conds []cond) bool {
+	if p == "" || strings.Contains(p, ".") {
+		return false
+	}
+	for _, cd := range conds {
+		if cd.neg || cd.e == nil || cd.e.kind != eName {
+			continue
+		}
+		if q := c.d.path(cd.e, f); q != "" && q != p && !strings.Contains(q, ".") && c.flagSetWith(f, q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagSetWith reports whether every assignment in f that sets the local
+// flag q to anything but false sets it to true in a statement list that
+// also assigns the local p a value, and there is at least one.
+func (c *checker) flagSetWith(f *fn, q, p string) bool {
+	literal := func(e *expr, want string) bool {
+		return e != nil && strings.EqualFold(strings.TrimSpace(e.text()), want)
+	}
+	sets, ok := 0, true
+	var scan func(stmts []*stmt)
+	scan = func(stmts []*stmt) {
+		assignsP := false
+		for _, s := range stmts {
+			if s.kind == sAssign && s.value != nil && c.d.path(s.target, f) == p {
+				assignsP = true
+			}
+		}
+		for _, s := range stmts {
+			if s.kind == sAssign && c.d.path(s.target, f) == q && !(s.value == nil && s.decl) && !literal(s.value, "false") {
+				if !literal(s.value, "true") || !assignsP {
+					ok = false
+				}
+				sets++
+			}
+			scan(s.then)
+			scan(s.els)
+			scan(s.body)
+		}
+	}
+	scan(f.body)
+	return ok && sets > 0
 }

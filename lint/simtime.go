@@ -47,10 +47,62 @@ func setsSimTime(src []byte, path string) bool {
 	return simTimeMentions(src, path, false)
 }
 
+// noSimTimeDefault is what a finding says in a node that reads
+// use_sim_time itself but declares it false by default.
+const noSimTimeDefault = "; info: its node reads use_sim_time but declares it false by default, and nothing in its package turns it on, so it may never run on sim time"
+
 // readsSimTime reports whether a node's source (not a launch file) asks
-// for use_sim_time: the node expects to run on sim time.
+// for use_sim_time: the node expects to run on sim time. One that
+// declares or reads it with a default of false
+// (declare_parameter('use_sim_time', False), get_parameter_or(...,
+// false)) expects wall time unless told otherwise: no evidence.
 func readsSimTime(src []byte, path string) bool {
-	return !isLaunchOrParams(path) && simTimeMentions(src, path, true)
+	return !isLaunchOrParams(path) && simTimeMentions(src, path, true) && !defaultsSimTimeOff(src, path)
+}
+
+// simTimeDefaultCalls are the calls whose second argument is the
+// parameter's default.
+var simTimeDefaultCalls = [][]byte{[]byte("declare_parameter"), []byte("get_parameter_or")}
+
+// defaultsSimTimeOff reports whether a node's source declares or reads
+// use_sim_time with a literal default of false.
+func defaultsSimTimeOff(src []byte, path string) bool {
+	if isLaunchOrParams(path) {
+		return false
+	}
+	l := langOf(path)
+	for at := 0; ; {
+		i := bytes.Index(src[at:], simTimeMarker)
+		if i < 0 {
+			return false
+		}
+		i += at
+		at = i + len(simTimeMarker)
+		if i > 0 && isIdentByte(src[i-1]) || at < len(src) && isIdentByte(src[at]) || inComment(src, i, l) {
+			continue
+		}
+		// declare_parameter('use_sim_time', False),
+		// declare_parameter<bool>("use_sim_time", false): the call's
+		// name, a template argument, "(" and a quote before the name.
+		before := bytes.TrimRight(src[max(0, i-40):i], "\"' \t\n(")
+		if j := bytes.LastIndexByte(before, '<'); j >= 0 && bytes.HasSuffix(before, []byte(">")) {
+			before = before[:j]
+		}
+		call := false
+		for _, name := range simTimeDefaultCalls {
+			call = call || bytes.HasSuffix(before, name)
+		}
+		if call && simTimeValue(src[at:], l) == simOff && defaultArg(src[at:]) {
+			return true
+		}
+	}
+}
+
+// defaultArg reports whether the text after a quoted parameter name goes
+// on to a second argument (", False)"), not closing the call.
+func defaultArg(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, "\"' \t")
+	return len(rest) > 0 && rest[0] == ','
 }
 
 // simTimeMentions scans src's use_sim_time mentions for a setting to true
@@ -466,6 +518,9 @@ func (c *checker) onSimTime(u *unit) bool {
 func (c *checker) noSimTimeReason(u *unit) string {
 	if c.simTime && c.wallNode(u) {
 		return noSimTimeNode
+	}
+	if simTimeMentions(u.src, u.path, true) && defaultsSimTimeOff(u.src, u.path) {
+		return noSimTimeDefault
 	}
 	return noSimTime
 }

@@ -86,6 +86,15 @@ func TestSetsSimTime(t *testing.T) {
 		{"a.launch.py", "x = 1  # set use_sim_time when simulating\n", false},
 		{"n.py", "self.declare_parameter('use_sim_time', False)\n", false},
 		{"n.py", "sim = self.get_parameter('use_sim_time').value\n", true},
+		// A node that reads it but declares it false by default expects
+		// wall time unless told otherwise (round 8).
+		{"n.py", "if not self.has_parameter('use_sim_time'):\n    self.declare_parameter('use_sim_time', False)\nsim = self.get_parameter('use_sim_time').value\n", false},
+		{"n.py", "self.declare_parameter('use_sim_time', True)\nsim = self.get_parameter('use_sim_time').value\n", true},
+		{"n.py", "sim = self.get_parameter_or('use_sim_time', False).value\n", false},
+		{"n.cpp", "declare_parameter<bool>(\"use_sim_time\", false);\nget_parameter(\"use_sim_time\", sim_);\n", false},
+		{"n.cpp", "sim_ = get_parameter_or<bool>(\"use_sim_time\", false);\nget_parameter(\"use_sim_time\", sim_);\n", false},
+		{"n.cpp", "declare_parameter<bool>(\"use_sim_time\", true);\nget_parameter(\"use_sim_time\", sim_);\n", true},
+		{"n.cpp", "get_parameter(\"use_sim_time\", sim_);  // declare_parameter(\"use_sim_time\", false) throws\n", true},
 		{"l.launch.xml", "<param name=\"use_sim_time\" value=\"true\"/>\n", true},
 		{"l.launch.xml", "<param name=\"use_sim_time\" value=\"false\"/>\n", false},
 		{"l.launch.xml", "<!-- <param name=\"use_sim_time\" value=\"true\"/> -->\n", false},

@@ -43,9 +43,9 @@ func TestLintJUnitGolden(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 1 and nothing", code, errOut)
 	}
 	c := reporttest.ValidateJUnit(t, []byte(out))
-	// The two C++ windows are info on Jazzy: passing test cases.
-	if c.Tests != 9 || c.Failures != 7 {
-		t.Errorf("%+v, want 9 tests, 7 failures", c)
+	// The two C++ windows are info on Jazzy, and R29 always is: passing test cases.
+	if c.Tests != 9 || c.Failures != 6 {
+		t.Errorf("%+v, want 9 tests, 6 failures", c)
 	}
 	golden(t, "junit.golden", junitTime.ReplaceAllString(out, ` time="T"`))
 
@@ -158,7 +158,7 @@ func TestLintUnreadable(t *testing.T) {
 		t.Errorf("--fail-on never: exit %d, want 1", code)
 	}
 	out, _, _ = run("lint", "--format", "junit", src)
-	if c := reporttest.ValidateJUnit(t, []byte(out)); c.Errors != 1 || c.Failures != 12 {
+	if c := reporttest.ValidateJUnit(t, []byte(out)); c.Errors != 1 || c.Failures != 10 {
 		t.Errorf("junit: %+v", c)
 	}
 	out, _, _ = run("lint", "--format", "json", src)

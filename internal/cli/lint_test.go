@@ -99,7 +99,7 @@ func TestLintText(t *testing.T) {
 			t.Errorf("why %s printed %d times, want once", id, n)
 		}
 	}
-	if !regexp.MustCompile(`window.cpp:8:14: (info|warning|error): R26:`).MatchString(out) || !strings.Contains(out, "tracker.py:25:15: warning: R29:") {
+	if !regexp.MustCompile(`window.cpp:8:14: (info|warning|error): R26:`).MatchString(out) || !strings.Contains(out, "tracker.py:25:15: info: R29:") {
 		t.Errorf("missing expected findings:\n%s", out)
 	}
 	// The R5 on window.cpp line 13 carries a suppression comment.
@@ -524,5 +524,17 @@ func TestLintDistroFromEnv(t *testing.T) {
 	out, errOut, code = run("", args...)
 	if code != ExitOK || !strings.Contains(out, "rclcpp on Jazzy") || strings.Contains(errOut, "ROS_DISTRO") {
 		t.Errorf("no ROS_DISTRO: exit %d, want Jazzy:\n%s%s", code, out, errOut)
+	}
+}
+
+// R29 reports at info (round 8): it never fails a run with the default
+// --fail-on warning, and --fail-on info still fails on it.
+func TestLintR29NeverFailsByDefault(t *testing.T) {
+	out, _, code := runSimclock(t, "lint", "--rules", "R29", "testdata/lint/pkg")
+	if code != ExitOK || !strings.Contains(out, "tracker.py:25:15: info: R29:") {
+		t.Errorf("default: exit %d, want 0 with the R29 finding at info:\n%s", code, out)
+	}
+	if _, _, code := runSimclock(t, "lint", "--rules", "R29", "--fail-on", "info", "testdata/lint/pkg"); code != ExitFailure {
+		t.Errorf("--fail-on info: exit %d, want 1", code)
 	}
 }
