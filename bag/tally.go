@@ -214,12 +214,19 @@ func (t *tally) keep(list *[]rules.Example, e rules.Example) {
 }
 
 // topic returns the tally of a channel's topic, and sets lastS to the
-// channel's publisher stream in it.
+// channel's publisher stream in it. It is small enough to inline into the
+// per-message path; a channel's first message goes to newChannel.
 func (t *tally) topic(ch *channel) *topicTally {
 	if c := ch.tally; c != nil { // a channel carries its tally: no lookup per message
 		t.lastS = c.stream
 		return c.tt
 	}
+	return t.newChannel(ch)
+}
+
+// newChannel is topic for a channel not seen before: it finds or makes
+// its topic's tally and gives the channel the next publisher stream of it.
+func (t *tally) newChannel(ch *channel) *topicTally {
 	tt := t.topics[ch.Topic]
 	if tt == nil {
 		tt = &topicTally{fields: map[string]*fieldTally{}}
@@ -593,7 +600,9 @@ func (t *tally) clockMessage(tt *topicTally, logNS, idx int64, data []byte) {
 		}
 	}
 	if !c.seen || v != c.stand.value {
-		t.endStand()
+		if c.stand.example >= 0 { // the call only when a pause waits for its length: /clock moves on nearly every message
+			t.endStand()
+		}
 		c.stand.log, c.stand.idx, c.stand.value, c.stand.msgs = logNS, idx, v, 0
 	}
 	c.stand.lastLog = logNS
