@@ -106,12 +106,14 @@ func detectR29(c *checker, e *expr, f *fn, conds []cond) {
 	} else if dtCheck {
 		msg += "; a dt < 0 check does not catch it"
 	}
-	if use == elapsedArith {
-		if c.onSimTime(u) {
-			msg += r29Info
-		} else {
-			msg += c.noSimTimeReason(u)
-		}
+	// Every form says why it is info when its package shows no sim time,
+	// as R26-R28 do; on sim time the timeout and zeroed forms already say
+	// what a reader must check, the dt form says why it does not fail.
+	switch {
+	case !c.onSimTime(u):
+		msg += c.noSimTimeReason(u)
+	case use == elapsedArith:
+		msg += r29Info
 	}
 	c.reportInfo(u, e, rules.R29, msg, why, fix, nil)
 }

@@ -5,6 +5,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/simclock/simclock/rules"
@@ -110,5 +111,69 @@ func TestSetsSimTime(t *testing.T) {
 		if got := setsSimTime([]byte(tc.src), tc.file) || readsSimTime([]byte(tc.src), tc.file); got != tc.want {
 			t.Errorf("setsSimTime(%s: %q) = %v, want %v", tc.file, tc.src, got, tc.want)
 		}
+	}
+}
+
+// Every form of R29 says why it is info when nothing in its package puts
+// it on sim time, as R26-R28 do: a timeout measured from a constructor
+// baseline (round 9's evaluation found that form without the reason,
+// beside R27 findings of the same file that had it).
+func TestR29SaysNoSimTimeInEveryForm(t *testing.T) {
+	const node = `from rclpy.node import Node
+
+
+class Watch(Node):
+    def __init__(self):
+        super().__init__('watch')
+        self.create_subscription(Image, 'camera', self.on_camera, 10)
+        self.create_subscription(LaserScan, 'scan', self.on_lidar, 10)
+        self.last = self.get_clock().now()
+        self.prev = self.get_clock().now()
+        self.total = 0.0
+
+    def on_camera(self, msg):
+        self.last = self.get_clock().now()
+
+    def on_lidar(self, msg):
+        since = self.get_clock().now() - self.last
+        if since.nanoseconds > 2e9:
+            self.predict()
+
+    def on_msg(self, msg):
+        now = self.get_clock().now()
+        dt = (now - self.prev).nanoseconds / 1e9
+        self.total += msg.data * dt
+        self.prev = now
+`
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"package.xml":    "<package format=\"3\"><name>watch</name></package>\n",
+		"watch/watch.py": node,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(t.Context(), []string{dir}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timeout, dt bool
+	for _, f := range res.Findings {
+		if f.Rule() != rules.R29 {
+			continue
+		}
+		timeout = timeout || strings.Contains(f.Message, "timeout or deadline")
+		dt = dt || strings.Contains(f.Message, "does not guard against it")
+		if !strings.Contains(f.Message, "so it may never run on sim time") {
+			t.Errorf("line %d: R29 without the no-sim-time reason: %s", f.Line, f.Message)
+		}
+	}
+	if !timeout || !dt {
+		t.Fatalf("want an R29 of the timeout form and one of the dt form, got %+v", res.Findings)
 	}
 }
