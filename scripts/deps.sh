@@ -29,6 +29,9 @@
 #                      that runs docs/ament.md's CMake lines under colcon
 #                      test (tests only; without their recommends, which
 #                      would pull a desktop notifier)
+#   make               what colcon build's CMake runs (its default generator
+#                      is Unix Makefiles); cmake only recommends it, so the
+#                      install without recommends must name it
 #
 # simclock_need PKG... installs the missing ones when run as root and
 # returns 0; without root it prints the apt-get line that would, and
@@ -41,7 +44,7 @@ export PATH="$PATH:/usr/local/go/bin"
 simclock_all_packages=(cyclonedds-dev cyclonedds-tools gcc g++ libfastrtps-dev fastddsgen python3-rosidl
   python3-flake8 python3-flake8-import-order sqlite3)
 simclock_test_tools=(libxml2-utils cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake
-  python3-colcon-ros python3-colcon-test-result)
+  python3-colcon-ros python3-colcon-test-result make)
 
 simclock_missing() {
   command -v dpkg >/dev/null 2>&1 || return 0

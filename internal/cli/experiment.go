@@ -91,7 +91,7 @@ Examples:
 	f.IntVar(&c.ClockDepth, "clock-depth", 1, "depth of the subject's /clock subscription (ROS uses 1; deeper loses nothing on a busy machine)")
 	addEnumFlag(f, (*string)(&c.Mode), "mode", string(experiment.Virtual), "virtual (deterministic, no sleeping) or realtime (the OS clocks)",
 		string(experiment.Virtual), string(experiment.Realtime))
-	addEnumFlag(f, &opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes)",
+	addEnumFlag(f, &opts.transport, "transport", transportInproc, "inproc, or dds (simulator and subject in separate processes; scenario i on domain ROS_DOMAIN_ID+i)",
 		transportInproc, transportDDS)
 	f.IntVar(&opts.runs, "runs", 1, "repeat the experiment N times and report whether every count was identical")
 	f.StringVar(&opts.plot, "plot", "", "write an SVG timeline of every scenario to this file")

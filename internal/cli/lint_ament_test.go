@@ -82,7 +82,7 @@ func TestAmentColcon(t *testing.T) {
 	_, cmakeErr := exec.LookPath("cmake")
 	_, lintAutoErr := os.Stat("/usr/share/ament_lint_auto/cmake/ament_lint_autoConfig.cmake")
 	if err := check.Run(); err != nil || cmakeErr != nil || lintAutoErr != nil {
-		msg := "needs cmake, ament-cmake, ament-lint and colcon (apt-get install cmake ament-cmake ament-lint python3-colcon-core python3-colcon-cmake python3-colcon-ros python3-colcon-test-result)"
+		msg := "needs cmake, make, ament-cmake, ament-lint and colcon (apt-get install cmake make ament-cmake ament-lint python3-colcon-core python3-colcon-cmake python3-colcon-ros python3-colcon-test-result)"
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI is set and this test %s: %v %v %v", msg, err, cmakeErr, lintAutoErr)
 		}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/simclock/simclock/lint"
 )
 
 // The README shows simclock's output; every line it shows must be what
@@ -197,6 +199,36 @@ func TestReadmeStartupJSONFields(t *testing.T) {
 			if !printed[k] {
 				t.Errorf("%s: the README lists %q, which simclock does not print", kind, k)
 			}
+		}
+	}
+}
+
+// The README's lint section lists the rules lint has ("Rules: …"): each of
+// lint's rules is named there by number, so that a reader who picks one for
+// --rules finds it, and every rule number the list gives on its own in
+// parentheses ("(R27)", "(R5)") is one --rules accepts.
+func TestReadmeLintRules(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(readme), "attributes. Rules: ")
+	if !ok {
+		t.Fatal(`README's lint section has no "Rules: " list`)
+	}
+	list, _, _ = strings.Cut(list, "Why a rule matters")
+	for _, r := range lint.Rules {
+		if !regexp.MustCompile(`\b` + r.ID.String() + `\b`).MatchString(list) {
+			t.Errorf("README's lint rules list does not name %s (%s)", r.ID, r.Name)
+		}
+	}
+	own := regexp.MustCompile(`\((R\d+)[),]`).FindAllStringSubmatch(list, -1)
+	if len(own) < len(lint.Rules) {
+		t.Errorf("only %d rule numbers in parentheses in README's lint rules list", len(own))
+	}
+	for _, m := range own {
+		if _, err := lint.ParseRule(m[1]); err != nil {
+			t.Errorf("README's lint rules list gives (%s), which --rules refuses: %v", m[1], err)
 		}
 	}
 }

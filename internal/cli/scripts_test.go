@@ -149,3 +149,41 @@ func TestReadmeInstallLinesWork(t *testing.T) {
 		}
 	}
 }
+
+// scripts/test installs what the tests run (the README's second command on
+// a fresh Debian machine). Each program a test runs, with the Debian
+// package that provides it, must be in one of scripts/deps.sh's lists:
+// the test tools are installed without their recommends, so a program
+// that only comes as another package's recommendation (make, recommended
+// by cmake; colcon's output handler) is not there on a fresh machine.
+func TestDepsListsTheTestsTools(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	out, err := exec.Command("bash", "-c", `source ../../scripts/deps.sh && echo "${simclock_all_packages[*]} ${simclock_test_tools[*]}"`).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		listed[p] = true
+	}
+	for _, c := range []struct{ program, pkg, user string }{
+		{"gcc", "gcc", "cgo: the dds transport, lint's parsers; the C peer of transport/dds"},
+		{"g++", "g++", "the Fast DDS peer (internal/fastpeer), lint's compile test"},
+		{"idlc, ddsperf", "cyclonedds-tools", "transport/dds's C peer and baselines"},
+		{"fastddsgen", "fastddsgen", "the Fast DDS peer's /diagnostics reader"},
+		{"python3 -m rosidl_adapter", "python3-rosidl", "the Fast DDS peer's /diagnostics reader"},
+		{"flake8 (import order)", "python3-flake8-import-order", "lint's TestFixPassesAmentFlake8"},
+		{"sqlite3", "sqlite3", "the .db3 benchmark's baseline"},
+		{"xmllint", "libxml2-utils", "the JUnit schema check"},
+		{"cmake", "cmake", "TestAmentColcon"},
+		{"make", "make", "TestAmentColcon: colcon build's CMake generator"},
+		{"python3 -m colcon", "python3-colcon-core", "TestAmentColcon"},
+		{"ament_lint_auto", "ament-lint", "TestAmentColcon"},
+	} {
+		if !listed[c.pkg] {
+			t.Errorf("scripts/deps.sh does not install %s (Debian %s), which %s runs", c.program, c.pkg, c.user)
+		}
+	}
+}
