@@ -538,3 +538,15 @@ func TestLintR29NeverFailsByDefault(t *testing.T) {
 		t.Errorf("--fail-on info: exit %d, want 1", code)
 	}
 }
+
+// R28 reports at info (round 10), as R29 does: never failing a run with
+// the default --fail-on warning, while --fail-on info still fails on it.
+func TestLintR28NeverFailsByDefault(t *testing.T) {
+	out, _, code := runSimclock(t, "lint", "--rules", "R28", "testdata/lint/pkg")
+	if code != ExitOK || !strings.Contains(out, "tracker.py:22:63: info: R28:") {
+		t.Errorf("default: exit %d, want 0 with the R28 finding at info:\n%s", code, out)
+	}
+	if _, _, code := runSimclock(t, "lint", "--rules", "R28", "--fail-on", "info", "testdata/lint/pkg"); code != ExitFailure {
+		t.Errorf("--fail-on info: exit %d, want 1", code)
+	}
+}
