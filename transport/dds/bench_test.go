@@ -314,7 +314,10 @@ func (r *rounds) report(b *testing.B) {
 // switches/roundtrip and c_switches/roundtrip are the context switches
 // of every thread of this process and of the C ping over their segment,
 // per round trip (from /proc/PID/task/*/status): the wake-ups each side
-// pays. SIMCLOCK_BENCH_PONG=c makes simclock's segment use the C pong
+// pays. c_pong_switches/roundtrip counts the C pong's over the C ping's
+// segment, and node_switches/roundtrip (node variants) the simclock
+// node's over the C ping's segment to it: the wake-ups of the two
+// receiving sides with the sender held equal. SIMCLOCK_BENCH_PONG=c makes simclock's segment use the C pong
 // instead of a simclock peer, which isolates simclock's sending and
 // receiving side. resends counts the pings of simclock's segment sent
 // again because no echo came for 5 to 10 s (see roundTrip),
@@ -332,7 +335,7 @@ func BenchmarkClockRoundTrip(b *testing.B) {
 }
 
 func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string, node bool) {
-	startCPeer(b, cpeer, "pong", domainBenchCRTT)
+	cpong := startCPeer(b, cpeer, "pong", domainBenchCRTT)
 	cping := startCPeer(b, cpeer, "ping", domainBenchCRTT) // ready once matched with the pong
 	startDDSPerfPong(b)
 	domain := domainBenchRTT
@@ -345,16 +348,16 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	defer rt.close()
 	// The node variants also have the C ping send to a simclock node
 	// (nodePong), the sender held equal.
-	var nping *peer
+	var nping, npong *peer
 	if node {
-		startPeer(b, "nodepong", domainBenchNode)
+		npong = startPeer(b, "nodepong", domainBenchNode)
 		nping = startCPeer(b, cpeer, "ping", domainBenchNode)
 	}
 
 	var r rounds
 	round := 0
 	for b.Loop() {
-		var own, c, perf, cNode, ownSwitches, cSwitches, ownWrite, cWrite, longest float64
+		var own, c, perf, cNode, ownSwitches, cSwitches, cPongSwitches, nodeSwitches, ownWrite, cWrite, longest float64
 		resent, echoes := rt.resends, rt.echoes()
 		var foreign float64
 		steps := []func(){
@@ -373,7 +376,7 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 				ownSwitches = float64(contextSwitches(os.Getpid())-before) / float64(n)
 			},
 			func() {
-				before := contextSwitches(cping.pid)
+				before, beforePong := contextSwitches(cping.pid), contextSwitches(cpong.pid)
 				f := cping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
 				ns, _ := strconv.ParseFloat(f[2], 64)
 				c = ns / 2 / 1e3
@@ -383,15 +386,20 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 				}
 				if n, _ := strconv.ParseFloat(f[1], 64); n > 0 {
 					cSwitches = float64(contextSwitches(cping.pid)-before) / n
+					cPongSwitches = float64(contextSwitches(cpong.pid)-beforePong) / n
 				}
 			},
 			func() { perf = ddsperfPing(b, rate) },
 		}
 		if nping != nil {
 			steps = append(steps, func() {
+				before := contextSwitches(npong.pid)
 				f := nping.ask(b, fmt.Sprintf("run %g %d", segment.Seconds(), every.Microseconds()), "rtt")
 				ns, _ := strconv.ParseFloat(f[2], 64)
 				cNode = ns / 2 / 1e3
+				if n, _ := strconv.ParseFloat(f[1], 64); n > 0 {
+					nodeSwitches = float64(contextSwitches(npong.pid)-before) / n
+				}
 			})
 		}
 		if round%2 == 1 {
@@ -408,6 +416,7 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 		r.add("ratio_ddsperf", own/perf)
 		r.add("switches/roundtrip", ownSwitches)
 		r.add("c_switches/roundtrip", cSwitches)
+		r.add("c_pong_switches/roundtrip", cPongSwitches)
 		r.add("publish_us", ownWrite)
 		r.add("c_write_us", cWrite)
 		r.add("resends", float64(rt.resends-resent))
@@ -417,6 +426,7 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 			r.add("cping_node_oneway_median_us", cNode)
 			r.add("ratio_cping_node_c", cNode/c)
 			r.add("ratio_cping_node_ddsperf", cNode/perf)
+			r.add("node_switches/roundtrip", nodeSwitches)
 		}
 	}
 	r.report(b)

@@ -451,6 +451,7 @@ type subscription struct {
 	// subscription (as the executor does every round) costs no cgo call.
 	pending atomic.Bool
 	wake    atomic.Pointer[func()] // set by SetWake: called instead of signalling notify
+	yield   yielder                // used by the one inline Wait (inline, below)
 
 	mu      sync.Mutex // mu guards the fields below and serialises use of r
 	closed  bool
@@ -615,6 +616,7 @@ func (s *subscription) Wait(ctx context.Context) error {
 	})
 	defer stop()
 	for {
+		s.yield.beforeBlock()
 		res, err := ddsc.Wait(s.ws, s.r, waitForever)
 		switch {
 		case err != nil:

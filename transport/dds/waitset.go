@@ -23,6 +23,7 @@ type waitSet struct {
 	subs   map[ddsc.Entity]*subscription // by reader
 
 	ready []ddsc.Entity // scratch of Wait, used by the one waiting goroutine
+	yield yielder       // used by the one waiting goroutine
 }
 
 var _ transport.Waitable = (*subscription)(nil)
@@ -89,6 +90,7 @@ func (w *waitSet) Wait(timeout time.Duration) error {
 	if timeout < 0 {
 		timeout = waitForever
 	}
+	w.yield.beforeBlock()
 	n, _, err := ddsc.WaitSetWait(w.ws, w.guard, timeout, w.ready)
 	if err != nil {
 		return fmt.Errorf("dds: wait: %w", err)
