@@ -54,6 +54,10 @@
 //   - Arguments carry their clock type into the class's own methods (not
 //     into non-const reference out-parameters); two parameters are never
 //     reported against each other, as which callers' values meet is unknown.
+//   - Lifecycle order: an unconditional assignment in on_configure or
+//     on_activate (init/on_init before them) comes before update() and the
+//     callbacks, also under a preprocessor #if; a local flag guard counts
+//     the flag's sets in lambdas of the function that declares it.
 //
 // # Context
 //

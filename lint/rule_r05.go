@@ -351,6 +351,9 @@ func (c *checker) unsetRead(site, sys *expr, f *fn, conds []cond) bool {
 	if c.setBeforeCalls(f, p) {
 		return false // every caller sets the member before calling f
 	}
+	if c.setInEarlierTransition(f, m) {
+		return false // on_configure sets it; update() runs only once active
+	}
 	if baselineName(m) {
 		return true
 	}
@@ -521,14 +524,40 @@ func (c *checker) localFlagGuarded(p string, f *fn, conds []cond) bool {
 		return false
 	}
 	for _, cd := range conds {
-		if cd.neg || cd.e == nil || cd.e.kind != eName {
+		e, neg := cd.e, cd.neg
+		for e != nil && e.kind == eNot { // if (!initialized) { ...; return; }
+			e, neg = e.l, !neg
+		}
+		if neg || e == nil || e.kind != eName {
 			continue
 		}
-		if q := c.d.path(cd.e, f); q != "" && q != p && !strings.Contains(q, ".") && c.flagSetWith(f, q, p) {
+		if q := c.d.path(e, f); q != "" && q != p && !strings.Contains(q, ".") && c.flagSetWith(flagScope(f, q), q, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// flagScope returns the function that declares the local q that f reads:
+// f itself, or, for a lambda reading a captured local, the enclosing
+// function that declares it (q and the time it guards are then set in
+// lambdas of that function, which flagSetWith scans too).
+func flagScope(f *fn, q string) *fn {
+	for g := f; g != nil; g = g.outer {
+		if _, ok := g.params[q]; ok {
+			return g
+		}
+		found := false
+		eachStmt(g.body, func(s *stmt) {
+			if s.kind == sAssign && s.decl && s.target != nil && s.target.kind == eName && s.target.name == q {
+				found = true
+			}
+		})
+		if found {
+			return g
+		}
+	}
+	return f
 }
 
 // flagSetWith reports whether every assignment in f that sets the local
@@ -539,16 +568,17 @@ func (c *checker) flagSetWith(f *fn, q, p string) bool {
 		return e != nil && strings.EqualFold(strings.TrimSpace(e.text()), want)
 	}
 	sets, ok := 0, true
+	cur := f
 	var scan func(stmts []*stmt)
 	scan = func(stmts []*stmt) {
 		assignsP := false
 		for _, s := range stmts {
-			if s.kind == sAssign && s.value != nil && c.d.path(s.target, f) == p {
+			if s.kind == sAssign && s.value != nil && c.d.path(s.target, cur) == p {
 				assignsP = true
 			}
 		}
 		for _, s := range stmts {
-			if s.kind == sAssign && c.d.path(s.target, f) == q && !(s.value == nil && s.decl) && !literal(s.value, "false") {
+			if s.kind == sAssign && c.d.path(s.target, cur) == q && !(s.value == nil && s.decl) && !literal(s.value, "false") {
 				if !literal(s.value, "true") || !assignsP {
 					ok = false
 				}
@@ -560,5 +590,117 @@ func (c *checker) flagSetWith(f *fn, q, p string) bool {
 		}
 	}
 	scan(f.body)
+	// Lambdas defined in f share its locals by capture: a flag set in one
+	// (reset_window = [&] { initialized = true; start = now(); }) counts
+	// as a set of the same local.
+	for _, g := range f.u.fns {
+		if g != f && nestedIn(g, f) {
+			cur = g
+			scan(g.body)
+		}
+	}
 	return ok && sets > 0
+}
+
+// nestedIn reports whether g is a lambda or nested function inside f.
+func nestedIn(g, f *fn) bool {
+	for o := g.outer; o != nil; o = o.outer {
+		if o == f {
+			return true
+		}
+	}
+	return false
+}
+
+// transitionStage orders a lifecycle node's or ros2_control controller's
+// transitions: init/on_init (0) run when the controller is loaded,
+// on_configure (1) and on_activate (2) before it is active, where
+// update() and the class's callbacks (3) run. Other transitions
+// (on_deactivate, on_cleanup, on_shutdown, on_error) come after or
+// instead, and order nothing (-1).
+func transitionStage(name string) int {
+	switch name {
+	case "init", "on_init":
+		return 0
+	case "on_configure":
+		return 1
+	case "on_activate":
+		return 2
+	case "on_deactivate", "on_cleanup", "on_shutdown", "on_error":
+		return -1
+	}
+	return 3
+}
+
+// setInEarlierTransition reports whether member m of f's class is
+// assigned unconditionally (not under an if, a loop, a switch, a try or in
+// a lambda; under a preprocessor #if, as the read usually is too) in a
+// lifecycle transition that runs before f: on_configure or on_activate
+// before update() and the callbacks (rclcpp_lifecycle nodes; ros2_control
+// calls update only after configure and activate), init/on_init before
+// those. A read in a constructor, in the transition itself or in a later
+// one (on_deactivate, on_cleanup) is not covered.
+func (c *checker) setInEarlierTransition(f *fn, m string) bool {
+	if f.cls == nil {
+		return false
+	}
+	o := f
+	for o.outer != nil {
+		o = o.outer
+	}
+	if o.ctor {
+		return false
+	}
+	stage := transitionStage(o.name)
+	if stage <= 0 {
+		return false
+	}
+	for _, g := range f.cls.fns {
+		if g.outer != nil || g.n == nil {
+			continue
+		}
+		if st := transitionStage(g.name); st < 0 || st >= stage || st == 3 {
+			continue
+		}
+		if assignedUnconditionally(g, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedUnconditionally reports whether g's body assigns member m
+// (m_, this->m_, self.m) outside any if, loop, switch, try, conditional
+// expression or lambda.
+func assignedUnconditionally(g *fn, m string) bool {
+	body := g.n.child("body")
+	if body == nil {
+		return false
+	}
+	found := false
+	var walk func(n *node)
+	walk = func(n *node) {
+		if found {
+			return
+		}
+		switch n.kind {
+		case "if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement", "switch_statement",
+			"try_statement", "conditional_expression", "lambda_expression", "lambda", "with_statement", "match_statement":
+			return
+		case "assignment_expression", "assignment":
+			if l := n.child("left"); l != nil {
+				t := strings.TrimSpace(g.u.text(l))
+				t = strings.TrimPrefix(strings.TrimPrefix(t, "this->"), "self.")
+				if t == m {
+					found = true
+					return
+				}
+			}
+		}
+		for _, ch := range n.children {
+			walk(ch)
+		}
+	}
+	walk(body)
+	return found
 }
