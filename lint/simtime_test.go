@@ -146,18 +146,8 @@ class Watch(Node):
         self.prev = now
 `
 	dir := t.TempDir()
-	for name, data := range map[string]string{
-		"package.xml":    "<package format=\"3\"><name>watch</name></package>\n",
-		"watch/watch.py": node,
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>watch</name></package>\n")
+	writeFile(t, filepath.Join(dir, "watch", "watch.py"), node)
 	res, err := Run(t.Context(), []string{dir}, Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -527,26 +527,19 @@ func TestLintDistroFromEnv(t *testing.T) {
 	}
 }
 
-// R29 reports at info (round 8): it never fails a run with the default
-// --fail-on warning, and --fail-on info still fails on it.
-func TestLintR29NeverFailsByDefault(t *testing.T) {
-	out, _, code := runSimclock(t, "lint", "--rules", "R29", "testdata/lint/pkg")
-	if code != ExitOK || !strings.Contains(out, "tracker.py:25:15: info: R29:") {
-		t.Errorf("default: exit %d, want 0 with the R29 finding at info:\n%s", code, out)
-	}
-	if _, _, code := runSimclock(t, "lint", "--rules", "R29", "--fail-on", "info", "testdata/lint/pkg"); code != ExitFailure {
-		t.Errorf("--fail-on info: exit %d, want 1", code)
-	}
-}
-
-// R28 reports at info (round 10), as R29 does: never failing a run with
-// the default --fail-on warning, while --fail-on info still fails on it.
-func TestLintR28NeverFailsByDefault(t *testing.T) {
-	out, _, code := runSimclock(t, "lint", "--rules", "R28", "testdata/lint/pkg")
-	if code != ExitOK || !strings.Contains(out, "tracker.py:22:63: info: R28:") {
-		t.Errorf("default: exit %d, want 0 with the R28 finding at info:\n%s", code, out)
-	}
-	if _, _, code := runSimclock(t, "lint", "--rules", "R28", "--fail-on", "info", "testdata/lint/pkg"); code != ExitFailure {
-		t.Errorf("--fail-on info: exit %d, want 1", code)
+// R28 (round 10) and R29 (round 8) report at info: they never fail a run
+// with the default --fail-on warning, and --fail-on info still fails on them.
+func TestLintInfoRulesNeverFailByDefault(t *testing.T) {
+	for _, tc := range []struct{ rule, site string }{
+		{"R28", "tracker.py:22:63: info: R28:"},
+		{"R29", "tracker.py:25:15: info: R29:"},
+	} {
+		out, _, code := runSimclock(t, "lint", "--rules", tc.rule, "testdata/lint/pkg")
+		if code != ExitOK || !strings.Contains(out, tc.site) {
+			t.Errorf("%s default: exit %d, want 0 with the finding at info:\n%s", tc.rule, code, out)
+		}
+		if _, _, code := runSimclock(t, "lint", "--rules", tc.rule, "--fail-on", "info", "testdata/lint/pkg"); code != ExitFailure {
+			t.Errorf("%s --fail-on info: exit %d, want 1", tc.rule, code)
+		}
 	}
 }
