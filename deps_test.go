@@ -33,6 +33,7 @@ const depsRules = `
 	# Libraries, each used by one room.
 	STD < gopkg.in/yaml.v3, github.com/klauspost/compress/zstd, github.com/pierrec/lz4/v4;
 	STD < github.com/foxglove/mcap/go/mcap, modernc.org/sqlite;
+	unsafe < modernc.org/libc < modernc.org/sqlite/lib;
 	C < github.com/tree-sitter/go-tree-sitter,
 	    github.com/tree-sitter/tree-sitter-cpp/bindings/go,
 	    github.com/tree-sitter/tree-sitter-python/bindings/go;
@@ -70,10 +71,14 @@ const depsRules = `
 	# The one /clock analyser, schedule and player.
 	simclock/node, simclock/internal/units < simclock/clockstream;
 
-	# Tools: bag, doctor, the experiments, lint.
+	# Tools: bag, doctor, the experiments, lint. bag reads .db3 rows
+	# through SQLite's own interface behind one door, the only package
+	# holding SQLite's memory.
+	modernc.org/sqlite/lib < simclock/bag/internal/sqlitedirect;
 	simclock/clockstream, simclock/ros2msg, simclock/rules,
 	  github.com/foxglove/mcap/go/mcap, modernc.org/sqlite, gopkg.in/yaml.v3,
-	  github.com/klauspost/compress/zstd, github.com/pierrec/lz4/v4
+	  github.com/klauspost/compress/zstd, github.com/pierrec/lz4/v4,
+	  simclock/bag/internal/sqlitedirect
 	< simclock/bag;
 	simclock/clockstream, simclock/graph, simclock/ros2msg, simclock/rules < simclock/doctor;
 	RUNTIME, simclock/clockstream, simclock/transport/inproc < simclock/experiment;
@@ -109,7 +114,7 @@ const depsRules = `
 	simclock/lint !< simclock/guard;
 	simclock/doctor !< simclock/node;
 	simclock/internal/units !< simclock;
-	github.com/foxglove/mcap/go/mcap, modernc.org/sqlite !< simclock/doctor, simclock/experiment;
+	github.com/foxglove/mcap/go/mcap, modernc.org/sqlite, modernc.org/sqlite/lib !< simclock/doctor, simclock/experiment;
 	testing !< TOOLS, RUNTIME, TRANSPORTS, simclock/internal/cli;
 `
 

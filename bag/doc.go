@@ -39,8 +39,11 @@
 // with modernc.org/sqlite, SQLite itself translated to Go: no cgo, so the
 // CGO_ENABLED=0 build keeps the feature, and it is the same SQLite that
 // wrote the bag (file format, WAL, integrity checks), maintained against
-// upstream releases; the mattn/go-sqlite3 alternative needs cgo. Reading
-// never writes: a .db3 is opened read-only and immutable (no lock, no
+// upstream releases; the mattn/go-sqlite3 alternative needs cgo. The
+// messages table, the bulk of the work, is read through SQLite's own
+// interface on a connection of its own without the driver's per-call
+// mutex (package bag/internal/sqlitedirect), and anything unusual goes
+// through database/sql as the rest. Reading never writes: a .db3 is opened read-only and immutable (no lock, no
 // -journal, -wal or -shm file created or touched); one whose -wal holds
 // transactions never checkpointed (a recorder killed in WAL mode) is read
 // with them, from a private copy. Files

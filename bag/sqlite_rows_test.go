@@ -3,7 +3,9 @@ package bag
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,30 +13,30 @@ import (
 )
 
 // inspectBothWays inspects paths reading the messages of .db3 files from
-// the driver's rows and through database/sql, and fails unless both give
+// SQLite directly and through database/sql, and fails unless both give
 // the same report and error.
 func inspectBothWays(t *testing.T, paths []string) (*Report, error) {
 	t.Helper()
-	defer func() { sqliteFromDriver = true }()
-	sqliteFromDriver = false
+	defer func() { sqliteDirect = true }()
+	sqliteDirect = false
 	want, werr := Inspect(context.Background(), paths, Options{Window: 1e9})
-	sqliteFromDriver = true
+	sqliteDirect = true
 	got, gerr := Inspect(context.Background(), paths, Options{Window: 1e9})
 	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("%v: the driver's rows give another report than database/sql's (-sql +driver):\n%s", paths, d)
+		t.Errorf("%v: the direct reading gives another report than database/sql's (-sql +direct):\n%s", paths, d)
 	}
 	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-		t.Errorf("%v: error %v from the driver's rows, %v through database/sql", paths, gerr, werr)
+		t.Errorf("%v: error %v read directly, %v through database/sql", paths, gerr, werr)
 	}
 	return got, gerr
 }
 
-// Messages read from the driver's rows are what database/sql reads: on
+// Messages read from SQLite directly are what database/sql reads: on
 // the real bags and on rows of types rosbag2 never writes (a topic id as
 // text, a timestamp as a real, data as text, an integer or NULL), which
 // go to database/sql's conversions from the first such row on, errors
 // included.
-func TestSQLiteDriverRowsAsDatabaseSQL(t *testing.T) {
+func TestSQLiteDirectAsDatabaseSQL(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/rosbag2/*")
 	if err != nil {
 		t.Fatal(err)
@@ -90,4 +92,41 @@ func TestSQLiteDriverRowsAsDatabaseSQL(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A .db3 damaged in its messages gives the same report and error read
+// directly as through database/sql: SQLite's error in the middle of the
+// messages sends the rest to database/sql, which meets it at the same
+// row and words it as before. Every page after the first is overwritten
+// in turn (with 0xff, as a bad sector reads; with zeros, as a hole).
+func TestSQLiteDirectAsDatabaseSQLOnDamage(t *testing.T) {
+	msgs := simBag(100*sec, 20)
+	p := filepath.Join(t.TempDir(), "x_0.db3")
+	writeDB3(t, p, db3Options{definitions: true}, []genTopic{clockTopic, rangeTopic}, msgs)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 4096
+	q := filepath.Join(t.TempDir(), "bad_0.db3")
+	var midway int // damage met after some messages were read
+	for off := page; off < len(data); off += page {
+		for _, b := range []byte{0xff, 0} {
+			bad := slices.Clone(data)
+			for i := off; i < off+page; i++ {
+				bad[i] = b
+			}
+			if err := os.WriteFile(q, bad, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := inspectBothWays(t, []string{q})
+			if err != nil && rep != nil && len(rep.Files) == 1 && rep.Files[0].Messages > 0 {
+				midway++
+			}
+		}
+	}
+	if midway == 0 {
+		t.Errorf("no damaged page was met after the first message: the test reads no damage midway")
+	}
+	t.Logf("%d pages, damage met midway %d times", len(data)/page, midway)
 }

@@ -89,6 +89,15 @@
 // there, and nothing where the result is only compared or kept as a
 // baseline that is only compared or subtracted from.
 //
+// A window in the result callback of an action goal the node sent (rclpy
+// add_done_callback on the future of get_result_async(), rclcpp
+// SendGoalOptions::result_callback), or in a method only such a callback
+// reaches, runs once the goal has ended, long after the first /clock: R27
+// reports it at info. An R16 misspelling in a Python launch file that
+// passes Node arguments launch_ros removed before Humble (node_executable,
+// node_name, node_namespace) is info too: on the linted distribution the
+// launch fails before any parameter is set.
+//
 // What now() - W below 0 does depends on the distribution ([Config]
 // RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp
 // throws from 28.2 (Kilted, Rolling; ros2/rclcpp#2510) and silently gives

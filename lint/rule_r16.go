@@ -497,8 +497,60 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 		why = "Launch arguments may be named freely, but users pass use_sim_time:=true by habit (R16): an argument spelt otherwise is not set by it, and undeclared arguments are ignored."
 		fix = "name the argument use_sim_time, here and where it is used"
 	}
+	removed := ""
+	if use != useArg {
+		if removed = removedNodeArgument(s); removed != "" {
+			msg += fmt.Sprintf("; info: this launch file passes %s to a launch_ros Node, an argument removed before Humble "+
+				"(deprecated in Foxy, removed in launch_ros 0.12, ros2/launch_ros#190), so on %s the launch fails before any parameter is set",
+				removed, distroTitle(c.distro))
+		}
+	}
 	f := c.report(s.u, where, rules.R16, msg, why, fix, edits)
-	if f != nil && use == useArg {
+	if f != nil && (use == useArg || removed != "") {
 		f.Severity = rules.Info
 	}
+}
+
+// removedNodeArguments are the launch_ros Node arguments that Foxy
+// deprecated (ros2/launch_ros#122, #140) and launch_ros 0.12 removed before
+// Galactic (ros2/launch_ros#190): Node(node_executable=...) raises TypeError
+// on every distribution --ros-distro accepts (Humble and later).
+var removedNodeArguments = map[string]bool{"node_executable": true, "node_name": true, "node_namespace": true}
+
+// removedNodeArgument returns the first removed argument that the Python
+// launch file holding s passes to Node, LifecycleNode or
+// ComposableNodeContainer, or "". The file's syntax tree is reached from
+// s's node (the unit lets go of its root once lowered).
+// Such a file stops at that call on the linted distributions, so a
+// misspelt parameter in it never reaches a node (round 11's evaluation: a
+// Dashing-era JetBot launch).
+func removedNodeArgument(s *expr) string {
+	u := s.u
+	if u.lang != langPython || s.n == nil {
+		return ""
+	}
+	root := s.n
+	for root.parent != nil {
+		root = root.parent
+	}
+	found := ""
+	var walk func(n *node)
+	walk = func(n *node) {
+		if found != "" {
+			return
+		}
+		if n.kind == "keyword_argument" && removedNodeArguments[u.text(n.child("name"))] &&
+			n.parent != nil && n.parent.kind == "argument_list" && n.parent.parent != nil && n.parent.parent.kind == "call" {
+			switch lastName(u.text(n.parent.parent.child("function"))) {
+			case "Node", "LifecycleNode", "ComposableNodeContainer":
+				found = u.text(n.child("name"))
+				return
+			}
+		}
+		for _, ch := range n.children {
+			walk(ch)
+		}
+	}
+	walk(root)
+	return found
 }

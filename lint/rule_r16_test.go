@@ -179,3 +179,35 @@ func runTool(t *testing.T, name string, args ...string) {
 		t.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
 }
+
+// TestR16RemovedNodeArgumentSaysWhy: a misspelling in a launch file that
+// passes a Node argument launch_ros removed before Humble is info, and the
+// message names the argument, the removal and the linted distribution.
+func TestR16RemovedNodeArgumentSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>bringup</name></package>\n")
+	writeFile(t, filepath.Join(dir, "launch", "bringup.launch.py"), `from launch import LaunchDescription
+from launch_ros.actions import Node
+
+
+def generate_launch_description():
+    return LaunchDescription([
+        Node(package='robot_state_publisher', node_executable='robot_state_publisher',
+             parameters=[{' use_sim_time': True}]),
+    ])
+`)
+	for _, distro := range []string{"humble", "kilted"} {
+		res, err := Run(t.Context(), []string{dir}, Config{RosDistro: distro})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Findings) != 1 || res.Findings[0].Rule() != rules.R16 {
+			t.Fatalf("%s: want one R16 finding, got %+v", distro, res.Findings)
+		}
+		f := res.Findings[0]
+		want := "passes node_executable to a launch_ros Node, an argument removed before Humble"
+		if f.Severity != rules.Info || !strings.Contains(f.Message, want) || !strings.Contains(f.Message, "on "+distroTitle(distro)+" the launch fails") {
+			t.Errorf("%s: got %s %q, want info saying %q and naming the distribution", distro, f.Severity, f.Message, want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simclock/simclock/rules"
@@ -141,9 +143,99 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 		msg += c.noSimTimeReason(f.u)
 	case c.diagnosticOnly(f):
 		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"
+	case c.goalResultOnly(f):
+		msg += "; info: reached only from the result callback of an action goal this node sent, which runs once the goal has ended, long after the first /clock"
 	default:
 		c.report(f.u, e, rules.R27, msg, why, fix, nil)
 		return
 	}
 	c.reportInfo(f.u, e, rules.R27, msg, why, fix, nil)
+}
+
+// goalResultOnly reports whether f runs only once an action goal this
+// node sent has ended: as the result callback of that goal, or only from
+// one (onlyReachedFrom). Round 10: a window in a Nav2 result callback, run
+// when a goal sent from RViz is aborted, long after the first /clock.
+func (c *checker) goalResultOnly(f *fn) bool {
+	return c.onlyReachedFrom(f, c.isGoalResultCallback, map[*fn]bool{})
+}
+
+// isGoalResultCallback reports whether g itself is handed to an action
+// client as a goal's result callback: in rclpy, an argument of
+// add_done_callback on the future of get_result_async() (the method, a
+// lambda, or a functools.partial of it); in rclcpp, the value assigned to
+// a SendGoalOptions' result_callback (a lambda, std::bind of the method).
+func (c *checker) isGoalResultCallback(g *fn) bool {
+	if g.cls == nil {
+		return false
+	}
+	handed := func(arg *expr) bool {
+		found := false
+		walkExpr(arg, func(x *expr) {
+			if x.n == g.n && g.name == "<lambda>" || g.name != "<lambda>" && c.refersTo(x, g) {
+				found = true
+			}
+		})
+		return found
+	}
+	found := false
+	for _, h := range g.cls.fns {
+		eachStmt(h.body, func(s *stmt) {
+			if found {
+				return
+			}
+			switch g.u.lang {
+			case langPython:
+				for _, e := range []*expr{s.e, s.value} {
+					walkExpr(e, func(call *expr) {
+						if found || call.kind != eCall || call.recv == nil || call.recv.kind != eAttr || call.recv.name != "add_done_callback" {
+							return
+						}
+						if c.resultFuture(call.recv.recv, h) && slices.ContainsFunc(call.args, handed) {
+							found = true
+						}
+					})
+				}
+			case langCPP:
+				if s.kind == sAssign && s.target != nil && s.target.kind == eAttr && s.target.name == "result_callback" &&
+					bytes.Contains(h.u.src, []byte("SendGoalOptions")) && handed(s.value) {
+					found = true
+				}
+			}
+		})
+	}
+	return found
+}
+
+// resultFuture reports whether e, in h, is the future of a goal's result:
+// a get_result_async() call, or a local or member that is only ever
+// assigned one.
+func (c *checker) resultFuture(e *expr, h *fn) bool {
+	isResultCall := func(v *expr) bool {
+		return v != nil && v.kind == eCall && v.recv != nil && v.recv.kind == eAttr && v.recv.name == "get_result_async"
+	}
+	if isResultCall(e) {
+		return true
+	}
+	p := c.d.path(e, h)
+	if p == "" {
+		return false
+	}
+	scope := []*fn{h}
+	if strings.HasPrefix(p, "self.") {
+		scope = h.cls.fns
+	}
+	assigned, other := false, false
+	for _, g := range scope {
+		eachStmt(g.body, func(s *stmt) {
+			if s.kind == sAssign && c.d.path(s.target, g) == p {
+				if isResultCall(s.value) {
+					assigned = true
+				} else {
+					other = true
+				}
+			}
+		})
+	}
+	return assigned && !other
 }

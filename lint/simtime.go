@@ -377,12 +377,16 @@ func runsOnSimTime(root string, units []*unit, run bool) bool {
 // runs on the node's clock and ticks first at its period (1 s by default),
 // so under sim time a task never runs at now == 0.
 func (c *checker) diagnosticOnly(f *fn) bool {
-	return c.diagnosticOnlyFrom(f, map[*fn]bool{})
+	return c.onlyReachedFrom(f, c.isDiagnosticTask, map[*fn]bool{})
 }
 
-func (c *checker) diagnosticOnlyFrom(f *fn, seen map[*fn]bool) bool {
+// onlyReachedFrom reports whether f runs only as a function that root
+// accepts, or only from such functions: f or a function enclosing it (a
+// lambda's) is one, or f is a method whose class refers to it only from
+// functions that are (so only they can call it or hand it on).
+func (c *checker) onlyReachedFrom(f *fn, root func(*fn) bool, seen map[*fn]bool) bool {
 	for g := f; g != nil; g = g.outer {
-		if c.isDiagnosticTask(g) {
+		if root(g) {
 			return true
 		}
 	}
@@ -409,7 +413,7 @@ func (c *checker) diagnosticOnlyFrom(f *fn, seen map[*fn]bool) bool {
 			continue
 		}
 		refs++
-		if !c.diagnosticOnlyFrom(g, seen) {
+		if !c.onlyReachedFrom(g, root, seen) {
 			return false
 		}
 	}

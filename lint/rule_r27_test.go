@@ -1,0 +1,63 @@
+//go:build cgo
+
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/simclock/simclock/rules"
+)
+
+// TestR27GoalResultSaysWhy: a window in the result callback of an action
+// goal the node sent is info on every distribution, and the message says
+// why; the same window in the feedback callback still fails the run.
+func TestR27GoalResultSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>goals</name></package>\n")
+	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
+	writeFile(t, filepath.Join(dir, "goals", "goals.py"), `from rclpy.duration import Duration
+from rclpy.node import Node
+
+
+class Goals(Node):
+    def send(self, goal):
+        self.client.send_goal_async(goal, feedback_callback=self.on_feedback).add_done_callback(self.on_response)
+
+    def on_response(self, future):
+        future.result().get_result_async().add_done_callback(self.on_result)
+
+    def on_result(self, future):
+        self.last = self.get_clock().now() - Duration(seconds=6.0)
+
+    def on_feedback(self, msg):
+        self.last = self.get_clock().now() - Duration(seconds=6.0)
+`)
+	for _, distro := range Distros {
+		res, err := Run(t.Context(), []string{dir}, Config{RosDistro: distro})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int]bool{}
+		for _, f := range res.Findings {
+			if f.Rule() != rules.R27 {
+				continue
+			}
+			got[f.Line] = true
+			switch f.Line {
+			case 13:
+				if f.Severity != rules.Info || !strings.Contains(f.Message, "reached only from the result callback of an action goal this node sent") {
+					t.Errorf("%s: result callback: got %s %q, want info with the reason", distro, f.Severity, f.Message)
+				}
+			case 16:
+				if f.Severity != rules.Warning {
+					t.Errorf("%s: feedback callback: got %s %q, want a warning", distro, f.Severity, f.Message)
+				}
+			}
+		}
+		if !got[13] || !got[16] {
+			t.Errorf("%s: want R27 on lines 13 and 16, got %+v", distro, res.Findings)
+		}
+	}
+}
