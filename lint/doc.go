@@ -58,6 +58,11 @@
 //     on_activate (init/on_init before them) comes before update() and the
 //     callbacks, also under a preprocessor #if; a local flag guard counts
 //     the flag's sets in lambdas of the function that declares it.
+//   - A member that is SYSTEM_TIME only by an explicit initialiser
+//     ({0, 0, RCL_SYSTEM_TIME}) loses that value when every constructor
+//     (or, if none mentions it, a lifecycle transition before the
+//     callbacks) assigns it unconditionally before any read of it
+//     (overwrittenBeforeRead): the assigned values' clock type is its own.
 //
 // # Context
 //

@@ -259,7 +259,8 @@ func (d *dataflow) solve() {
 		changed := false
 		for _, c := range d.classes {
 			for name, fl := range c.fields {
-				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) {
+				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) &&
+					!(isTimeType(fl.typ) && explicitSystemZero(fl.init) && d.overwrittenBeforeRead(c, name)) {
 					// A default member initialiser runs in every constructor.
 					init := d.initFn(c, fl.file)
 					ft := d.valueFacts(fl.typ, fl.init, init)
@@ -396,6 +397,167 @@ func (d *dataflow) setInCtor(c *class, name string) bool {
 // SYSTEM_TIME rclcpp::Time a default constructor gives: {}, {0}, (0, 0).
 func zeroSystemTime(init *expr) bool {
 	return init.kind == eCall && zeroTime(init) && !strings.Contains(init.text(), "RCL_")
+}
+
+// explicitSystemZero reports whether a C++ initialiser is the zero time
+// with an explicit SYSTEM_TIME clock type: {0, 0, RCL_SYSTEM_TIME} or
+// = rclcpp::Time(0, 0, RCL_SYSTEM_TIME).
+func explicitSystemZero(init *expr) bool {
+	return init.kind == eCall && zeroTime(init) && strings.Contains(init.text(), "RCL_SYSTEM_TIME")
+}
+
+// overwrittenBeforeRead reports whether member name of c, SYSTEM_TIME only
+// by an explicit initialiser, is assigned before anything can read it, as
+// setInCtor takes a default-constructed member to be: every constructor
+// assigns it unconditionally (not under an if, loop, switch, try or in a
+// lambda) with no read of it, nor a call of a method of c that reads it,
+// before that assignment; or, when no constructor mentions it, a lifecycle
+// transition before update() and the callbacks (init/on_init, on_configure,
+// on_activate) assigns it unconditionally, no earlier transition reads it
+// and that one reads it only after the assignment. The initialiser's
+// SYSTEM_TIME is then never what a read sees; the assigned values give the
+// member its facts (a SYSTEM_TIME value keeps it SYSTEM_TIME). A thread or
+// callback started before the assignment is not followed: it usually waits
+// for data first.
+func (d *dataflow) overwrittenBeforeRead(c *class, name string) bool {
+	ctors, mentioned := 0, false
+	for _, g := range c.fns {
+		if !g.ctor || g.outer != nil || g.n == nil || g.n.child("body") == nil {
+			continue
+		}
+		ctors++
+		at := unconditionalAssign(g, name)
+		if at == nil {
+			if memberRefBefore(g, name, nil, c) {
+				mentioned = true
+			}
+			continue
+		}
+		if memberRefBefore(g, name, at, c) {
+			return false
+		}
+		mentioned = true
+		ctors--
+	}
+	if mentioned {
+		// Assigned by every constructor (none left unmatched) and read
+		// by none before.
+		return ctors == 0
+	}
+	stage := -1
+	var first *fn
+	for _, g := range c.fns {
+		if g.outer != nil || g.n == nil || g.ctor {
+			continue
+		}
+		st := transitionStage(g.name)
+		if st < 0 || st > 2 {
+			continue
+		}
+		if at := unconditionalAssign(g, name); at != nil && (stage < 0 || st < stage) {
+			stage, first = st, g
+		}
+	}
+	if first == nil {
+		return false
+	}
+	for _, g := range c.fns {
+		if g.outer != nil || g.n == nil || g.ctor {
+			continue
+		}
+		st := transitionStage(g.name)
+		if st < 0 || st > stage {
+			continue
+		}
+		var at *node
+		if g == first {
+			at = unconditionalAssign(g, name)
+		}
+		if memberRefBefore(g, name, at, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// unconditionalAssign returns the first assignment to member m in g's body
+// outside any if, loop, switch, try, conditional expression or lambda.
+func unconditionalAssign(g *fn, m string) *node {
+	body := g.n.child("body")
+	if body == nil {
+		return nil
+	}
+	var found *node
+	var walk func(n *node)
+	walk = func(n *node) {
+		if found != nil {
+			return
+		}
+		switch n.kind {
+		case "if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement", "switch_statement",
+			"try_statement", "conditional_expression", "lambda_expression", "lambda", "preproc_if", "preproc_ifdef":
+			return
+		case "assignment_expression":
+			op := n.child("operator")
+			if l := n.child("left"); l != nil && memberText(g, l) == m && (op == nil || strings.TrimSpace(g.u.text(op)) == "=") {
+				found = n
+				return
+			}
+		}
+		for _, ch := range n.children {
+			walk(ch)
+		}
+	}
+	walk(body)
+	return found
+}
+
+// memberText is the member a C++ expression names: x_ or this->x_.
+func memberText(g *fn, n *node) string {
+	return strings.TrimPrefix(strings.TrimSpace(g.u.text(n)), "this->")
+}
+
+// memberRefBefore reports whether g's body mentions member m, or calls a
+// method of c whose body mentions it, before the assignment at (anywhere
+// but at's left side when at is nil or in at's value).
+func memberRefBefore(g *fn, m string, at *node, c *class) bool {
+	body := g.n.child("body")
+	if body == nil {
+		return false
+	}
+	var left *node
+	if at != nil {
+		left = at.child("left")
+	}
+	ref := false
+	var walk func(n *node)
+	walk = func(n *node) {
+		if ref || n == left || at != nil && n.start >= at.end {
+			return
+		}
+		switch n.kind {
+		case "identifier", "field_expression":
+			if memberText(g, n) == m {
+				ref = true
+				return
+			}
+		case "call_expression":
+			if fnn := n.child("function"); fnn != nil {
+				callee := memberText(g, fnn)
+				for _, h := range c.fns {
+					if h != g && h.name == callee && h.n != nil && memberRefBefore(h, m, nil, &class{}) {
+						ref = true
+						return
+					}
+				}
+			}
+		}
+		for _, ch := range n.children {
+			walk(ch)
+		}
+	}
+	walk(body)
+	return ref
 }
 
 // initFn returns a stand-in constructor of class c in file u, in which
