@@ -426,7 +426,7 @@ func (d *dataflow) overwrittenBeforeRead(c *class, name string) bool {
 			continue
 		}
 		ctors++
-		at := unconditionalAssign(g, name)
+		at := firstUnconditionalAssign(g, name, true)
 		if at == nil {
 			if memberRefBefore(g, name, nil, c) {
 				mentioned = true
@@ -454,7 +454,7 @@ func (d *dataflow) overwrittenBeforeRead(c *class, name string) bool {
 		if st < 0 || st > 2 {
 			continue
 		}
-		if at := unconditionalAssign(g, name); at != nil && (stage < 0 || st < stage) {
+		if at := firstUnconditionalAssign(g, name, true); at != nil && (stage < 0 || st < stage) {
 			stage, first = st, g
 		}
 	}
@@ -471,45 +471,13 @@ func (d *dataflow) overwrittenBeforeRead(c *class, name string) bool {
 		}
 		var at *node
 		if g == first {
-			at = unconditionalAssign(g, name)
+			at = firstUnconditionalAssign(g, name, true)
 		}
 		if memberRefBefore(g, name, at, c) {
 			return false
 		}
 	}
 	return true
-}
-
-// unconditionalAssign returns the first assignment to member m in g's body
-// outside any if, loop, switch, try, conditional expression or lambda.
-func unconditionalAssign(g *fn, m string) *node {
-	body := g.n.child("body")
-	if body == nil {
-		return nil
-	}
-	var found *node
-	var walk func(n *node)
-	walk = func(n *node) {
-		if found != nil {
-			return
-		}
-		switch n.kind {
-		case "if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement", "switch_statement",
-			"try_statement", "conditional_expression", "lambda_expression", "lambda", "preproc_if", "preproc_ifdef":
-			return
-		case "assignment_expression":
-			op := n.child("operator")
-			if l := n.child("left"); l != nil && memberText(g, l) == m && (op == nil || strings.TrimSpace(g.u.text(op)) == "=") {
-				found = n
-				return
-			}
-		}
-		for _, ch := range n.children {
-			walk(ch)
-		}
-	}
-	walk(body)
-	return found
 }
 
 // memberText is the member a C++ expression names: x_ or this->x_.

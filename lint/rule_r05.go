@@ -670,29 +670,44 @@ func (c *checker) setInEarlierTransition(f *fn, m string) bool {
 }
 
 // assignedUnconditionally reports whether g's body assigns member m
-// (m_, this->m_, self.m) outside any if, loop, switch, try, conditional
-// expression or lambda.
+// (m_, this->m_, self.m, by = or a compound operator) outside any if,
+// loop, switch, try, conditional expression or lambda; a preprocessor #if
+// does not count as a condition.
 func assignedUnconditionally(g *fn, m string) bool {
+	return firstUnconditionalAssign(g, m, false) != nil
+}
+
+// firstUnconditionalAssign returns the first assignment to member m
+// (m_, this->m_, self.m) in g's body outside any if, loop, switch, try,
+// conditional expression or lambda, or nil. strict takes only a plain =
+// (a compound operator reads the old value) and counts a preprocessor #if
+// as a condition too.
+func firstUnconditionalAssign(g *fn, m string, strict bool) *node {
 	body := g.n.child("body")
 	if body == nil {
-		return false
+		return nil
 	}
-	found := false
+	var found *node
 	var walk func(n *node)
 	walk = func(n *node) {
-		if found {
+		if found != nil {
 			return
 		}
 		switch n.kind {
 		case "if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement", "switch_statement",
 			"try_statement", "conditional_expression", "lambda_expression", "lambda", "with_statement", "match_statement":
 			return
+		case "preproc_if", "preproc_ifdef":
+			if strict {
+				return
+			}
 		case "assignment_expression", "assignment":
 			if l := n.child("left"); l != nil {
 				t := strings.TrimSpace(g.u.text(l))
 				t = strings.TrimPrefix(strings.TrimPrefix(t, "this->"), "self.")
-				if t == m {
-					found = true
+				op := n.child("operator")
+				if t == m && (!strict || op == nil || strings.TrimSpace(g.u.text(op)) == "=") {
+					found = n
 					return
 				}
 			}
