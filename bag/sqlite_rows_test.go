@@ -100,13 +100,7 @@ func TestSQLiteDirectAsDatabaseSQL(t *testing.T) {
 // row and words it as before. Every page after the first is overwritten
 // in turn (with 0xff, as a bad sector reads; with zeros, as a hole).
 func TestSQLiteDirectAsDatabaseSQLOnDamage(t *testing.T) {
-	msgs := simBag(100*sec, 20)
-	p := filepath.Join(t.TempDir(), "x_0.db3")
-	writeDB3(t, p, db3Options{definitions: true}, []genTopic{clockTopic, rangeTopic}, msgs)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := db3File(t, simBag(100*sec, 20))
 	const page = 4096
 	q := filepath.Join(t.TempDir(), "bad_0.db3")
 	var midway int // damage met after some messages were read

@@ -537,15 +537,23 @@ func TestStampsOnlyBeforeFirstClock(t *testing.T) {
 	}
 }
 
-// TestSQLiteTruncated: a cut .db3 gives an error and a partial report.
-func TestSQLiteTruncated(t *testing.T) {
-	msgs := simBag(100*sec, 20)
+// db3File writes msgs as x_0.db3 (rosbag2's schema with message
+// definitions, /clock and /range) in a temporary directory and returns its
+// path and bytes, for tests that damage a copy.
+func db3File(t *testing.T, msgs []genMsg) (string, []byte) {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "x_0.db3")
 	writeDB3(t, p, db3Options{definitions: true}, []genTopic{clockTopic, rangeTopic}, msgs)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p, data
+}
+
+// TestSQLiteTruncated: a cut .db3 gives an error and a partial report.
+func TestSQLiteTruncated(t *testing.T) {
+	_, data := db3File(t, simBag(100*sec, 20))
 	for _, cut := range []int{10, 100, len(data) / 2, len(data) - 4096} {
 		q := filepath.Join(t.TempDir(), "cut_0.db3")
 		writeText(t, q, string(data[:cut]))

@@ -46,12 +46,7 @@ func TestSQLiteCutAnywhere(t *testing.T) {
 			msgs = append(msgs, m)
 		}
 	}
-	p := filepath.Join(t.TempDir(), "x_0.db3")
-	writeDB3(t, p, db3Options{definitions: true}, []genTopic{clockTopic, rangeTopic}, msgs)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data := db3File(t, msgs)
 	clean, err := Inspect(context.Background(), []string{p}, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -116,16 +116,26 @@ func TestStmtErrors(t *testing.T) {
 	}
 }
 
-// A query that never ends on its own stops when ctx is canceled: SQLite
-// is interrupted in the middle of its step, and Step says why.
-func TestStmtInterrupted(t *testing.T) {
-	uri := testDB(t)
+// endless is a query that never ends on its own: its first step counts
+// without end.
+const endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT max(x) FROM c"
+
+// endlessStmt prepares endless on the test database under a context the
+// caller cancels; the statement is closed when the test ends.
+func endlessStmt(t *testing.T) (*Stmt, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
-	st, err := Query(ctx, uri, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT max(x) FROM c")
+	st, err := Query(ctx, testDB(t), endless)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close(); cancel() })
+	return st, cancel
+}
+
+// A query that never ends on its own stops when ctx is canceled: SQLite
+// is interrupted in the middle of its step, and Step says why.
+func TestStmtInterrupted(t *testing.T) {
+	st, cancel := endlessStmt(t)
 	go cancel()
 	if more, err := st.Step(); more || !errors.Is(err, context.Canceled) {
 		t.Errorf("Step: %v, %v; want context.Canceled", more, err)
@@ -135,13 +145,7 @@ func TestStmtInterrupted(t *testing.T) {
 // SQLite forgets an interrupt that comes before the statement starts: a
 // ctx canceled between Query and Step stops the step all the same.
 func TestStmtCanceledBeforeStep(t *testing.T) {
-	uri := testDB(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := Query(ctx, uri, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT max(x) FROM c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, cancel := endlessStmt(t)
 	cancel()
 	for !st.done.Load() { // the interrupt has been delivered, to no statement
 		runtime.Gosched()
