@@ -203,13 +203,17 @@ func awaitDoctor(t *testing.T, bin string, domain int, what string, ready func(d
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	for {
-		r := runDoctorJSON(t, bin, domain, "--duration", "2s")
+	// Each run that does not see it watches twice as long (2 s to 16 s):
+	// on a loaded machine discovery alone may take most of a short run,
+	// and a finding that needs a state to last (an endpoint undiscovered
+	// for 1 s) then never fits in one.
+	for watch := 2 * time.Second; ; watch = min(2*watch, 16*time.Second) {
+		r := runDoctorJSON(t, bin, domain, "--duration", watch.String())
 		if ready(r) {
 			return r
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("doctor never saw %s; last run:\n%s", what, r.raw)
+			t.Fatalf("doctor never saw %s; last run (%s):\n%s", what, watch, r.raw)
 		}
 	}
 }
