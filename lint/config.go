@@ -46,7 +46,7 @@ func lowerConfig(u *unit) (err error) {
 // addString records the string name found at byte offset off (-1 when
 // unknown: the string is then placed at the start of the file and has no
 // content node, so no fix).
-func (u *unit) addString(off int, name string, role strRole) {
+func (u *unit) addString(off int, name string, role strRole) *expr {
 	e := &expr{kind: eString, name: name, role: role, n: &node{kind: "string"}}
 	if off >= 0 && off+len(name) <= len(u.src) && string(u.src[off:off+len(name)]) == name {
 		e.n.start, e.n.end = off, off+len(name)
@@ -56,6 +56,7 @@ func (u *unit) addString(off int, name string, role strRole) {
 		e.n.start, e.n.end = off, min(off+len(name), len(u.src))
 	}
 	u.strings = append(u.strings, e)
+	return e
 }
 
 // lowerYAML records every mapping key as a parameter name (parameter files,
@@ -74,7 +75,7 @@ func (u *unit) lowerYAML() error {
 			return fmt.Errorf("%w: %v", ErrParse, err)
 		}
 		u.yamlComments(&doc)
-		u.walkYAML(&doc, "")
+		u.walkYAML(&doc, "", yamlCtx{})
 	}
 }
 
@@ -88,9 +89,17 @@ func (u *unit) yamlOffset(n *yaml.Node) int {
 	return off
 }
 
+// yamlCtx is what encloses a YAML node, for the parameter names a ROS 2
+// node receives as written (R16's "/use_sim_time").
+type yamlCtx struct {
+	params   bool // the mapping directly under ros__parameters
+	node     bool // inside a launch.yaml node or composable_node
+	simParam bool // a launch.yaml param list that also names use_sim_time
+}
+
 // walkYAML lowers n, whose key in the enclosing mapping (or the key of the
 // sequence holding it) is parent.
-func (u *unit) walkYAML(n *yaml.Node, parent string) {
+func (u *unit) walkYAML(n *yaml.Node, parent string, ctx yamlCtx) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		// A launch.yaml "param: [{name: x, value: y}]" item, or an arg.
@@ -110,28 +119,57 @@ func (u *unit) walkYAML(n *yaml.Node, parent string) {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			u.addString(u.yamlOffset(k), k.Value, role)
+			if e := u.addString(u.yamlOffset(k), k.Value, role); ctx.params && role == roleParamName {
+				e.ros2Param = true
+			}
 			if v == nameNode && v.Kind == yaml.ScalarNode {
 				switch parent {
 				case "param", "set_parameter":
-					u.addString(u.yamlOffset(v), v.Value, roleParamName)
+					e := u.addString(u.yamlOffset(v), v.Value, roleParamName)
+					e.ros2Param = parent == "param" && ctx.node && !ctx.simParam
 					continue
 				case "arg":
 					u.addString(u.yamlOffset(v), v.Value, roleLaunchArg)
 					continue
 				}
 			}
-			u.walkYAML(v, k.Value)
+			child := yamlCtx{
+				params: k.Value == "ros__parameters",
+				node:   ctx.node || k.Value == "node" || k.Value == "composable_node",
+			}
+			if k.Value == "param" && child.node {
+				child.simParam = yamlNamesSimTime(v)
+			}
+			u.walkYAML(v, k.Value, child)
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
-			u.walkYAML(c, parent)
+			u.walkYAML(c, parent, ctx)
 		}
 	case yaml.ScalarNode:
 		if strings.Contains(n.Value, ":=") {
 			u.addText(u.yamlOffset(n), n.Value)
 		}
 	}
+}
+
+// yamlNamesSimTime reports whether a launch.yaml param list has an item
+// named use_sim_time.
+func yamlNamesSimTime(list *yaml.Node) bool {
+	if list.Kind != yaml.SequenceNode {
+		return false
+	}
+	for _, item := range list.Content {
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			if item.Content[i].Value == "name" && item.Content[i+1].Value == simTime {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addText records text that may hold name:=value arguments. The text is
@@ -148,6 +186,17 @@ func (u *unit) addText(off int, text string) {
 func (u *unit) lowerXML() error {
 	dec := xml.NewDecoder(bytes.NewReader(u.src))
 	dec.Strict = false
+	// The open elements, for the <param> names a launch_ros node receives
+	// as written: a ROS 2 <node> (it names its executable exec=, ROS 1's
+	// type=) or a <composable_node>. Its names stop being marked when the
+	// same element also sets use_sim_time.
+	type frame struct {
+		name     string
+		ros2     bool
+		simParam bool
+		names    []*expr
+	}
+	var open []*frame
 	for {
 		start := int(dec.InputOffset())
 		tok, err := dec.RawToken()
@@ -160,6 +209,20 @@ func (u *unit) lowerXML() error {
 		end := int(dec.InputOffset())
 		switch t := tok.(type) {
 		case xml.StartElement:
+			var parent *frame
+			if len(open) > 0 {
+				parent = open[len(open)-1]
+			}
+			f := &frame{name: t.Name.Local}
+			switch t.Name.Local {
+			case "node":
+				for _, a := range t.Attr {
+					f.ros2 = f.ros2 || a.Name.Local == "exec"
+				}
+			case "composable_node":
+				f.ros2 = true
+			}
+			open = append(open, f)
 			for _, a := range t.Attr {
 				role := roleText
 				if a.Name.Local == "name" {
@@ -179,7 +242,29 @@ func (u *unit) lowerXML() error {
 				if rel >= 0 {
 					off = start + rel
 				}
-				u.addString(off, a.Value, role)
+				e := u.addString(off, a.Value, role)
+				if t.Name.Local == "param" && role == roleParamName && parent != nil && parent.ros2 {
+					e.ros2Param = true
+					parent.names = append(parent.names, e)
+					parent.simParam = parent.simParam || a.Value == simTime
+				}
+			}
+		case xml.EndElement:
+			// Pop to the matching element (a non-strict decoder passes
+			// unbalanced tags through).
+			for i := len(open) - 1; i >= 0; i-- {
+				if open[i].name != t.Name.Local {
+					continue
+				}
+				for _, f := range open[i:] {
+					if f.simParam {
+						for _, e := range f.names {
+							e.ros2Param = false
+						}
+					}
+				}
+				open = open[:i]
+				break
 			}
 		case xml.Comment:
 			u.comments = append(u.comments, &node{kind: "comment", start: start, end: end})

@@ -96,12 +96,18 @@
 //
 // A window in the result callback of an action goal the node sent (rclpy
 // add_done_callback on the future of get_result_async(), rclcpp
-// SendGoalOptions::result_callback), or in a method only such a callback
+// SendGoalOptions::result_callback or the callback of
+// async_get_result(goal_handle, callback)), or in a method only such a callback
 // reaches, runs once the goal has ended, long after the first /clock: R27
 // reports it at info. An R16 misspelling in a Python launch file that
-// passes Node arguments launch_ros removed before Humble (node_executable,
-// node_name, node_namespace) is info too: on the linted distribution the
-// launch fails before any parameter is set.
+// passes Node or ComposableNode arguments launch_ros removed before Humble
+// (node_executable, node_plugin, node_name, node_namespace) is info too: on the linted distribution the
+// launch fails before any parameter is set. R16 accepts "/use_sim_time", ROS 1's
+// global parameter name, in ROS 1 files and reports it where a ROS 2 node
+// gets it as written (ROS 2 has no global parameters): a dict key in a Python
+// launch file importing launch_ros, a key under ros__parameters, a <param> of
+// a ROS 2 XML <node exec=...> or <composable_node>, a launch.yaml node's
+// param; not beside a correct use_sim_time.
 //
 // What now() - W below 0 does depends on the distribution ([Config]
 // RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp

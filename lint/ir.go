@@ -43,7 +43,11 @@ type expr struct {
 	// role says what an eString is; the front ends of YAML, XML and shell
 	// files set it, Python and C++ literals are roleCode.
 	role strRole
-	u    *unit
+	// ros2Param marks a parameter name that a ROS 2 node receives as
+	// written: a key under ros__parameters, a <param> or launch.yaml param
+	// of a launch_ros node (R16's "/use_sim_time").
+	ros2Param bool
+	u         *unit
 }
 
 // strRole is what a string expression stands for.

@@ -157,12 +157,60 @@ const (
 	useDeclare                // declared: renaming would declare use_sim_time, which raises
 	useDup                    // a second key beside use_sim_time: remove it
 	useArg                    // a launch argument's name: debatable, reported as info
+	useGlobal                 // "/use_sim_time" given to a ROS 2 node, which has no global parameters
 )
+
+// globalSimTime is ROS 1's global parameter name. ROS 1 launch files and
+// rosparam set it so (misspeltSimTime accepts it); a ROS 2 node has no
+// global parameters: launch_ros keeps a parameter dict's key as written
+// (normalize_parameter_dict) and rcl's YAML parser stores a key under
+// ros__parameters verbatim (parse_key), so the node gets a parameter named
+// "/use_sim_time" and its time source, which reads only use_sim_time,
+// keeps wall time.
+const globalSimTime = "/" + simTime
+
+// ros2GlobalSimTime reports whether s is "/use_sim_time" given to a ROS 2
+// node as a parameter name: a key under ros__parameters, a <param> or
+// launch.yaml param of a launch_ros node (marked by the front ends), or a
+// dict key in a Python file that imports launch_ros. A name beside a
+// use_sim_time in the same mapping, node or dict is left alone: the node
+// gets use_sim_time anyway.
+func ros2GlobalSimTime(s *expr) bool {
+	if s.name != globalSimTime {
+		return false
+	}
+	switch s.role {
+	case roleParamName:
+		return s.ros2Param
+	case roleCode:
+		n := s.n
+		if s.u.lang != langPython || n == nil || n.parent == nil || n.parent.kind != "pair" || n.field != "key" {
+			return false
+		}
+		return importsLaunchROS(s.u) && codeNameUse(s) == useRename
+	}
+	return false
+}
+
+// importsLaunchROS reports whether a Python file imports launch_ros (a ROS
+// 2 launch file; ROS 1's roslaunch API is another module).
+func importsLaunchROS(u *unit) bool {
+	for _, q := range u.imports {
+		if q == "launch_ros" || strings.HasPrefix(q, "launch_ros.") {
+			return true
+		}
+	}
+	return false
+}
 
 // detectR16 reports misspelt use_sim_time names: parameter names in code,
 // parameter and launch files, and name:=value arguments anywhere.
 func detectR16(c *checker, s *expr) {
 	if s.u == nil {
+		return
+	}
+	if ros2GlobalSimTime(s) {
+		c.reportSimTime(s, s.name, s.content, useGlobal)
 		return
 	}
 	switch s.role {
@@ -496,13 +544,19 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 		msg = fmt.Sprintf("launch argument \"%s\" looks like a misspelt use_sim_time: `use_sim_time:=true` on the command line does not set it", name)
 		why = "Launch arguments may be named freely, but users pass use_sim_time:=true by habit (R16): an argument spelt otherwise is not set by it, and undeclared arguments are ignored."
 		fix = "name the argument use_sim_time, here and where it is used"
+	case useGlobal:
+		msg = fmt.Sprintf("parameter name \"%s\" is ROS 1's global use_sim_time: ROS 2 has no global parameters, "+
+			"so the node gets a parameter named \"%s\" and stays on wall time", name, name)
+		why = "A ROS 2 node reads only its own use_sim_time parameter (R16); launch_ros passes a parameter name as written " +
+			"and rcl's YAML parser stores it verbatim, so the leading \"/\" makes it another parameter that nothing reads."
 	}
 	removed := ""
 	if use != useArg {
-		if removed = removedNodeArgument(s); removed != "" {
-			msg += fmt.Sprintf("; info: this launch file passes %s to a launch_ros Node, an argument removed before Humble "+
+		var callee string
+		if removed, callee = removedNodeArgument(s); removed != "" {
+			msg += fmt.Sprintf("; info: this launch file passes %s to a launch_ros %s, an argument removed before Humble "+
 				"(deprecated in Foxy, removed in launch_ros 0.12, ros2/launch_ros#190), so on %s the launch fails before any parameter is set",
-				removed, distroTitle(c.distro))
+				removed, callee, distroTitle(c.distro))
 		}
 	}
 	f := c.report(s.u, where, rules.R16, msg, why, fix, edits)
@@ -511,39 +565,39 @@ func (c *checker) reportSimTime(s *expr, name string, at *node, use nameUse) {
 	}
 }
 
-// removedNodeArguments are the launch_ros Node arguments that Foxy
-// deprecated (ros2/launch_ros#122, #140) and launch_ros 0.12 removed before
-// Galactic (ros2/launch_ros#190): Node(node_executable=...) raises TypeError
-// on every distribution --ros-distro accepts (Humble and later).
-var removedNodeArguments = map[string]bool{"node_executable": true, "node_name": true, "node_namespace": true}
+// removedNodeArguments are the launch_ros Node and ComposableNode arguments
+// that Foxy deprecated (ros2/launch_ros#122, #140) and launch_ros 0.12
+// removed before Galactic (ros2/launch_ros#190): Node(node_executable=...)
+// and ComposableNode(node_plugin=...) raise TypeError on every distribution
+// --ros-distro accepts (Humble and later).
+var removedNodeArguments = map[string]bool{"node_executable": true, "node_plugin": true, "node_name": true, "node_namespace": true}
 
 // removedNodeArgument returns the first removed argument that the Python
-// launch file holding s passes to Node, LifecycleNode or
-// ComposableNodeContainer, or "". The file's syntax tree is reached from
+// launch file holding s passes to Node, LifecycleNode,
+// ComposableNodeContainer or ComposableNode, and that callee; or "", "". The file's syntax tree is reached from
 // s's node (the unit lets go of its root once lowered).
 // Such a file stops at that call on the linted distributions, so a
 // misspelt parameter in it never reaches a node (round 11's evaluation: a
 // Dashing-era JetBot launch).
-func removedNodeArgument(s *expr) string {
+func removedNodeArgument(s *expr) (arg, callee string) {
 	u := s.u
 	if u.lang != langPython || s.n == nil {
-		return ""
+		return "", ""
 	}
 	root := s.n
 	for root.parent != nil {
 		root = root.parent
 	}
-	found := ""
 	var walk func(n *node)
 	walk = func(n *node) {
-		if found != "" {
+		if arg != "" {
 			return
 		}
 		if n.kind == "keyword_argument" && removedNodeArguments[u.text(n.child("name"))] &&
 			n.parent != nil && n.parent.kind == "argument_list" && n.parent.parent != nil && n.parent.parent.kind == "call" {
-			switch lastName(u.text(n.parent.parent.child("function"))) {
-			case "Node", "LifecycleNode", "ComposableNodeContainer":
-				found = u.text(n.child("name"))
+			switch name := lastName(u.text(n.parent.parent.child("function"))); name {
+			case "Node", "LifecycleNode", "ComposableNodeContainer", "ComposableNode":
+				arg, callee = u.text(n.child("name")), name
 				return
 			}
 		}
@@ -552,5 +606,5 @@ func removedNodeArgument(s *expr) string {
 		}
 	}
 	walk(root)
-	return found
+	return arg, callee
 }

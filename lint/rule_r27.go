@@ -164,7 +164,9 @@ func (c *checker) goalResultOnly(f *fn) bool {
 // client as a goal's result callback: in rclpy, an argument of
 // add_done_callback on the future of get_result_async() (the method, a
 // lambda, or a functools.partial of it); in rclcpp, the value assigned to
-// a SendGoalOptions' result_callback (a lambda, std::bind of the method).
+// a SendGoalOptions' result_callback (a lambda, std::bind of the method)
+// or the second argument of rclcpp_action's async_get_result(goal_handle,
+// result_callback).
 func (c *checker) isGoalResultCallback(g *fn) bool {
 	if g.cls == nil {
 		return false
@@ -200,6 +202,18 @@ func (c *checker) isGoalResultCallback(g *fn) bool {
 				if s.kind == sAssign && s.target != nil && s.target.kind == eAttr && s.target.name == "result_callback" &&
 					bytes.Contains(h.u.src, []byte("SendGoalOptions")) && handed(s.value) {
 					found = true
+				}
+				// client->async_get_result(goal_handle, callback): the
+				// callback is the goal's result callback as well.
+				for _, e := range []*expr{s.e, s.value} {
+					walkExpr(e, func(call *expr) {
+						if found || call.kind != eCall || call.recv == nil || call.recv.kind != eAttr || call.recv.name != "async_get_result" {
+							return
+						}
+						if len(call.args) == 2 && handed(call.args[1]) {
+							found = true
+						}
+					})
 				}
 			}
 		})

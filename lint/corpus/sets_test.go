@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -50,16 +53,44 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 	return names, repos
 }
 
+// confirmationSets are the evaluation sets drawn beside eval.tsv (round 15's
+// eval15.tsv, measured on the same frozen rules): each is checked as eval.tsv
+// is while it exists, and is empty but for its header once moved to dev.tsv.
+var confirmationSets = []string{"eval15"}
+
+// existingConfirmationSets returns the confirmation sets whose file exists.
+func existingConfirmationSets(t *testing.T) []string {
+	t.Helper()
+	var sets []string
+	for _, set := range confirmationSets {
+		if _, err := os.Stat(set + ".tsv"); errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, set)
+	}
+	return sets
+}
+
 func TestSetsAreDisjointAndWellFormed(t *testing.T) {
 	dev, devRepos := readSet(t, "dev.tsv")
 	eval, evalRepos := readSet(t, "eval.tsv")
-	// Both sets are extracted side by side under one directory, on file
+	sets := []struct {
+		file         string
+		names, repos map[string]string
+	}{{"dev.tsv", dev, devRepos}, {"eval.tsv", eval, evalRepos}}
+	for _, set := range existingConfirmationSets(t) {
+		names, repos := readSet(t, set+".tsv")
+		sets = append(sets, struct {
+			file         string
+			names, repos map[string]string
+		}{set + ".tsv", names, repos})
+	}
+	// All sets are extracted side by side under one directory, on file
 	// systems that may ignore case.
 	dirs := map[string]string{}
-	for _, set := range []struct {
-		file  string
-		names map[string]string
-	}{{"dev.tsv", dev}, {"eval.tsv", eval}} {
+	for _, set := range sets {
 		for name := range set.names {
 			dir := strings.ToLower(name)
 			if other, ok := dirs[dir]; ok {
@@ -68,9 +99,15 @@ func TestSetsAreDisjointAndWellFormed(t *testing.T) {
 			dirs[dir] = set.file + ":" + name
 		}
 	}
-	for repo, name := range evalRepos {
-		if devName, ok := devRepos[repo]; ok {
-			t.Errorf("eval.tsv: %s (%s) is in dev.tsv too, as %s: an evaluated tree must not have been read", repo, name, devName)
+	// An evaluated tree must not have been read (dev.tsv), nor be measured
+	// twice (eval.tsv and a confirmation set).
+	for i, set := range sets[1:] {
+		for repo, name := range set.repos {
+			for _, earlier := range sets[:i+1] {
+				if other, ok := earlier.repos[repo]; ok {
+					t.Errorf("%s: %s (%s) is in %s too, as %s: an evaluated tree must not have been read or measured twice", set.file, repo, name, earlier.file, other)
+				}
+			}
 		}
 	}
 	if len(dev) < 150 {
@@ -79,31 +116,44 @@ func TestSetsAreDisjointAndWellFormed(t *testing.T) {
 }
 
 func TestPoolIsWellFormed(t *testing.T) {
-	rows, err := readTSV("pool.tsv")
-	if err != nil {
-		t.Fatal(err)
+	pools := []string{"pool.tsv"}
+	for _, set := range confirmationSets {
+		pool := "pool" + strings.TrimPrefix(set, "eval") + ".tsv"
+		if _, err := os.Stat(pool); err == nil {
+			pools = append(pools, pool)
+		}
 	}
-	seen := map[string]int{}
-	for i, r := range rows {
-		if len(r) != 2 || !repoPattern.MatchString(r[0]) || r[1] == "" {
-			t.Errorf("pool.tsv: entry %d: %q, want owner/name and a kind", i+1, r)
-			continue
+	for _, pool := range pools {
+		rows, err := readTSV(pool)
+		if err != nil {
+			t.Fatal(err)
 		}
-		repo := strings.ToLower(r[0])
-		if j, ok := seen[repo]; ok {
-			t.Errorf("pool.tsv: entry %d: %s is entry %d too", i+1, r[0], j)
+		seen := map[string]int{}
+		for i, r := range rows {
+			if len(r) != 2 || !repoPattern.MatchString(r[0]) || r[1] == "" {
+				t.Errorf("%s: entry %d: %q, want owner/name and a kind", pool, i+1, r)
+				continue
+			}
+			repo := strings.ToLower(r[0])
+			if j, ok := seen[repo]; ok {
+				t.Errorf("%s: entry %d: %s is entry %d too", pool, i+1, r[0], j)
+			}
+			seen[repo] = i + 1
 		}
-		seen[repo] = i + 1
 	}
 }
 
 // Every verdict names a repository of its set, a line, a rule and a verdict
 // scripts/lint-corpus understands for every distribution.
 func TestVerdictsNameTheirSet(t *testing.T) {
-	for _, c := range []struct{ verdicts, set string }{
+	sets := []struct{ verdicts, set string }{
 		{"verdicts.tsv", "dev.tsv"},
 		{"eval-verdicts.tsv", "eval.tsv"},
-	} {
+	}
+	for _, set := range existingConfirmationSets(t) {
+		sets = append(sets, struct{ verdicts, set string }{set + "-verdicts.tsv", set + ".tsv"})
+	}
+	for _, c := range sets {
 		names, _ := readSet(t, c.set)
 		rows, err := readTSV(c.verdicts)
 		if err != nil {
