@@ -362,7 +362,7 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 		}
 		l = langPython
 	}
-	u := &unit{path: s.path, lang: l, src: src}
+	u := &unit{path: s.path, lang: l, src: src, disk: s.src == nil}
 	if l != langPython && l != langCPP {
 		return u, fileError{}
 	}
