@@ -183,9 +183,12 @@ type fn struct {
 
 // unit is one parsed source file.
 type unit struct {
-	path    string
-	lang    lang
-	src     []byte
+	path string
+	lang lang
+	src  []byte
+	// disk is set when src was read from the file at path by this run
+	// (not handed in by Source): the file on disk is src.
+	disk    bool
 	root    *node
 	fns     []*fn
 	classes []*class

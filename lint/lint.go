@@ -114,6 +114,11 @@ func (r *Result) Failed(failOn rules.FailOn) bool {
 type source struct {
 	path string
 	src  []byte
+	// size is the file's size when stat says it (stat, for src nil):
+	// groupSources stats each file once, for scheduling, and load reads
+	// the size from here.
+	size int64
+	stat bool
 }
 
 // Run lints the files under paths (see Files). C++ classes are merged
@@ -152,7 +157,7 @@ func Source(name string, src []byte, cfg Config) (*Result, error) {
 	if src == nil {
 		src = []byte{}
 	}
-	return analyze(context.Background(), []source{{name, src}}, cfg)
+	return analyze(context.Background(), []source{{path: name, src: src}}, cfg)
 }
 
 // MaxFileSize bounds the files Run reads: a larger file (generated tables,
@@ -299,6 +304,7 @@ func groupSources(srcs []source) []group {
 		if s.src == nil {
 			if info, err := os.Stat(s.path); err == nil {
 				size = info.Size()
+				s.size, s.stat = size, true
 			}
 		}
 		if l := langOf(s.path); l != langCPP && l != langPython {
@@ -342,9 +348,14 @@ type fileError struct {
 func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 	src := s.src
 	if src == nil {
-		if info, err := os.Stat(s.path); err == nil && info.Size() > MaxFileSize {
+		if !s.stat {
+			if info, err := os.Stat(s.path); err == nil {
+				s.size, s.stat = info.Size(), true
+			}
+		}
+		if s.stat && s.size > MaxFileSize {
 			return nil, fileError{parse: &ParseError{File: s.path,
-				Message: fmt.Sprintf("%d bytes, larger than %d: not analysed (generated code?)", info.Size(), MaxFileSize)}}
+				Message: fmt.Sprintf("%d bytes, larger than %d: not analysed (generated code?)", s.size, MaxFileSize)}}
 		}
 		b, err := os.ReadFile(s.path)
 		if err != nil {
@@ -362,7 +373,7 @@ func (r *run) load(s source, ps *parserSet) (*unit, fileError) {
 		}
 		l = langPython
 	}
-	u := &unit{path: s.path, lang: l, src: src}
+	u := &unit{path: s.path, lang: l, src: src, disk: s.src == nil}
 	if l != langPython && l != langCPP {
 		return u, fileError{}
 	}

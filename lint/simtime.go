@@ -367,7 +367,18 @@ func runsOnSimTime(root string, units []*unit, run bool) bool {
 	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
 		return run || unitsSetSimTime(units)
 	}
-	return unitsSetSimTime(units) || packageSetsSimTime(root)
+	if unitsSetSimTime(units) {
+		return true
+	}
+	// None of the linted files does: the package walk need not read
+	// again those it holds as they are on disk.
+	read := map[string]bool{}
+	for _, u := range units {
+		if u.disk {
+			read[u.path] = true
+		}
+	}
+	return packageSetsSimTime(root, read)
 }
 
 // diagnosticOnly reports whether f runs only as a diagnostic_updater task,
@@ -465,8 +476,9 @@ const (
 // packageSetsSimTime reports whether any source, launch or parameter file
 // of the package at root (holding package.xml) turns use_sim_time on.
 // Hidden directories are skipped, as the linter skips them, and so are
-// nested packages: their files are theirs.
-func packageSetsSimTime(root string) bool {
+// nested packages: their files are theirs. The files in known are counted
+// but not read: the caller has read them and they do not.
+func packageSetsSimTime(root string, known map[string]bool) bool {
 	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
 		return false
 	}
@@ -489,6 +501,9 @@ func packageSetsSimTime(root string) bool {
 			return nil
 		}
 		files++
+		if known[path] {
+			return nil
+		}
 		if info, err := e.Info(); err != nil || info.Size() > pkgScanBytes {
 			return nil
 		}
