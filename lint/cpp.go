@@ -132,8 +132,25 @@ func (c *cppFront) field(n *node, cls *class) {
 		case ch.field == "default_value" && f != nil:
 			// double x_{0.0}, v_{1.0}: each declarator's own initializer
 			f.init = c.construct(typ, ch, nil)
+			if isTimeType(typ) && !constructs(f.init, typ) {
+				// rclcpp::Time t_ = now(); copy-initialises the member from
+				// the value, as t_{now()} does: read both as a construction
+				// of the type from it (a default member initialiser written
+				// "= now()" is not a default-constructed SYSTEM_TIME 0).
+				// "= rclcpp::Time(0, 0, RCL_SYSTEM_TIME)" is that
+				// construction already.
+				f.init = &expr{kind: eCall, n: ch, recv: &expr{kind: eName, n: ch, name: typ}, args: []*expr{f.init}}
+			}
 		}
 	}
+}
+
+// constructs reports whether e is a construction of type typ: typ(...),
+// {...} lowered by construct, or the type's unqualified name (Time(...)
+// after using rclcpp::Time).
+func constructs(e *expr, typ string) bool {
+	return e.kind == eCall && e.recv != nil && e.recv.kind == eName &&
+		(e.recv.name == typ || e.recv.name == simpleTypeName(typ))
 }
 
 // construct lowers an initializer of a value of type typ: "= v", "(a, b)"

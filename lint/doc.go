@@ -58,11 +58,14 @@
 //     on_activate (init/on_init before them) comes before update() and the
 //     callbacks, also under a preprocessor #if; a local flag guard counts
 //     the flag's sets in lambdas of the function that declares it.
-//   - A member that is SYSTEM_TIME only by an explicit initialiser
-//     ({0, 0, RCL_SYSTEM_TIME}) loses that value when every constructor
-//     (or, if none mentions it, a lifecycle transition before the
-//     callbacks) assigns it unconditionally before any read of it
-//     (overwrittenBeforeRead): the assigned values' clock type is its own.
+//   - A default member initialiser written "= v" reads as "{v}" (cppFront
+//     field): t_ = now() is now(), not a default-constructed SYSTEM_TIME.
+//   - A member that is SYSTEM_TIME only by its initialiser
+//     ({0, 0, RCL_SYSTEM_TIME}, = rclcpp::Clock().now()) loses that value
+//     when every constructor (or, if none mentions it, a lifecycle
+//     transition before the callbacks) assigns it unconditionally before
+//     any read of it (overwrittenBeforeRead): the assigned values' clock
+//     type is its own.
 //
 // # Context
 //

@@ -259,11 +259,16 @@ func (d *dataflow) solve() {
 		changed := false
 		for _, c := range d.classes {
 			for name, fl := range c.fields {
-				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) &&
-					!(isTimeType(fl.typ) && explicitSystemZero(fl.init) && d.overwrittenBeforeRead(c, name)) {
+				if fl.init != nil && !(isTimeType(fl.typ) && zeroSystemTime(fl.init)) {
 					// A default member initialiser runs in every constructor.
 					init := d.initFn(c, fl.file)
 					ft := d.valueFacts(fl.typ, fl.init, init)
+					if isTimeType(fl.typ) && ft&fSystem != 0 && d.overwrittenBeforeRead(c, name) {
+						// A SYSTEM_TIME initialiser ({0, 0, RCL_SYSTEM_TIME},
+						// = rclcpp::Clock().now()) that every constructor
+						// overwrites before any read is never what a read sees.
+						continue
+					}
 					if ft&fNow != 0 && d.startup[c] && !backDated(fl.init) {
 						ft |= fCtorNow
 					}
@@ -399,16 +404,10 @@ func zeroSystemTime(init *expr) bool {
 	return init.kind == eCall && zeroTime(init) && !strings.Contains(init.text(), "RCL_")
 }
 
-// explicitSystemZero reports whether a C++ initialiser is the zero time
-// with an explicit SYSTEM_TIME clock type: {0, 0, RCL_SYSTEM_TIME} or
-// = rclcpp::Time(0, 0, RCL_SYSTEM_TIME).
-func explicitSystemZero(init *expr) bool {
-	return init.kind == eCall && zeroTime(init) && strings.Contains(init.text(), "RCL_SYSTEM_TIME")
-}
-
 // overwrittenBeforeRead reports whether member name of c, SYSTEM_TIME only
-// by an explicit initialiser, is assigned before anything can read it, as
-// setInCtor takes a default-constructed member to be: every constructor
+// by its initialiser ({0, 0, RCL_SYSTEM_TIME}, = rclcpp::Clock().now()), is
+// assigned before anything can read it, as setInCtor takes a
+// default-constructed member to be: every constructor
 // assigns it unconditionally (not under an if, loop, switch, try or in a
 // lambda) with no read of it, nor a call of a method of c that reads it,
 // before that assignment; or, when no constructor mentions it, a lifecycle
