@@ -9,7 +9,8 @@
 // rclcpp::Time() mixed with ROS time (R3, R5, R6, R30), baselines taken from
 // now() in a constructor and later used as now() - prev (R29), tf2 lookups at
 // a time that may be 0 (R28, always info), rclpy Time/Duration with positional arguments
-// (R2, R7) and misspellings of use_sim_time (R16), found by similarity, in
+// (R2, R7), a message's nanosec or sec set to a Time's whole nanosecond
+// count (R8) and misspellings of use_sim_time (R16), found by similarity, in
 // code, YAML parameter and launch files, XML launch files and the
 // name:=value arguments of launch files and shell scripts.
 //
