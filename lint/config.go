@@ -127,6 +127,10 @@ func (u *unit) walkYAML(n *yaml.Node, parent string, ctx yamlCtx) {
 				case "param", "set_parameter":
 					e := u.addString(u.yamlOffset(v), v.Value, roleParamName)
 					e.ros2Param = parent == "param" && ctx.node && !ctx.simParam
+					if parent == "set_parameter" {
+						e.scopeParam = true
+						u.scopeSimTime = u.scopeSimTime || v.Value == simTime
+					}
 					continue
 				case "arg":
 					u.addString(u.yamlOffset(v), v.Value, roleLaunchArg)
@@ -243,6 +247,11 @@ func (u *unit) lowerXML() error {
 					off = start + rel
 				}
 				e := u.addString(off, a.Value, role)
+				if t.Name.Local == "set_parameter" && role == roleParamName {
+					// Only ROS 2's launch_xml has <set_parameter>.
+					e.scopeParam = true
+					u.scopeSimTime = u.scopeSimTime || a.Value == simTime
+				}
 				if t.Name.Local == "param" && role == roleParamName && parent != nil && parent.ros2 {
 					e.ros2Param = true
 					parent.names = append(parent.names, e)

@@ -47,7 +47,11 @@ type expr struct {
 	// written: a key under ros__parameters, a <param> or launch.yaml param
 	// of a launch_ros node (R16's "/use_sim_time").
 	ros2Param bool
-	u         *unit
+	// scopeParam marks a parameter name that a launch file's
+	// set_parameter gives every node in its scope (R16's
+	// "/use_sim_time", unless the file's unit has scopeSimTime).
+	scopeParam bool
+	u          *unit
 }
 
 // strRole is what a string expression stands for.
@@ -201,6 +205,10 @@ type unit struct {
 	topImports []pyImport
 	comments   []*node
 	strings    []*expr
+	// scopeSimTime is set when an XML or YAML launch file's set_parameter
+	// gives use_sim_time itself: its nodes get it whatever else the file's
+	// set_parameter names (the scope is taken as the whole file).
+	scopeSimTime bool
 	// lines holds the byte offset of each line's start, built on demand.
 	lines []int
 }

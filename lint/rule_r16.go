@@ -181,15 +181,71 @@ func ros2GlobalSimTime(s *expr) bool {
 	}
 	switch s.role {
 	case roleParamName:
+		if s.scopeParam {
+			return !s.u.scopeSimTime
+		}
 		return s.ros2Param
 	case roleCode:
 		n := s.n
-		if s.u.lang != langPython || n == nil || n.parent == nil || n.parent.kind != "pair" || n.field != "key" {
+		if s.u.lang != langPython || n == nil || n.parent == nil || !importsLaunchROS(s.u) {
 			return false
 		}
-		return importsLaunchROS(s.u) && codeNameUse(s) == useRename
+		if setParameterName(s.u, n) {
+			return !pySetsSimTime(s.u, n)
+		}
+		if n.parent.kind != "pair" || n.field != "key" {
+			return false
+		}
+		return codeNameUse(s) == useRename
 	}
 	return false
+}
+
+// setParameterName reports whether the Python string n is the name given
+// to launch_ros' SetParameter action: SetParameter(name='...') or its
+// first positional argument. SetParameter.execute appends the pair to the
+// launch context's global_params, and Node._perform_substitutions passes
+// each to the process as "-p name:=value" (LoadComposableNodes builds a
+// Parameter message of that name); rcl's _rcl_parse_param_name_token takes
+// a leading "/" into the name, so every node in the action's scope gets a
+// parameter named "/use_sim_time", as a parameter dict's key would give it.
+func setParameterName(u *unit, n *node) bool {
+	p := n.parent
+	var call *node
+	switch {
+	case p.kind == "keyword_argument" && n.field == "value" && u.text(p.child("name")) == "name" && p.parent != nil:
+		call = p.parent.parent
+	case p.kind == "argument_list" && len(p.children) > 0 && p.children[0] == n:
+		call = p.parent
+	}
+	return call != nil && call.kind == "call" && lastName(u.text(call.child("function"))) == "SetParameter"
+}
+
+// pySetsSimTime reports whether the Python file holding n also gives
+// SetParameter the name use_sim_time. A scope's nodes then get
+// use_sim_time anyway; the scope (a GroupAction's actions, the launch
+// description) is taken as the whole file.
+func pySetsSimTime(u *unit, n *node) bool {
+	root := n
+	for root.parent != nil {
+		root = root.parent
+	}
+	found := false
+	var walk func(m *node)
+	walk = func(m *node) {
+		if found {
+			return
+		}
+		if m.kind == "string" && m.parent != nil && stringText(u, m) == simTime && setParameterName(u, m) {
+			found = true
+			return
+		}
+		for _, ch := range m.children {
+			walk(ch)
+		}
+	}
+	walk(root)
+	return found
 }
 
 // importsLaunchROS reports whether a Python file imports launch_ros (a ROS
