@@ -48,10 +48,14 @@ type expr struct {
 	// of a launch_ros node (R16's "/use_sim_time").
 	ros2Param bool
 	// scopeParam marks a parameter name that a launch file's
-	// set_parameter gives every node in its scope (R16's
-	// "/use_sim_time", unless the file's unit has scopeSimTime).
+	// set_parameter gives every node in its scope (R16's "/use_sim_time").
 	scopeParam bool
-	u          *unit
+	// beside marks a parameter name given in a scope that also gives
+	// use_sim_time itself (besideSimTime): a YAML mapping, a launch.yaml
+	// node's param list, a ROS 2 XML node's <param>s, a Python dict, a
+	// launch file's set_parameter names.
+	beside bool
+	u      *unit
 }
 
 // strRole is what a string expression stands for.
@@ -205,10 +209,6 @@ type unit struct {
 	topImports []pyImport
 	comments   []*node
 	strings    []*expr
-	// scopeSimTime is set when an XML or YAML launch file's set_parameter
-	// gives use_sim_time itself: its nodes get it whatever else the file's
-	// set_parameter names (the scope is taken as the whole file).
-	scopeSimTime bool
 	// lines holds the byte offset of each line's start, built on demand.
 	lines []int
 }

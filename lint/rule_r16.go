@@ -181,17 +181,14 @@ func ros2GlobalSimTime(s *expr) bool {
 	}
 	switch s.role {
 	case roleParamName:
-		if s.scopeParam {
-			return !s.u.scopeSimTime
-		}
-		return s.ros2Param
+		return (s.ros2Param || s.scopeParam) && !s.beside
 	case roleCode:
 		n := s.n
 		if s.u.lang != langPython || n == nil || n.parent == nil || !importsLaunchROS(s.u) {
 			return false
 		}
 		if setParameterName(s.u, n) {
-			return !pySetsSimTime(s.u, n)
+			return !s.beside
 		}
 		if n.parent.kind != "pair" || n.field != "key" {
 			return false
@@ -221,31 +218,27 @@ func setParameterName(u *unit, n *node) bool {
 	return call != nil && call.kind == "call" && lastName(u.text(call.child("function"))) == "SetParameter"
 }
 
-// pySetsSimTime reports whether the Python file holding n also gives
-// SetParameter the name use_sim_time. A scope's nodes then get
-// use_sim_time anyway; the scope (a GroupAction's actions, the launch
-// description) is taken as the whole file.
-func pySetsSimTime(u *unit, n *node) bool {
-	root := n
-	for root.parent != nil {
-		root = root.parent
-	}
-	found := false
-	var walk func(m *node)
-	walk = func(m *node) {
-		if found {
-			return
-		}
-		if m.kind == "string" && m.parent != nil && stringText(u, m) == simTime && setParameterName(u, m) {
-			found = true
-			return
-		}
-		for _, ch := range m.children {
-			walk(ch)
+// pyBesideSimTime gives besideSimTime a Python file's scopes: the keys of
+// each dict, and the names the file gives SetParameter (the scope of a
+// SetParameter, a GroupAction's actions or the launch description, is taken
+// as the whole file).
+func pyBesideSimTime(u *unit) {
+	dicts := map[*node][]*expr{}
+	var set []*expr
+	for _, e := range u.strings {
+		n := e.n
+		switch {
+		case n == nil || n.parent == nil:
+		case n.parent.kind == "pair" && n.field == "key" && n.parent.parent != nil:
+			dicts[n.parent.parent] = append(dicts[n.parent.parent], e)
+		case setParameterName(u, n):
+			set = append(set, e)
 		}
 	}
-	walk(root)
-	return found
+	for _, keys := range dicts {
+		besideSimTime(keys)
+	}
+	besideSimTime(set)
 }
 
 // importsLaunchROS reports whether a Python file imports launch_ros (a ROS
@@ -411,10 +404,8 @@ func codeNameUse(s *expr) nameUse {
 		}
 	case "pair": // Python dict key
 		if n.field == "key" {
-			for _, sib := range p.parent.children {
-				if k := sib.child("key"); sib != p && k != nil && stringText(u, k) == simTime {
-					return useDup
-				}
+			if s.beside { // a key beside use_sim_time in the same dict
+				return useDup
 			}
 			return useRename
 		}
