@@ -173,13 +173,18 @@ func (c *checker) isWindowSub(e *expr, f *fn) bool {
 // now() (a message's header stamp, Time.from_msg, a member holding the last
 // one) minus a Duration: under sim time stamps count from the simulator's
 // start, so the result is negative for the stamps of the first W seconds
-// (robot_localization's last_measurement_time - history_length).
+// (robot_localization's last_measurement_time - history_length). A time
+// that may be zero is one only when the zero is a default-constructed
+// member that nothing but stamps is assigned to (stampOnly).
 func (c *checker) isStampWindow(e *expr, f *fn) bool {
 	if e.kind != eBinary || e.op != "-" {
 		return false
 	}
 	l, r := c.d.facts(e.l, f), c.d.facts(e.r, f)
-	return l&fROS != 0 && l&(fNow|fSystem|fZero|fUnset) == 0 && r&fDuration != 0 && r&fTime == 0
+	if l&fROS == 0 || l&(fNow|fSystem) != 0 || r&fDuration == 0 || r&fTime != 0 {
+		return false
+	}
+	return l&(fZero|fUnset) == 0 || c.d.stampOnly("", e.l, f, 0)
 }
 
 // zeroDuration reports whether e constructs a Duration from literal zeros

@@ -1178,6 +1178,57 @@ func (d *dataflow) isStampMsg(e *expr, f *fn, depth int) bool {
 	return false
 }
 
+// stampOnly reports whether e, read as a value of declared type typ ("" when
+// unknown), is a message's header stamp on every assignment the data flow
+// sees: a value naming a header that converts to a ROS time
+// (msg->header.stamp, rclcpp::Time(msg->header.stamp),
+// Time.from_msg(msg.header.stamp)); a member with no initialiser that every
+// constructor and method assigns only such values and no other class
+// assigns; or a local assigned only such members or values. The zero time a
+// default-constructed member holds before its first message is then no
+// sentinel of the code's own: R27 takes the member for a message stamp, as
+// a local (round 18: a localizer's timestamp_odom_, set from each
+// odometry's stamp, minus 3 s).
+func (d *dataflow) stampOnly(typ string, e *expr, f *fn, depth int) bool {
+	if e == nil || f == nil || depth > 3 {
+		return false
+	}
+	if e.kind == eName || e.kind == eAttr {
+		p := d.path(e, f)
+		if m, ok := strings.CutPrefix(p, "self."); ok {
+			c := f.cls
+			if c == nil || strings.Contains(m, ".") || len(d.memberVals[c][m]) == 0 || d.setOutside[c][m] {
+				return false
+			}
+			ftyp := ""
+			if fl := c.fields[m]; fl != nil {
+				if fl.init != nil {
+					return false
+				}
+				ftyp = fl.typ
+			}
+			for _, v := range d.memberVals[c][m] {
+				if !d.stampOnly(ftyp, v.value, v.f, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		for g := f; g != nil; g = g.outer {
+			if vals, ok := d.localVals[g][p]; ok {
+				for _, v := range vals {
+					if !d.stampOnly(d.localTypes[g][p], v, g, depth+1) {
+						return false
+					}
+				}
+				return len(vals) > 0
+			}
+		}
+	}
+	ft := d.valueFacts(typ, e, f)
+	return ft&fROS != 0 && ft&(fNow|fSystem|fZero|fUnset|fAgo|fDuration) == 0 && mentionsStamp(e.text())
+}
+
 // isInteger reports whether a C++ expression is a count of nanoseconds
 // rather than a message: a local or parameter of an integer type, an
 // integer cast, a nanoseconds() call, arithmetic on such values.
