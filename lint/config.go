@@ -32,6 +32,17 @@ func lowerConfig(u *unit) (err error) {
 			err = fmt.Errorf("%w: %v", ErrParse, p)
 		}
 	}()
+	// The names a launch file's set_parameter gives (XML, launch.yaml) form
+	// one scope, taken as the whole file, even when the file stops early.
+	defer func() {
+		var set []*expr
+		for _, e := range u.strings {
+			if e.scopeParam {
+				set = append(set, e)
+			}
+		}
+		besideSimTime(set)
+	}()
 	switch u.lang {
 	case langYAML:
 		return u.lowerYAML()
@@ -41,6 +52,25 @@ func lowerConfig(u *unit) (err error) {
 		u.lowerShell()
 	}
 	return nil
+}
+
+// besideSimTime marks every parameter name of one scope as beside a
+// correct use_sim_time when one of them is use_sim_time: the node (or every
+// node of the scope) gets use_sim_time anyway, so R16 leaves its
+// "/use_sim_time" alone, and a YAML mapping's or Python dict's misspelt
+// key beside it is a duplicate to remove. The front ends give it their
+// scopes: a YAML mapping's keys, a launch.yaml node's param names, a ROS 2
+// XML node's <param> names, a Python dict's keys, and a file's
+// set_parameter names.
+func besideSimTime(names []*expr) {
+	for _, e := range names {
+		if e.name == simTime {
+			for _, x := range names {
+				x.beside = true
+			}
+			return
+		}
+	}
 }
 
 // addString records the string name found at byte offset off (-1 when
@@ -92,9 +122,9 @@ func (u *unit) yamlOffset(n *yaml.Node) int {
 // yamlCtx is what encloses a YAML node, for the parameter names a ROS 2
 // node receives as written (R16's "/use_sim_time").
 type yamlCtx struct {
-	params   bool // the mapping directly under ros__parameters
-	node     bool // inside a launch.yaml node or composable_node
-	simParam bool // a launch.yaml param list that also names use_sim_time
+	params bool     // the mapping directly under ros__parameters
+	node   bool     // inside a launch.yaml node or composable_node
+	group  *[]*expr // the names of a launch.yaml node's param list
 }
 
 // walkYAML lowers n, whose key in the enclosing mapping (or the key of the
@@ -104,29 +134,26 @@ func (u *unit) walkYAML(n *yaml.Node, parent string, ctx yamlCtx) {
 	case yaml.MappingNode:
 		// A launch.yaml "param: [{name: x, value: y}]" item, or an arg.
 		var nameNode *yaml.Node
-		hasSimTime := false
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			switch n.Content[i].Value {
-			case "name":
+			if n.Content[i].Value == "name" {
 				nameNode = n.Content[i+1]
-			case "use_sim_time":
-				hasSimTime = true
 			}
 		}
-		role := roleParamName
-		if hasSimTime {
-			role = roleDupName
-		}
+		var keys []*expr
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if e := u.addString(u.yamlOffset(k), k.Value, role); ctx.params && role == roleParamName {
-				e.ros2Param = true
-			}
+			e := u.addString(u.yamlOffset(k), k.Value, roleParamName)
+			e.ros2Param = ctx.params
+			keys = append(keys, e)
 			if v == nameNode && v.Kind == yaml.ScalarNode {
 				switch parent {
 				case "param", "set_parameter":
 					e := u.addString(u.yamlOffset(v), v.Value, roleParamName)
-					e.ros2Param = parent == "param" && ctx.node && !ctx.simParam
+					e.ros2Param = parent == "param" && ctx.node
+					e.scopeParam = parent == "set_parameter"
+					if parent == "param" && ctx.group != nil {
+						*ctx.group = append(*ctx.group, e)
+					}
 					continue
 				case "arg":
 					u.addString(u.yamlOffset(v), v.Value, roleLaunchArg)
@@ -137,10 +164,19 @@ func (u *unit) walkYAML(n *yaml.Node, parent string, ctx yamlCtx) {
 				params: k.Value == "ros__parameters",
 				node:   ctx.node || k.Value == "node" || k.Value == "composable_node",
 			}
+			var group []*expr
 			if k.Value == "param" && child.node {
-				child.simParam = yamlNamesSimTime(v)
+				child.group = &group
 			}
 			u.walkYAML(v, k.Value, child)
+			besideSimTime(group)
+		}
+		// A key beside use_sim_time in the same mapping is a duplicate.
+		besideSimTime(keys)
+		for _, e := range keys {
+			if e.beside {
+				e.role = roleDupName
+			}
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -151,25 +187,6 @@ func (u *unit) walkYAML(n *yaml.Node, parent string, ctx yamlCtx) {
 			u.addText(u.yamlOffset(n), n.Value)
 		}
 	}
-}
-
-// yamlNamesSimTime reports whether a launch.yaml param list has an item
-// named use_sim_time.
-func yamlNamesSimTime(list *yaml.Node) bool {
-	if list.Kind != yaml.SequenceNode {
-		return false
-	}
-	for _, item := range list.Content {
-		if item.Kind != yaml.MappingNode {
-			continue
-		}
-		for i := 0; i+1 < len(item.Content); i += 2 {
-			if item.Content[i].Value == "name" && item.Content[i+1].Value == simTime {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // addText records text that may hold name:=value arguments. The text is
@@ -188,13 +205,12 @@ func (u *unit) lowerXML() error {
 	dec.Strict = false
 	// The open elements, for the <param> names a launch_ros node receives
 	// as written: a ROS 2 <node> (it names its executable exec=, ROS 1's
-	// type=) or a <composable_node>. Its names stop being marked when the
-	// same element also sets use_sim_time.
+	// type=) or a <composable_node>. Its names are one scope for
+	// besideSimTime.
 	type frame struct {
-		name     string
-		ros2     bool
-		simParam bool
-		names    []*expr
+		name  string
+		ros2  bool
+		names []*expr
 	}
 	var open []*frame
 	for {
@@ -243,10 +259,11 @@ func (u *unit) lowerXML() error {
 					off = start + rel
 				}
 				e := u.addString(off, a.Value, role)
+				// Only ROS 2's launch_xml has <set_parameter>.
+				e.scopeParam = t.Name.Local == "set_parameter" && role == roleParamName
 				if t.Name.Local == "param" && role == roleParamName && parent != nil && parent.ros2 {
 					e.ros2Param = true
 					parent.names = append(parent.names, e)
-					parent.simParam = parent.simParam || a.Value == simTime
 				}
 			}
 		case xml.EndElement:
@@ -257,11 +274,7 @@ func (u *unit) lowerXML() error {
 					continue
 				}
 				for _, f := range open[i:] {
-					if f.simParam {
-						for _, e := range f.names {
-							e.ros2Param = false
-						}
-					}
+					besideSimTime(f.names)
 				}
 				open = open[:i]
 				break

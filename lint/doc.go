@@ -111,7 +111,10 @@
 // gets it as written (ROS 2 has no global parameters): a dict key in a Python
 // launch file importing launch_ros, a key under ros__parameters, a <param> of
 // a ROS 2 XML <node exec=...> or <composable_node>, a launch.yaml node's
-// param; not beside a correct use_sim_time.
+// param, and the name that launch_ros' SetParameter, a ROS 2 XML
+// <set_parameter> or a launch.yaml set_parameter gives every node in its
+// scope; not beside a correct use_sim_time (for set_parameter: a
+// set_parameter of use_sim_time anywhere in the same file).
 //
 // What now() - W below 0 does depends on the distribution ([Config]
 // RosDistro, --ros-distro; distro.go): rclpy raises ValueError; rclcpp

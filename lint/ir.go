@@ -47,7 +47,15 @@ type expr struct {
 	// written: a key under ros__parameters, a <param> or launch.yaml param
 	// of a launch_ros node (R16's "/use_sim_time").
 	ros2Param bool
-	u         *unit
+	// scopeParam marks a parameter name that a launch file's
+	// set_parameter gives every node in its scope (R16's "/use_sim_time").
+	scopeParam bool
+	// beside marks a parameter name given in a scope that also gives
+	// use_sim_time itself (besideSimTime): a YAML mapping, a launch.yaml
+	// node's param list, a ROS 2 XML node's <param>s, a Python dict, a
+	// launch file's set_parameter names.
+	beside bool
+	u      *unit
 }
 
 // strRole is what a string expression stands for.

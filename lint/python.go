@@ -13,6 +13,7 @@ func lowerPython(u *unit) {
 	mod := &fn{name: "<module>", u: u, n: u.root, params: map[string]string{}}
 	u.fns = append(u.fns, mod)
 	mod.body = p.block(u.root, mod, nil)
+	pyBesideSimTime(u)
 }
 
 // block lowers the statements that are children of n.

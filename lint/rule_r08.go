@@ -129,16 +129,18 @@ func calleeName(callee *expr) string {
 }
 
 // integerConversion reports whether a callee name converts to an integer:
-// int (Python), static_cast<...>, or a C++ integer type used as a function.
+// int (Python, and numpy's names imported bare), static_cast<...>, or a C++
+// integer type used as a function (isIntegerType: the fixed-width types,
+// size_t, rcl_time_point_value_t, int, long, unsigned...).
 func integerConversion(name string) bool {
 	if strings.HasPrefix(name, "static_cast<") {
 		return true
 	}
 	switch strings.TrimPrefix(name, "std.") {
-	case "int", "uint32_t", "int32_t", "uint64_t", "int64_t", "unsigned", "long", "uint32", "int32", "int64", "uint64":
+	case "int", "uint32", "int32", "int64", "uint64":
 		return true
 	}
-	return false
+	return isIntegerType(name)
 }
 
 // wholeCount returns e when it reads a Time's whole nanosecond count:
@@ -146,6 +148,16 @@ func integerConversion(name string) bool {
 // flow knows as a time point (not a Duration).
 func wholeCount(c *checker, e *expr, f *fn) *expr {
 	if e == nil {
+		return nil
+	}
+	if e.kind == eName {
+		// A count kept in a local first (ns = now.nanoseconds; const int64_t
+		// ns = now().nanoseconds();): followed through that one assignment.
+		if def := onlyLocalDef(e, f); def != nil {
+			if v := unwrapConversion(def.value); v == nil || v.kind != eName {
+				return wholeCount(c, v, f)
+			}
+		}
 		return nil
 	}
 	var t *expr
@@ -161,4 +173,40 @@ func wholeCount(c *checker, e *expr, f *fn) *expr {
 		return e
 	}
 	return nil
+}
+
+// onlyLocalDef returns the one statement of f that sets the local named by
+// e, before e: a C++ declaration with a value, or a Python assignment; nil
+// when there is none, more than one (an assignment in a branch or a loop,
+// an augmented one such as ns %= 1000000000) or the name may be anything
+// else (a C++ member, a parameter).
+func onlyLocalDef(e *expr, f *fn) *stmt {
+	if f == nil || e.n == nil {
+		return nil
+	}
+	var def *stmt
+	n := 0
+	eachStmt(f.body, func(s *stmt) {
+		switch s.kind {
+		case sAssign:
+			if s.target != nil && s.target.kind == eName && s.target.name == e.name {
+				def = s
+				n++
+			}
+		case sExpr:
+			// ns %= ..., ns *= ...: lowered as expressions, they change it.
+			if s.n != nil && (s.n.kind == "augmented_assignment" || s.n.kind == "assignment_expression") {
+				if l := s.n.child("left"); l != nil && f.u.text(l) == e.name {
+					n++
+				}
+			}
+		}
+	})
+	if n != 1 || def == nil || def.value == nil || def.n == nil || def.n.end > e.n.start {
+		return nil
+	}
+	if f.u.lang == langCPP && !def.decl {
+		return nil
+	}
+	return def
 }

@@ -181,15 +181,64 @@ func ros2GlobalSimTime(s *expr) bool {
 	}
 	switch s.role {
 	case roleParamName:
-		return s.ros2Param
+		return (s.ros2Param || s.scopeParam) && !s.beside
 	case roleCode:
 		n := s.n
-		if s.u.lang != langPython || n == nil || n.parent == nil || n.parent.kind != "pair" || n.field != "key" {
+		if s.u.lang != langPython || n == nil || n.parent == nil || !importsLaunchROS(s.u) {
 			return false
 		}
-		return importsLaunchROS(s.u) && codeNameUse(s) == useRename
+		if setParameterName(s.u, n) {
+			return !s.beside
+		}
+		if n.parent.kind != "pair" || n.field != "key" {
+			return false
+		}
+		return codeNameUse(s) == useRename
 	}
 	return false
+}
+
+// setParameterName reports whether the Python string n is the name given
+// to launch_ros' SetParameter action: SetParameter(name='...') or its
+// first positional argument. SetParameter.execute appends the pair to the
+// launch context's global_params, and Node._perform_substitutions passes
+// each to the process as "-p name:=value" (LoadComposableNodes builds a
+// Parameter message of that name); rcl's _rcl_parse_param_name_token takes
+// a leading "/" into the name, so every node in the action's scope gets a
+// parameter named "/use_sim_time", as a parameter dict's key would give it.
+func setParameterName(u *unit, n *node) bool {
+	p := n.parent
+	var call *node
+	switch {
+	case p.kind == "keyword_argument" && n.field == "value" && u.text(p.child("name")) == "name" && p.parent != nil:
+		call = p.parent.parent
+	case p.kind == "argument_list" && len(p.children) > 0 && p.children[0] == n:
+		call = p.parent
+	}
+	return call != nil && call.kind == "call" && lastName(u.text(call.child("function"))) == "SetParameter"
+}
+
+// pyBesideSimTime gives besideSimTime a Python file's scopes: the keys of
+// each dict, and the names the file gives SetParameter (the scope of a
+// SetParameter, a GroupAction's actions or the launch description, is taken
+// as the whole file).
+func pyBesideSimTime(u *unit) {
+	dicts := map[*node][]*expr{}
+	var set []*expr
+	for _, e := range u.strings {
+		n := e.n
+		switch {
+		case n == nil || n.parent == nil:
+		case n.parent.kind == "pair" && n.field == "key" && n.parent.parent != nil:
+			dicts[n.parent.parent] = append(dicts[n.parent.parent], e)
+		case setParameterName(u, n):
+			set = append(set, e)
+		}
+	}
+	for _, keys := range dicts {
+		besideSimTime(keys)
+	}
+	besideSimTime(set)
 }
 
 // importsLaunchROS reports whether a Python file imports launch_ros (a ROS
@@ -355,10 +404,8 @@ func codeNameUse(s *expr) nameUse {
 		}
 	case "pair": // Python dict key
 		if n.field == "key" {
-			for _, sib := range p.parent.children {
-				if k := sib.child("key"); sib != p && k != nil && stringText(u, k) == simTime {
-					return useDup
-				}
+			if s.beside { // a key beside use_sim_time in the same dict
+				return useDup
 			}
 			return useRename
 		}

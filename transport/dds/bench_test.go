@@ -61,13 +61,6 @@ const pongTopic = "/clock_pong"
 // first report after 2 s, so every segment lasts 2 s.
 const segment = 2 * time.Second
 
-func init() {
-	// Re-executed as a benchmark peer: serve, then exit.
-	if mode := os.Getenv("SIMCLOCK_BENCH_PEER"); mode != "" {
-		os.Exit(benchPeer(mode))
-	}
-}
-
 // benchPeer is the second process: "pong" echoes every /clock on
 // /clock_pong; "sink" counts /clock messages and prints the count on
 // each stop marker (sec = -1). It exits when stdin closes.

@@ -12,7 +12,19 @@ import (
 	"github.com/simclock/simclock/transport/dds"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	// Re-executed as a benchmark peer (bench_test.go): serve, then exit.
+	// This runs here and not in an init function: runtime.main keeps the
+	// main goroutine locked to the main thread while package inits run,
+	// and a peer served from an init spun its executor on a locked
+	// goroutine, whose every yield to the scheduler (the dds package's
+	// yielder) hands its P to another thread and back (stoplockedm,
+	// startlockedm): two thread wake-ups no application's node pays.
+	if mode := os.Getenv("SIMCLOCK_BENCH_PEER"); mode != "" {
+		os.Exit(benchPeer(mode))
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // loopbackURI is the project's loopback-only Cyclone configuration: every
 // DDS test stays on 127.0.0.1 with no multicast.
