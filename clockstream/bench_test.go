@@ -36,8 +36,9 @@ func BenchmarkAnalyzerObserve(b *testing.B) {
 // analysing one message of a steady 100 Hz stream (as
 // BenchmarkAnalyzerObserve) against decoding it alone (as
 // BenchmarkDecode), alternately in 2 ms segments (internal/benchround;
-// -benchtime Nx is N rounds). ratio_decode is the median over the rounds
-// of the first's time per message over the second's.
+// -benchtime Nx is N rounds), each segment measured in its thread's CPU
+// time (benchround.Config.ThreadCPU). ratio_decode is the median over
+// the rounds of the first's time per message over the second's.
 func BenchmarkAnalyzerInterleaved(b *testing.B) {
 	a := clockstream.NewAnalyzer(clockstream.Config{}, 0)
 	var payloads [][]byte
@@ -45,7 +46,7 @@ func BenchmarkAnalyzerInterleaved(b *testing.B) {
 		payloads = append(payloads, clock(time.Duration(i)*10*time.Millisecond))
 	}
 	i, j := 0, 0
-	benchround.Run(b, benchround.Config{},
+	benchround.Run(b, benchround.Config{ThreadCPU: true},
 		benchround.Side{Run: func(n int) {
 			for range n {
 				a.Observe(clockstream.Decode(time.Duration(i)*10*time.Millisecond, "p", payloads[i%len(payloads)]))

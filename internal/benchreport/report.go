@@ -205,10 +205,14 @@ func Markdown(stats []Stats, env Env) string {
 		"run alternately, in alternating order, in segments of equal length (2 ms in one process, 300 rounds; " +
 		"one whole pass each for inspect, lint and doctor, 2 to 9 rounds; 2 s between processes for DDS, 3 rounds), " +
 		"and the figure is the median of the per-round ratios, so that a load spike lands on one segment of one " +
-		"round rather than on one side. The lint rows compare the CPU time of the process " +
+		"round rather than on one side. The rows whose sides each run on one goroutine (Now() with 1 reader, " +
+		"/clock ingest, timer dispatch, /clock analysis) compare the CPU time of the thread that ran each segment " +
+		"(wall time would also count the time a loaded machine kept it off a core, a share of a 2 ms segment that " +
+		"changes from one segment to the next), the lint rows the CPU time of the process " +
 		"(both sides run on every core: wall time would say how busy the shared machine was), the doctor watch row " +
 		"each tool's CPU time per sample it received (a short and a long watch a round, so that start-up cancels out), " +
-		"the others wall time. Baselines do the same kind of work as the figure: Now() is divided by " +
+		"the others wall time (Now() with 8 readers; inspect, which decodes chunks on several goroutines; " +
+		"the sqlite3 tool, DDS and doctor's report, which involve other processes). Baselines do the same kind of work as the figure: Now() is divided by " +
 		"rcl's read (an atomic flag, then an atomic time) written in Go, and timer dispatch by a bare " +
 		"container/heap calling the same callbacks on a virtual clock (until December 2026 an atomic load and a " +
 		"heap without callbacks, which moved with the CPU more than the figures did).\n")

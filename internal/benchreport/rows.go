@@ -13,7 +13,12 @@ package benchreport
 // processes for DDS), many rounds per repetition, and the metric is the
 // median of the per-round ratios. The lint rows compare CPU time
 // (benchround.Config.CPU): both sides run on every core, and wall time
-// says how busy the shared machine was. Baselines do the same kind of work as
+// says how busy the shared machine was. Rows whose sides run on one
+// goroutine (Now() with 1 reader, ingest, timer dispatch, /clock
+// analysis) compare the CPU time of the thread that ran each segment
+// (benchround.Config.ThreadCPU): wall time counts the time a loaded
+// machine kept it off a core. Markdown's paragraph names them; a row that
+// changes its measure changes it there too. Baselines do the same kind of work as
 // the figure (rcl's clock read, a bare decode and store, a bare timer
 // heap, the C pong and ddsperf, the mcap library's loop, the sqlite3
 // tool, a bare tree-sitter parse), so that the ratio travels between

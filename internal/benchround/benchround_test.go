@@ -3,6 +3,7 @@ package benchround_test
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/simclock/simclock/internal/benchround"
 )
@@ -98,5 +99,54 @@ func TestRunCost(t *testing.T) {
 	}
 	if res.PerOp["fig"] != 3 || res.PerOp["base"] != 1 || res.Ratio["base"] != 3 {
 		t.Errorf("fig %v, base %v, ratio %v; want 3, 1, 3", res.PerOp["fig"], res.PerOp["base"], res.Ratio["base"])
+	}
+}
+
+// With ThreadCPU a side is measured in the CPU time of its thread, which
+// excludes time off a core: a side that sleeps 1 ms an operation takes at
+// least 1 ms of wall time an operation (time.Sleep's promise) but costs
+// its thread only the microseconds of going to sleep and waking, far
+// below the generous bound of half the sleep. A baseline that spins
+// costs some CPU. Refused where one thread cannot see the work.
+func TestRunThreadCPU(t *testing.T) {
+	const nap = time.Millisecond
+	sleep := benchround.Side{Run: func(n int) {
+		for range n {
+			time.Sleep(nap)
+		}
+	}}
+	spin := benchround.Side{Name: "spin", Run: func(n int) {
+		for range n {
+			for start := time.Now(); time.Since(start) < 100*time.Microsecond; {
+			}
+		}
+	}}
+	measure := func(cfg benchround.Config) (res benchround.Result) {
+		testing.Benchmark(func(b *testing.B) {
+			res = benchround.Run(b, cfg, sleep, spin)
+		})
+		return res
+	}
+	wall := measure(benchround.Config{Segment: 4 * time.Millisecond})
+	if got := wall.PerOp["fig"]; got < float64(nap) {
+		t.Errorf("wall time: a 1 ms sleep measured %v ns", got)
+	}
+	cpu := measure(benchround.Config{Segment: 4 * time.Millisecond, ThreadCPU: true})
+	if got := cpu.PerOp["fig"]; got <= 0 || got >= float64(nap/2) {
+		t.Errorf("thread CPU: a 1 ms sleep measured %v ns, want (0, %d)", got, nap/2)
+	}
+	t.Logf("a 1 ms sleep: %.0f ns/op of wall time, %.0f ns/op of thread CPU", wall.PerOp["fig"], cpu.PerOp["fig"])
+	if got := cpu.PerOp["spin"]; got <= 0 {
+		t.Errorf("thread CPU: a spinning side measured %v ns", got)
+	}
+	for _, cfg := range []benchround.Config{{ThreadCPU: true, Goroutines: 2}, {ThreadCPU: true, CPU: true}} {
+		ran := false
+		res := testing.Benchmark(func(b *testing.B) {
+			benchround.Run(b, cfg, benchround.Side{Run: func(int) { ran = true }},
+				benchround.Side{Name: "base", Run: func(int) {}})
+		})
+		if ran || res.N != 0 {
+			t.Errorf("%+v: ran %v, %d rounds; want it refused", cfg, ran, res.N)
+		}
 	}
 }
