@@ -48,7 +48,8 @@ type expr struct {
 	// of a launch_ros node (R16's "/use_sim_time").
 	ros2Param bool
 	// scopeParam marks a parameter name that a launch file's
-	// set_parameter gives every node in its scope (R16's "/use_sim_time").
+	// set_parameter (Python SetParameter) gives every node in its scope
+	// (R16's "/use_sim_time").
 	scopeParam bool
 	// beside marks a parameter name given in a scope that also gives
 	// use_sim_time itself (besideSimTime): a YAML mapping, a launch.yaml

@@ -187,7 +187,7 @@ func ros2GlobalSimTime(s *expr) bool {
 		if s.u.lang != langPython || n == nil || n.parent == nil || !importsLaunchROS(s.u) {
 			return false
 		}
-		if setParameterName(s.u, n) {
+		if s.scopeParam { // a SetParameter name (pyBesideSimTime)
 			return !s.beside
 		}
 		if n.parent.kind != "pair" || n.field != "key" {
@@ -218,8 +218,10 @@ func setParameterName(u *unit, n *node) bool {
 	return call != nil && call.kind == "call" && lastName(u.text(call.child("function"))) == "SetParameter"
 }
 
-// pyBesideSimTime gives besideSimTime a Python file's scopes: the keys of
-// each dict, and the names the file gives SetParameter (the scope of a
+// pyBesideSimTime marks the names a Python file gives SetParameter as
+// scopeParam, as the XML and YAML front ends mark set_parameter's, and
+// gives besideSimTime the file's scopes: the keys of each dict, and those
+// SetParameter names (the scope of a
 // SetParameter, a GroupAction's actions or the launch description, is taken
 // as the whole file).
 func pyBesideSimTime(u *unit) {
@@ -232,6 +234,7 @@ func pyBesideSimTime(u *unit) {
 		case n.parent.kind == "pair" && n.field == "key" && n.parent.parent != nil:
 			dicts[n.parent.parent] = append(dicts[n.parent.parent], e)
 		case setParameterName(u, n):
+			e.scopeParam = true
 			set = append(set, e)
 		}
 	}
