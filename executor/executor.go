@@ -45,7 +45,8 @@
 // In real time the executor sleeps on the steady clock until the next
 // deadline, a new sample, or a jump of a ROS clock. When its
 // subscriptions offer a wait set (transport.Waitable: the dds transport's
-// Cyclone waitset), it sleeps in that set on the spinning goroutine's own
+// Cyclone waitset), or Config.WaitSet gives one, it sleeps in that set,
+// until the next timer's deadline too, on the spinning goroutine's own
 // thread, so that a sample wakes the thread that takes and handles it,
 // with no waiter goroutine per subscription and no hand-off between
 // threads (a /clock sample reaches a node's clock with one wake-up, as in
@@ -98,6 +99,15 @@ type Config struct {
 	// documented one, but the finish order is not fixed, so a virtual run
 	// with Workers > 1 is no longer deterministic.
 	Workers int
+	// WaitSet, when set in real time, gives the executor a wait set from
+	// the start (transport.Waitable: the dds transport), so that it sleeps
+	// in it even while it has no subscription of its own: an executor
+	// that only runs timers (a /clock publisher) then wakes from the
+	// transport's wait at each deadline, on its own thread, not from a Go
+	// timer, which costs the runtime's poller thread and a second thread
+	// a wake-up each (docs/perf-notes.md). Without it the wait set comes
+	// from the first Waitable subscription.
+	WaitSet transport.Waitable
 }
 
 // An Executor dispatches callbacks. Add work with AddQueue and Subscribe,
@@ -162,6 +172,11 @@ func New(cfg Config) *Executor {
 		e.steady, e.system = cfg.Virtual.Steady(), cfg.Virtual.System()
 	} else {
 		e.steady, e.system = simclock.SteadyClock{}, simclock.SystemClock{}
+		if cfg.WaitSet != nil {
+			if ws, err := cfg.WaitSet.NewWaitSet(); err == nil { // else a Go timer, as without one
+				e.waitSet.Store(&waitSetRef{ws})
+			}
+		}
 	}
 	return e
 }

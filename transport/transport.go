@@ -259,8 +259,8 @@ type WaitSet interface {
 	Close() error
 }
 
-// A Waitable is a Subscription that can make a WaitSet it and others of
-// its transport can join.
+// A Waitable is a Subscription, or a Transport, that can make a WaitSet
+// which the subscriptions of its transport can join.
 type Waitable interface {
 	NewWaitSet() (WaitSet, error)
 }

@@ -294,7 +294,7 @@ func runMonitor(ctx context.Context, o *monitorOptions) error {
 			writeMonitorReport(w, r)
 		}
 	}
-	exec := o.env.newExecutor()
+	exec := o.env.newExecutor(base)
 	defer exec.Close() //nolint:errcheck // nothing left to report
 	watch, err := clockstream.NewWatcher(exec, sub, clockstream.WatchOptions{Config: clockstream.Config{Periods: o.periods},
 		Interval: o.interval, OnReport: onReport, Duration: o.duration})

@@ -310,7 +310,7 @@ func play(ctx context.Context, env *Env, spec playSpec, tk clockstream.Ticker) e
 			write()
 		}
 	}
-	exec := env.newExecutor()
+	exec := env.newExecutor(base)
 	defer exec.Close() //nolint:errcheck // nothing left to report
 	player, err := clockstream.NewPlayer(ctx, exec, pub, tk, clockstream.PlayerOptions{
 		Duration: spec.duration, ReportEvery: time.Second, OnReport: func(p clockstream.Progress) { emit("progress", p) },

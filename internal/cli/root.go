@@ -35,6 +35,7 @@ import (
 	"github.com/simclock/simclock/executor"
 	"github.com/simclock/simclock/internal/term"
 	"github.com/simclock/simclock/node"
+	"github.com/simclock/simclock/transport"
 	"github.com/simclock/simclock/transport/inproc"
 	"github.com/simclock/simclock/virtualclock"
 )
@@ -70,10 +71,12 @@ type Env struct {
 	Keyboard func() (Keyboard, error)
 }
 
-// newExecutor returns the executor of a live command: in virtual time
-// when env.Virtual is set.
-func (env *Env) newExecutor() *executor.Executor {
-	exec := executor.New(executor.Config{Virtual: env.Virtual})
+// newExecutor returns the executor of a live command on tr: in virtual
+// time when env.Virtual is set, else waiting in tr's wait set when tr
+// offers one (the dds transport), timers included.
+func (env *Env) newExecutor(tr transport.Transport) *executor.Executor {
+	ws, _ := tr.(transport.Waitable)
+	exec := executor.New(executor.Config{Virtual: env.Virtual, WaitSet: ws})
 	if env.OnExecutor != nil {
 		env.OnExecutor(exec)
 	}

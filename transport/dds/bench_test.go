@@ -294,7 +294,9 @@ func (r *rounds) report(b *testing.B) {
 // The "node" variants receive the echo the way a node with use_sim_time
 // does: a time source on a real-time executor applies it to a ROS clock,
 // with the benchmark goroutine spinning the executor until the clock
-// reads it. They also run a fourth segment with the sender held equal:
+// reads it; paced at 500 Hz, it also waits for the next send in the
+// executor's wait set (see pause), as a node publishing /clock from a
+// steady timer does. They also run a fourth segment with the sender held equal:
 // the C ping sends to a simclock node (nodePong: a time source on an
 // executor applies /clock to a ROS clock, whose jump callback echoes the
 // clock's new reading), and ratio_cping_node_c is its round trip over the
@@ -555,7 +557,7 @@ func (rt *roundTripper) segment(b *testing.B, every time.Duration) (float64, int
 	for time.Now().Before(end) {
 		if every > 0 {
 			next = next.Add(every)
-			time.Sleep(time.Until(next))
+			rt.pause(b, next)
 		}
 		t0 := time.Now()
 		rt.roundTrip(b)
@@ -566,6 +568,25 @@ func (rt *roundTripper) segment(b *testing.B, every time.Duration) (float64, int
 	slices.Sort(rt.writes)
 	rt.write = float64(rt.writes[len(rt.writes)/2].Nanoseconds())
 	return float64(rtts[len(rtts)/2].Nanoseconds()), len(rtts)
+}
+
+// pause waits until t. A node waits as its executor does between timer
+// callbacks, in the wait set on its own thread with the timer's timeout
+// (what a simclock node publishing /clock from a steady timer does, and
+// the C ping's clock_nanosleep): a Go timer would wake the runtime's
+// netpoller thread, at millisecond granularity, and that thread another
+// to spin (runtime.ready's wakep) before the ping goes out. Without a
+// node the ping has no wait set to wait in and sleeps on a Go timer.
+func (rt *roundTripper) pause(b *testing.B, t time.Time) {
+	if rt.e == nil {
+		time.Sleep(time.Until(t))
+		return
+	}
+	for d := time.Until(t); d > 0; d = time.Until(t) {
+		if _, err := rt.e.SpinOnce(rt.ctx, d); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // contextSwitches is the number of context switches, voluntary and not,

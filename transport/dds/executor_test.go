@@ -129,3 +129,89 @@ func TestExecutorWaitsInCyclone(t *testing.T) {
 	}
 	receive(3, 1)
 }
+
+// An executor given the transport's wait set (Config.WaitSet) waits in it
+// for its timers before it has any subscription, as a /clock publisher
+// does: timers fire, Stop and the end of the context wake it, and a
+// subscription added later joins the same set.
+func TestExecutorTimersWaitInTransportWaitSet(t *testing.T) {
+	requireDDS(t)
+	tr := open(t, domainExecutor)
+	e := executor.New(executor.Config{WaitSet: tr})
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	tq := timer.NewQueue(e.Steady())
+	defer tq.Close()
+	e.AddQueue(tq)
+	calls := 0
+	start := time.Now()
+	if _, err := tq.New(2*time.Millisecond, func(timer.Info) { calls++ }, true); err != nil {
+		t.Fatal(err)
+	}
+	cgoBefore := runtime.NumCgoCall()
+	if err := e.SpinUntil(ctx, func() bool { return calls >= 10 }); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Errorf("10 calls of a 2 ms periodic timer after %v, want at least 20 ms", d)
+	}
+	// Between the calls the spin waits in Cyclone's waitset, a cgo call
+	// (nothing else in this process calls into C meanwhile); on a Go
+	// timer it would make none.
+	if runtime.NumCgoCall() == cgoBefore {
+		t.Error("the executor waited for its timer without the transport's wait set")
+	}
+	e.RemoveQueue(tq)
+
+	spun := make(chan error, 1)
+	go func() { spun <- e.Spin(ctx) }()
+	time.Sleep(20 * time.Millisecond) // usually waiting by now; the result is the same if not
+	e.Stop()
+	if err := <-spun; err != nil {
+		t.Fatalf("Spin after Stop = %v", err)
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	go func() { spun <- e.Spin(sctx) }()
+	time.Sleep(20 * time.Millisecond)
+	scancel()
+	if err := <-spun; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Spin after cancel = %v, want context.Canceled", err)
+	}
+
+	const topic = "/executor_wait_set" // not /clock: the test before used it on this domain
+	pub, err := tr.Publisher(topic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := tr.Subscribe(topic, timemsg.ClockTypeName, transport.QoS{Depth: 10, Reliability: transport.Reliable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	var got []int32
+	e.Subscribe(sub, func(s transport.Sample) {
+		m, err := timemsg.UnmarshalClock(s.Data)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		got = append(got, m.Clock.Sec)
+	})
+	if n := runtime.NumGoroutine(); n != before {
+		t.Errorf("subscribing started %d goroutines; the subscription joins the executor's wait set", n-before)
+	}
+	for pub.MatchedSubscriptions() < 1 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := pub.Publish(ctx, timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 7}})); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SpinUntil(ctx, func() bool { return len(got) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 7 {
+		t.Fatalf("received %d, want 7", got[0])
+	}
+}

@@ -26,11 +26,21 @@ type waitSet struct {
 	yield yielder       // used by the one waiting goroutine
 }
 
-var _ transport.Waitable = (*subscription)(nil)
+var (
+	_ transport.Waitable = (*subscription)(nil)
+	_ transport.Waitable = (*Transport)(nil)
+)
 
 // NewWaitSet makes a wait set that every subscription of this package can
 // join, whatever its participant (transport.Waitable).
-func (s *subscription) NewWaitSet() (transport.WaitSet, error) {
+func (s *subscription) NewWaitSet() (transport.WaitSet, error) { return newWaitSet() }
+
+// NewWaitSet makes a wait set that every subscription of this package can
+// join (transport.Waitable): for an executor that waits for its timers
+// before it has a subscription (executor.Config.WaitSet).
+func (t *Transport) NewWaitSet() (transport.WaitSet, error) { return newWaitSet() }
+
+func newWaitSet() (transport.WaitSet, error) {
 	ws, guard, err := ddsc.NewWaitSet()
 	if err != nil {
 		return nil, fmt.Errorf("dds: wait set: %w", err)
