@@ -56,9 +56,11 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // confirmationSets are the evaluation sets drawn beside eval.tsv (round 15's
 // eval15.tsv, round 18's eval18.tsv, each measured on the same frozen rules as
 // the eval.tsv beside it; round 19's eval19.tsv, measured on main's rules at
-// its pin and on round 19's frozen rules): each is checked as eval.tsv is
-// while it exists, and is empty but for its header once moved to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19"}
+// its pin and on round 19's frozen rules; round 22's eval22.tsv, a third
+// unseen set for round 20's frozen rules, measured on main's rules at its pin
+// and on those): each is checked as eval.tsv is while it exists, and is empty
+// but for its header once moved to dev.tsv.
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval22"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
