@@ -99,7 +99,12 @@ func TestShareWakesSleepers(t *testing.T) {
 	c.EnableROSTimeOverride()
 	done := make(chan error, 1)
 	go func() { done <- c.SleepUntil(context.Background(), timetest.ROS(10e9)) }()
-	time.Sleep(10 * time.Millisecond) // let it sleep; the result is the same if not
+	// Share only once it sleeps: a sleep that starts after Share waits on
+	// the leader's cell, where nothing changes (a loaded machine once
+	// started it 10 ms late, and the test waited for ever).
+	for simclock.Waiters(c) == 0 {
+		time.Sleep(time.Millisecond)
+	}
 	c.Share(leader)
 	select {
 	case err := <-done:

@@ -562,6 +562,14 @@ func quote(s string) string { return `"` + s + `"` }
 //     together with the baseline, in the same block ("if (!cmd_.has_value()
 //     || now() - cmd_time_ > 1s)", where a callback sets cmd_ and cmd_time_).
 func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
+	return c.stateGuardedBy(site, p, f, conds, false)
+}
+
+// stateGuardedBy is stateGuarded; with ctorOnly (R5), assignments in a
+// method that only the constructors call, directly in their bodies
+// (initParams()), pair nothing either: they run in the constructor, as
+// its own assignments do, before any callback can read the members.
+func (c *checker) stateGuardedBy(site *expr, p string, f *fn, conds []cond, ctorOnly bool) bool {
 	ros := fNow | fROS
 	found := false
 	eachStmt(f.body, func(s *stmt) {
@@ -577,7 +585,7 @@ func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
 	if !ok || f.cls == nil {
 		return false
 	}
-	paired := c.paired(f.cls, m)
+	paired := c.pairedBy(f.cls, m, ctorOnly)
 	if len(paired) == 0 {
 		return false
 	}
@@ -594,7 +602,14 @@ func (c *checker) stateGuarded(site *expr, p string, f *fn, conds []cond) bool {
 // but the constructor. An element assignment (speeds_[LEFT] = v) counts as
 // one to the member it indexes.
 func (c *checker) paired(cls *class, m string) map[string]bool {
-	key := pairKey{cls, m}
+	return c.pairedBy(cls, m, false)
+}
+
+// pairedBy is paired; with ctorOnly, a method that only the constructors
+// call (calledOnlyByCtors) pairs nothing either, unless a constructor
+// assigns m too.
+func (c *checker) pairedBy(cls *class, m string, ctorOnly bool) map[string]bool {
+	key := pairKey{cls, m, ctorOnly}
 	if got, ok := c.pairs[key]; ok {
 		return got
 	}
@@ -618,9 +633,20 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 			scan(f, s.body)
 		}
 	}
+	// With ctorOnly, the constructors' helpers pair nothing when no
+	// constructor assigns m itself: what the helper stores is then what
+	// the member holds when the constructor returns. (A constructor that
+	// overwrites it after the call leaves the helper's value unread; the
+	// data flow does not order the two, so the pairing stays.)
+	ctorSets := false
+	for _, v := range c.d.memberVals[cls][m] {
+		if v.f.ctor {
+			ctorSets = true
+		}
+	}
 	for _, f := range cls.fns {
 		// A constructor assigns everything together; that pairs nothing.
-		if !f.ctor {
+		if !f.ctor && !(ctorOnly && !ctorSets && c.calledOnlyByCtors(f)) {
 			scan(f, f.body)
 		}
 	}
@@ -629,8 +655,50 @@ func (c *checker) paired(cls *class, m string) map[string]bool {
 }
 
 type pairKey struct {
-	cls *class
-	m   string
+	cls      *class
+	m        string
+	ctorOnly bool
+}
+
+// calledOnlyByCtors reports whether f is a method of its class that the
+// class's constructors call directly in their bodies (initParams();,
+// this->initParams();, self.init_params()), and that nothing else in the
+// class refers to: no other method calls it, and no constructor hands it
+// on (std::bind(&C::f, this), a lambda calling it, a callback argument),
+// which would run it later, from a callback. Its assignments are then
+// made while the constructor runs, before any callback can read them.
+func (c *checker) calledOnlyByCtors(f *fn) bool {
+	if f.cls == nil || f.outer != nil || f.ctor || f.name == "" {
+		return false
+	}
+	calls := 0
+	for _, g := range f.cls.fns {
+		if g == f {
+			continue
+		}
+		refs, direct := 0, 0
+		eachStmt(g.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.target, s.value} {
+				walkExpr(e, func(x *expr) {
+					if c.refersTo(x, f) {
+						refs++
+					}
+				})
+			}
+			// A call standing as its own statement: initParams();
+			if s.kind == sExpr && s.e != nil && s.e.kind == eCall && s.e.recv != nil && c.refersTo(s.e.recv, f) {
+				direct++
+			}
+		})
+		if refs == 0 {
+			continue
+		}
+		if !g.ctor || g.outer != nil || refs != direct {
+			return false
+		}
+		calls += direct
+	}
+	return calls > 0
 }
 
 // helperLevel is the guard level of a call to a helper that returns a

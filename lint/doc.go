@@ -103,7 +103,10 @@
 // SendGoalOptions::result_callback or the callback of
 // async_get_result(goal_handle, callback)), or in a method only such a callback
 // reaches, runs once the goal has ended, long after the first /clock: R27
-// reports it at info. An R16 misspelling in a Python launch file that
+// reports it at info. So is a window (below now(), not a message's stamp)
+// in a service server's or action server's callback (create_service,
+// rclcpp_action::create_server, rclpy ActionServer) or a method only such
+// callbacks reach: it runs on request, after the first /clock. An R16 misspelling in a Python launch file that
 // passes Node or ComposableNode arguments launch_ros removed before Humble
 // (node_executable, node_plugin, node_name, node_namespace) is info too: on the linted distribution the
 // launch fails before any parameter is set. R16 accepts "/use_sim_time", ROS 1's

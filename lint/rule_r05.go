@@ -81,7 +81,7 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 				return
 			}
 		}
-		if c.stateGuarded(e, p, f, conds) || c.localFlagGuarded(p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
+		if c.stateGuardedBy(e, p, f, conds, true) || c.localFlagGuarded(p, f, conds) || strings.HasPrefix(p, "self.") && c.resetBefore(e, p, f) ||
 			c.isParam(sys, f) && c.paramSetAtCalls(p, f) {
 			return
 		}
@@ -112,7 +112,12 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	// author's "never set" test (novatel_gps_driver's rate diagnostic). A
 	// value that is SYSTEM_TIME every time (rclcpp::Time(clock_type)) still
 	// throws once the other side is set, handled or not.
-	if p := c.d.path(sys, f); strings.HasPrefix(p, "self.") && sysFacts&(fNow|fROS) != 0 && caughtMismatch(e.n, f.u.src) {
+	// Not when every assignment that could give the member another clock
+	// type comes after the read, reached only when the read did not throw
+	// (if ((now() - last_warn_).seconds() > 5.0) { ...; last_warn_ = now(); }
+	// in the try): the read then sees SYSTEM_TIME every time.
+	if p := c.d.path(sys, f); strings.HasPrefix(p, "self.") && sysFacts&(fNow|fROS) != 0 && caughtMismatch(e.n, f.u.src) &&
+		!c.setOnlyAfterRead(e, p, f) {
 		return
 	}
 	u := f.u
@@ -718,4 +723,101 @@ func firstUnconditionalAssign(g *fn, m string, strict bool) *node {
 	}
 	walk(body)
 	return found
+}
+
+// setOnlyAfterRead reports whether every assignment of member p that may
+// give it a clock type other than SYSTEM_TIME is in f and runs only after
+// the read e was evaluated without throwing (readFirst): then the member is
+// SYSTEM_TIME at every read at e, and a handler that catches the throw
+// hides a check that never works rather than testing "never set". An
+// assignment in another method or lambda, by another class, or a member
+// initialiser may well run first: not shown.
+func (c *checker) setOnlyAfterRead(e *expr, p string, f *fn) bool {
+	m, ok := strings.CutPrefix(p, "self.")
+	if !ok || f.cls == nil || e.n == nil || c.d.setOutside[f.cls][m] {
+		return false
+	}
+	typ := ""
+	if fl := f.cls.fields[m]; fl != nil {
+		if fl.init != nil && !zeroSystemTime(fl.init) {
+			return false
+		}
+		typ = fl.typ
+	}
+	found := false
+	for _, v := range c.d.memberVals[f.cls][m] {
+		ft := c.d.valueFacts(typ, v.value, v.f)
+		if ft&fSystem != 0 && ft&(fNow|fROS) == 0 {
+			continue // SYSTEM_TIME again: no other clock type
+		}
+		if v.f != f || v.value == nil || !readFirst(e.n, v.value.n, f.u.src) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// readFirst reports whether node a runs only after node r was evaluated
+// and did not throw, in one function body: r and a are in one statement
+// list, r in an earlier statement that evaluates it whenever it runs (not
+// in a branch, a loop, a lambda, a try, or the right of && or ||), or r is
+// in the condition of an if (or while) and a in its branch (its body). A
+// try between them would catch r's throw and go on to a.
+func readFirst(r, a *node, src []byte) bool {
+	if r == nil || a == nil || a.start < r.end {
+		return false
+	}
+	onR := map[*node]bool{}
+	for n := r; n != nil; n = n.parent {
+		onR[n] = true
+	}
+	lca := a
+	for lca != nil && !onR[lca] {
+		lca = lca.parent
+	}
+	if lca == nil || lca == r {
+		return false
+	}
+	below := func(x *node) *node { // the child of lca that holds x
+		for ; x != nil && x.parent != lca; x = x.parent {
+		}
+		return x
+	}
+	toR, toA := below(r), below(a)
+	if toR == nil || toA == nil || toR == toA {
+		return false
+	}
+	andRight := false
+	for n := r; n != toR; n = n.parent {
+		switch par := n.parent; par.kind {
+		case "if_statement", "while_statement":
+			if n.field != "condition" {
+				return false
+			}
+		case "binary_expression", "boolean_operator":
+			if op := par.child("operator"); n.field == "right" && op != nil {
+				switch strings.TrimSpace(string(src[op.start:op.end])) {
+				case "||", "or":
+					return false
+				case "&&", "and":
+					andRight = true
+				}
+			}
+		case "lambda_expression", "lambda", "function_definition", "try_statement", "catch_clause", "except_clause",
+			"finally_clause", "else_clause", "elif_clause", "conditional_expression", "for_statement", "for_range_loop",
+			"do_statement", "switch_statement", "case_statement", "with_statement", "match_statement",
+			"list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression":
+			return false
+		}
+	}
+	switch lca.kind {
+	case "compound_statement", "block":
+		return !andRight
+	case "if_statement":
+		return toR.field == "condition" && (toA.field == "consequence" || toA.field == "alternative" && !andRight)
+	case "while_statement":
+		return toR.field == "condition" && toA.field == "body"
+	}
+	return false
 }

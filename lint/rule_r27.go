@@ -145,6 +145,8 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 		msg += "; info: a diagnostic_updater task, first run at its period (1 s by default) of sim time"
 	case c.goalResultOnly(f):
 		msg += "; info: reached only from the result callback of an action goal this node sent, which runs once the goal has ended, long after the first /clock"
+	case !stamp && c.requestOnly(f):
+		msg += "; info: reached only from a service or action server callback, which runs on request, after the first /clock"
 	default:
 		c.report(f.u, e, rules.R27, msg, why, fix, nil)
 		return

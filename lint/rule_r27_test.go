@@ -61,3 +61,56 @@ class Goals(Node):
 		}
 	}
 }
+
+// TestR27OnRequestSaysWhy: a window in a service server's callback is info
+// on every distribution, and the message says why; the same window in a
+// timer callback still fails the run.
+func TestR27OnRequestSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>srv</name></package>\n")
+	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
+	writeFile(t, filepath.Join(dir, "srv", "srv.py"), `from rclpy.duration import Duration
+from rclpy.node import Node
+from std_srvs.srv import Trigger
+
+
+class Srv(Node):
+    def __init__(self):
+        super().__init__('srv')
+        self.create_service(Trigger, 'capture', self.on_capture)
+        self.create_timer(1.0, self.on_timer)
+
+    def on_capture(self, req, resp):
+        self.last = self.get_clock().now() - Duration(seconds=0.1)
+        return resp
+
+    def on_timer(self):
+        self.last = self.get_clock().now() - Duration(seconds=0.1)
+`)
+	for _, distro := range Distros {
+		res, err := Run(t.Context(), []string{dir}, Config{RosDistro: distro})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int]bool{}
+		for _, f := range res.Findings {
+			if f.Rule() != rules.R27 {
+				continue
+			}
+			got[f.Line] = true
+			switch f.Line {
+			case 13:
+				if f.Severity != rules.Info || !strings.Contains(f.Message, "runs on request, after the first /clock") {
+					t.Errorf("%s: service callback: got %s %q, want info with the reason", distro, f.Severity, f.Message)
+				}
+			case 17:
+				if f.Severity != rules.Warning {
+					t.Errorf("%s: timer callback: got %s %q, want a warning", distro, f.Severity, f.Message)
+				}
+			}
+		}
+		if !got[13] || !got[17] {
+			t.Errorf("%s: want R27 on lines 13 and 17, got %+v", distro, res.Findings)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/simclock/simclock/rules"
@@ -389,6 +390,125 @@ func runsOnSimTime(root string, units []*unit, run bool) bool {
 // so under sim time a task never runs at now == 0.
 func (c *checker) diagnosticOnly(f *fn) bool {
 	return c.onlyReachedFrom(f, c.isDiagnosticTask, map[*fn]bool{})
+}
+
+// requestOnly reports whether f runs only on request: as the callback of a
+// service or action server the class creates, or only from such callbacks
+// (onlyReachedFrom). A client calls them once the system is up, after the
+// first /clock (round 19: a move service subtracting 0.5 s from now()).
+func (c *checker) requestOnly(f *fn) bool {
+	return c.onlyReachedFrom(f, c.isRequestCallback, map[*fn]bool{})
+}
+
+// isRequestCallback reports whether g is handed to a service or action
+// server (isServerName) by a method of its class, and every other
+// reference to g in the class is from a function that itself runs only on
+// request: a method also registered as a timer's or subscription's
+// callback, or called from the constructor, is not one.
+func (c *checker) isRequestCallback(g *fn) bool {
+	return c.requestCallback(g, map[*fn]int{})
+}
+
+// requestCallback is isRequestCallback; state remembers each function's
+// answer, 1 while its other references are being followed (one reached
+// again on the way is not a request callback), 2 yes, 3 no.
+func (c *checker) requestCallback(g *fn, state map[*fn]int) bool {
+	if state[g] != 0 {
+		return state[g] == 2
+	}
+	state[g] = 1
+	ok := false
+	if reg, others := c.handedTo(g, isServerName); reg {
+		ok = true
+		for _, h := range others {
+			if !c.onlyReachedFrom(h, func(r *fn) bool { return c.requestCallback(r, state) }, map[*fn]bool{}) {
+				ok = false
+				break
+			}
+		}
+	}
+	state[g] = 3
+	if ok {
+		state[g] = 2
+	}
+	return ok
+}
+
+// handedTo reports whether g is handed to a call whose callee isName
+// accepts, by a function of g's class: as an argument (self.cb,
+// std::bind(&C::cb, this, _1), a keyword argument) or as a lambda written
+// in the call; and lists the class's other functions that refer to g
+// outside such calls (a lambda has none: it is only where it is written).
+func (c *checker) handedTo(g *fn, isName func(string) bool) (bool, []*fn) {
+	if g.cls == nil {
+		return false, nil
+	}
+	reg := false
+	var others []*fn
+	for _, h := range g.cls.fns {
+		if h == g {
+			continue
+		}
+		other := false
+		inCall := map[*expr]bool{}
+		eachStmt(h.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(call *expr) {
+					if call.kind != eCall || call.recv == nil || !isName(call.recv.name) {
+						return
+					}
+					if g.outer != nil && g.n != nil && call.n != nil && g.n.start >= call.n.start && g.n.end <= call.n.end {
+						reg = true // a lambda written in the call
+					}
+					args := slices.Clone(call.args)
+					for _, k := range call.kwargs {
+						args = append(args, k.value)
+					}
+					for _, a := range args {
+						walkExpr(a, func(x *expr) {
+							inCall[x] = true
+							if g.outer == nil && g.name != "" && c.refersTo(x, g) {
+								reg = true
+							}
+						})
+					}
+				})
+			}
+		})
+		if g.outer != nil || g.name == "" {
+			continue
+		}
+		eachStmt(h.body, func(s *stmt) {
+			for _, e := range []*expr{s.e, s.value} {
+				walkExpr(e, func(x *expr) {
+					if !inCall[x] && c.refersTo(x, g) {
+						other = true
+					}
+				})
+			}
+		})
+		if other {
+			others = append(others, h)
+		}
+	}
+	return reg, others
+}
+
+// isServerName reports whether a callee creates a service or action
+// server, or registers one of an action server's callbacks: rclcpp's and
+// rclpy's create_service, rclcpp_action::create_server, rclpy's
+// ActionServer and its register_*_callback methods.
+func isServerName(n string) bool {
+	if i := strings.IndexByte(n, '<'); i >= 0 {
+		n = n[:i]
+	}
+	n = n[strings.LastIndexAny(n, ".:")+1:]
+	switch n {
+	case "create_service", "create_server", "ActionServer",
+		"register_goal_callback", "register_cancel_callback", "register_handle_accepted_callback", "register_execute_callback":
+		return true
+	}
+	return false
 }
 
 // onlyReachedFrom reports whether f runs only as a function that root
