@@ -57,10 +57,10 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // eval15.tsv, round 18's eval18.tsv, each measured on the same frozen rules as
 // the eval.tsv beside it; round 19's eval19.tsv and round 20's eval20.tsv,
 // each measured on main's rules at its pin and on its round's frozen rules;
-// round 21's eval21.tsv, a second unseen set for round 20, measured the same
-// way): each is checked as eval.tsv is while it exists, and is empty but for
-// its header once moved to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21"}
+// round 21's eval21.tsv and round 22's eval22.tsv, a second and a third unseen
+// set for round 20, measured the same way): each is checked as eval.tsv is
+// while it exists, and is empty but for its header once moved to dev.tsv.
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
