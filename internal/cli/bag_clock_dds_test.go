@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -50,19 +52,28 @@ func TestBagClockOverDDS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := append([]string{"bag", "clock", "--clock-hz", "20", "--loop", "--duration", "4", "--format", "json"}, tc.args...)
+		// It plays until the subscribers have seen what they need (another
+		// process discovers them when it does: on a loaded machine that may
+		// take seconds), then is interrupted: the best-effort subscriber
+		// receives, and the reliable one receives too (--reliable) or bag
+		// clock has seen it and warned that it does not match, so it never
+		// will.
+		args := append([]string{"bag", "clock", "--clock-hz", "20", "--loop", "--duration", "60", "--format", "json"}, tc.args...)
 		p := startSimclock(t, bin, tc.domain, "bag clock", append(args, "testdata/bag/sqlite3")...)
 		var nBE, nRel int
-		deadline := time.After(6 * time.Second)
-	loop:
-		for {
+		warned := false
+		for nBE == 0 || (tc.wantReliable && nRel == 0) || (!tc.wantReliable && !warned) {
 			select {
 			case <-be.Notify():
 			case <-rel.Notify():
-			case <-p.done:
-				break loop
-			case <-deadline:
-				break loop
+			case l, ok := <-p.lines:
+				if !ok {
+					t.Fatalf("%v: bag clock exited; best-effort subscriber got %d, reliable %d, warned %v; stderr:\n%s",
+						tc.args, nBE, nRel, warned, p.stderr.String())
+				}
+				warned = warned || strings.Contains(l, `"kind":"qos_mismatch"`) && strings.Contains(l, "RELIABLE")
+			case <-ctx.Done():
+				t.Fatalf("%v: best-effort subscriber got %d, reliable %d, warned %v after 30 s", tc.args, nBE, nRel, warned)
 			}
 			for s, ok := be.Take(); ok; s, ok = be.Take() {
 				c, err := timemsg.UnmarshalClock(s.Data)
@@ -75,8 +86,12 @@ func TestBagClockOverDDS(t *testing.T) {
 				nRel++
 			}
 		}
+		p.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // checked by the exit status
 		if code := p.exitCode(t, 10*time.Second); code != 0 {
 			t.Errorf("%v: exit %d; stderr:\n%s", tc.args, code, p.stderr.String())
+		}
+		for _, ok := rel.Take(); ok; _, ok = rel.Take() {
+			nRel++
 		}
 		if nBE == 0 || (nRel > 0) != tc.wantReliable {
 			t.Errorf("%v: best-effort subscriber got %d, reliable %d; want the reliable one to match: %v", tc.args, nBE, nRel, tc.wantReliable)

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -415,7 +416,7 @@ func TestDoctorUsage(t *testing.T) {
 			args = append(args, "--transport", "inproc")
 		}
 		r := newTestRun(t)
-		r.setenv("ROS_DOMAIN_ID", "106")
+		r.setenv("ROS_DOMAIN_ID", strconv.Itoa(domainDoctorWatch)) // with the offset, as every test id
 		ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
 		r.ctx = ctx
 		_, errb, code := r.run(args...)

@@ -359,33 +359,58 @@ func testQoSTrap(t *testing.T, bin string) {
 	if code := mon.exitCode(t, 10*time.Second); code != ExitFailure || sum.Messages != 0 {
 		t.Fatalf("reliable monitor: exit %d, %d messages; want 1 and none (no /clock reaches it)", code, sum.Messages)
 	}
-	// The summary names the publisher that does not match, and why.
+	// The reports and the summary name the publisher that does not match,
+	// and why. Discovery of another process takes what it takes on a
+	// loaded machine, so the monitor runs until a report names /player
+	// (not for a fixed time), then is interrupted for its summary.
+	const mismatch = "publisher /player offers BEST_EFFORT VOLATILE, which this subscription does not match"
 	mon = startSimclock(t, bin, d, "monitor reliable, text", "monitor", "/sim/clock", "--interval", "200ms",
-		"--qos-reliability", "reliable", "--duration", "3s")
-	var text strings.Builder
+		"--qos-reliability", "reliable", "--duration", "60s")
+	text := mon.text(t, "the QoS warning naming /player", 30*time.Second, mismatch)
+	mon.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // the summary below shows it
 	for l := range mon.lines {
 		text.WriteString(l + "\n")
 	}
-	if !strings.Contains(text.String(), "publisher /player offers BEST_EFFORT VOLATILE, which this subscription does not match") ||
-		!strings.Contains(text.String(), "reliability: offered BEST_EFFORT, requested RELIABLE") {
+	if !strings.Contains(text.String(), "reliability: offered BEST_EFFORT, requested RELIABLE") {
 		t.Errorf("no QoS warning naming /player:\n%s", text.String())
 	}
-	// As a node's time source subscribes, it gets the clock.
-	mon = startSimclock(t, bin, d, "monitor best effort", "monitor", "/sim/clock", "--format", "json", "--interval", "200ms", "--duration", "3s")
+	// As a node's time source subscribes, it gets the clock (once it has
+	// discovered the publisher: not within a fixed time).
+	mon = startSimclock(t, bin, d, "monitor best effort", "monitor", "/sim/clock", "--format", "json", "--interval", "200ms", "--duration", "60s")
+	mon.next(t, "a report with /clock", 30*time.Second, func(m monitorLine) bool { return isReport(m) && m.Messages > 0 })
+	mon.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // the summary below shows it
 	sum = mon.next(t, "summary", 30*time.Second, func(m monitorLine) bool { return m.Kind == "summary" })
 	if sum.Messages == 0 {
 		t.Errorf("best-effort monitor got no /clock")
 	}
 	// bag clock publishes as rosbag2's player does, best effort, and says
-	// which reader that leaves without a clock.
-	startSimclock(t, bin, d, "reliable reader", "monitor", "--qos-reliability", "reliable", "--node-name", "strict", "--duration", "20s")
-	bc := startSimclock(t, bin, d, "bag clock", "bag", "clock", "--duration", "4", "testdata/bag/hazards.mcap")
-	text.Reset()
-	for l := range bc.lines {
-		text.WriteString(l + "\n")
-	}
-	if !strings.Contains(text.String(), "the reader of /strict (RELIABLE VOLATILE) does not match this publisher") {
-		t.Errorf("bag clock does not warn about the reliable reader:\n%s", text.String())
+	// which reader that leaves without a clock: it loops until it has
+	// discovered the reader and said so, however long that takes.
+	startSimclock(t, bin, d, "reliable reader", "monitor", "--qos-reliability", "reliable", "--node-name", "strict", "--duration", "120s")
+	bc := startSimclock(t, bin, d, "bag clock", "bag", "clock", "--loop", "--duration", "120", "testdata/bag/hazards.mcap")
+	bc.text(t, "bag clock's warning about the reliable reader", 60*time.Second,
+		"the reader of /strict (RELIABLE VOLATILE) does not match this publisher")
+}
+
+// text collects p's output lines until one contains want, failing after
+// timeout, and returns them.
+func (p *proc) text(t *testing.T, what string, timeout time.Duration, want string) *strings.Builder {
+	t.Helper()
+	var text strings.Builder
+	deadline := time.After(timeout)
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("%s exited while waiting for %s; output:\n%s\nstderr:\n%s", p.name, what, text.String(), p.stderr.String())
+			}
+			text.WriteString(l + "\n")
+			if strings.Contains(l, want) {
+				return &text
+			}
+		case <-deadline:
+			t.Fatalf("%s: no %s within %v; output:\n%s", p.name, what, timeout, text.String())
+		}
 	}
 }
 
@@ -404,6 +429,14 @@ func testMalformed(t *testing.T, bin string) {
 	// Best-effort samples sent before the monitor's reader knows the writer
 	// are lost: wait until the monitor reports the publisher.
 	mon.next(t, "the monitor to see the publisher", 20*time.Second, func(m monitorLine) bool { return isReport(m) && len(m.Publishers) == 1 })
+	// ...and until the publisher knows the monitor's reader: the two sides
+	// discover each other separately, and a writer sends only to the
+	// readers it has matched.
+	for deadline := time.Now().Add(20 * time.Second); pub.MatchedSubscriptions() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the publisher never matched the monitor's reader")
+		}
+	}
 	good := timemsg.MarshalClock(timemsg.Clock{Clock: timemsg.Time{Sec: 42, Nanosec: 5}})
 	// Payloads that are no RTPS payload at all are refused before they
 	// reach the wire (DDS receivers would drop the whole packet).
@@ -434,14 +467,19 @@ func testMalformed(t *testing.T, bin string) {
 func testExpectRTF(t *testing.T, bin string) {
 	d := domainExpectRTF
 	startSimclock(t, bin, d, "pub", "pub", "--start", "1000", "--rtf", "2", "--period", "10ms")
-	var wg sync.WaitGroup
 	for _, tc := range []struct {
 		expect string
 		code   int
 	}{{"2±0.2", ExitOK}, {"1±10%", ExitFailure}} {
-		wg.Go(func() {
+		t.Run(tc.expect, func(t *testing.T) {
+			t.Parallel()
+			// The monitor judges 4 s of /clock however late it discovers
+			// the publisher (a loaded machine), then is interrupted: a run
+			// of a fixed --duration could end with little or nothing heard.
 			m := startSimclock(t, bin, d, "monitor "+tc.expect, "monitor", "--format", "json", "--interval", "500ms",
-				"--duration", "4s", "--expect-rtf", tc.expect)
+				"--duration", "120s", "--expect-rtf", tc.expect)
+			m.next(t, "4 s of /clock", 60*time.Second, func(l monitorLine) bool { return isReport(l) && l.Sum.Messages >= 400 })
+			m.cmd.Process.Signal(syscall.SIGINT) //nolint:errcheck // checked by the exit status
 			var last monitorLine
 			for line := range m.lines {
 				json.Unmarshal([]byte(line), &last) //nolint:errcheck // checked through Kind
@@ -454,5 +492,4 @@ func testExpectRTF(t *testing.T, bin string) {
 			}
 		})
 	}
-	wg.Wait()
 }

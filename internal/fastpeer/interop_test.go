@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,40 +148,79 @@ func checkLoopback(t *testing.T, peers ...*fastpeer.Peer) {
 // monitorReport is the part of simclock monitor's JSON report (kind
 // "report", schema 1) used here.
 type monitorReport struct {
-	Kind       string `json:"kind"`
-	HaveClock  bool   `json:"have_clock"`
-	ValueNS    int64  `json:"value_ns"`
-	Messages   int    `json:"messages"`
-	Malformed  int    `json:"malformed"`
-	Publishers []struct {
-		ID       string `json:"id"`
-		Messages int    `json:"messages"`
-	} `json:"publishers"`
+	Kind       string             `json:"kind"`
+	HaveClock  bool               `json:"have_clock"`
+	ValueNS    int64              `json:"value_ns"`
+	Messages   int                `json:"messages"`
+	Malformed  int                `json:"malformed"`
+	Publishers []monitorPublisher `json:"publishers"`
 }
 
-// runMonitor runs simclock monitor --format json for d and returns its
-// reports and stderr.
-func runMonitor(ctx context.Context, t *testing.T, domain int, d time.Duration) ([]monitorReport, string) {
+type monitorPublisher struct {
+	ID       string `json:"id"`
+	Messages int    `json:"messages"`
+}
+
+// runMonitor runs simclock monitor --format json until done, called
+// after each report with the reports and stderr so far, is true, then
+// interrupts it, and returns every report and its stderr. Discovery
+// between processes takes what it takes (seconds on a loaded machine),
+// so a monitor run for a fixed time could end before it heard the peer.
+func runMonitor(ctx context.Context, t *testing.T, domain int, done func(reports []monitorReport, stderr string) bool) ([]monitorReport, string) {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, simclock(t), "monitor", "--format", "json", "--interval", "500ms", "--duration", d.String())
+	cmd := exec.CommandContext(ctx, simclock(t), "monitor", "--format", "json", "--interval", "500ms", "--duration", "120s")
 	cmd.Env = simclockEnv(t, domain)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("simclock monitor: %v\n%s", err, stderr.String())
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
 	var reports []monitorReport
-	sc := bufio.NewScanner(&stdout)
+	interrupted := false
+	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		var r monitorReport
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("monitor line %q: %v", sc.Text(), err)
 		}
-		if r.Kind == "report" {
-			reports = append(reports, r)
+		if r.Kind != "report" {
+			continue
+		}
+		reports = append(reports, r)
+		if !interrupted && done(reports, stderr.String()) {
+			cmd.Process.Signal(os.Interrupt) //nolint:errcheck // Wait reports how it ended
+			interrupted = true
 		}
 	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("simclock monitor: %v\n%s", err, stderr.String())
+	}
+	if !interrupted {
+		t.Logf("simclock monitor ended before it saw what the test waits for")
+	}
 	return reports, stderr.String()
+}
+
+// lockedBuffer is a bytes.Buffer a process writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex // mu guards b
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestPeerClockReachesSimclockMonitor: a Fast DDS node publishing /clock
@@ -199,7 +239,9 @@ func TestPeerClockReachesSimclockMonitor(t *testing.T) {
 		t.Errorf("peer /clock writer: %s", writer.Line)
 	}
 
-	reports, stderr := runMonitor(ctx, t, domainPeerToMonitor, 3*time.Second)
+	reports, stderr := runMonitor(ctx, t, domainPeerToMonitor, func(reports []monitorReport, _ string) bool {
+		return reports[len(reports)-1].Messages > 0
+	})
 	got := 0
 	for _, r := range reports {
 		got += r.Messages
@@ -447,7 +489,13 @@ func TestXTypesTypeInformationRejectedByCyclone(t *testing.T) {
 	plainW := endpoint(t, plain, "writer", "/plain_sim", "rt/clock").Get("gid")
 	xtypesW := endpoint(t, xtypes, "writer", "/xtypes_sim", "rt/clock").Get("gid")
 
-	reports, stderr := runMonitor(ctx, t, domainXTypes, 3*time.Second)
+	// Until it hears the plain writer and Cyclone has rejected the XTypes
+	// one (so that its absence below means something).
+	reports, stderr := runMonitor(ctx, t, domainXTypes, func(reports []monitorReport, stderr string) bool {
+		r := reports[len(reports)-1]
+		return slices.ContainsFunc(r.Publishers, func(p monitorPublisher) bool { return p.ID == cycloneGUID(plainW) && p.Messages > 0 }) &&
+			strings.Contains(stderr, "(TYPE_INFORMATION) invalid")
+	})
 	heard, listed := map[string]bool{}, map[string]bool{}
 	for _, r := range reports {
 		for _, p := range r.Publishers {

@@ -52,7 +52,7 @@ var (
 	domainBenchInProc = testdomain.ID(68)
 	domainBenchCRTT   = testdomain.ID(64)
 	domainBenchCRate  = testdomain.ID(69)
-	domainBenchNode   = testdomain.ID(73)
+	domainBenchNode   = testdomain.ID(74) // not 73: TestDiscoveryConfigsAccepted uses 70..73
 )
 
 const pongTopic = "/clock_pong"

@@ -51,7 +51,7 @@ func TestExecutorWaitsInCyclone(t *testing.T) {
 	before := runtime.NumGoroutine()
 	e.Subscribe(subB, handle)
 	removeC := e.Subscribe(subC, handle)
-	if n := runtime.NumGoroutine(); n != before {
+	if n := runtime.NumGoroutine(); n > before { // fewer is fine: an earlier test's goroutines may still be exiting
 		t.Errorf("subscribing started %d goroutines; the executor waits for DDS in its own thread", n-before)
 	}
 	for pub.MatchedSubscriptions() < 2 {
