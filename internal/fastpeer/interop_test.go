@@ -170,7 +170,7 @@ func runMonitor(ctx context.Context, t *testing.T, domain int, done func(reports
 	t.Helper()
 	cmd := exec.CommandContext(ctx, simclock(t), "monitor", "--format", "json", "--interval", "500ms", "--duration", "120s")
 	cmd.Env = simclockEnv(t, domain)
-	var stderr lockedBuffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -203,24 +203,6 @@ func runMonitor(ctx context.Context, t *testing.T, domain int, done func(reports
 		t.Logf("simclock monitor ended before it saw what the test waits for")
 	}
 	return reports, stderr.String()
-}
-
-// lockedBuffer is a bytes.Buffer a process writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex // mu guards b
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestPeerClockReachesSimclockMonitor: a Fast DDS node publishing /clock
