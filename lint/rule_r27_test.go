@@ -34,32 +34,7 @@ class Goals(Node):
     def on_feedback(self, msg):
         self.last = self.get_clock().now() - Duration(seconds=6.0)
 `)
-	for _, distro := range Distros {
-		res, err := Run(t.Context(), []string{dir}, Config{RosDistro: distro})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[int]bool{}
-		for _, f := range res.Findings {
-			if f.Rule() != rules.R27 {
-				continue
-			}
-			got[f.Line] = true
-			switch f.Line {
-			case 13:
-				if f.Severity != rules.Info || !strings.Contains(f.Message, "reached only from the result callback of an action goal this node sent") {
-					t.Errorf("%s: result callback: got %s %q, want info with the reason", distro, f.Severity, f.Message)
-				}
-			case 16:
-				if f.Severity != rules.Warning {
-					t.Errorf("%s: feedback callback: got %s %q, want a warning", distro, f.Severity, f.Message)
-				}
-			}
-		}
-		if !got[13] || !got[16] {
-			t.Errorf("%s: want R27 on lines 13 and 16, got %+v", distro, res.Findings)
-		}
-	}
+	checkR27InfoBesideWarning(t, dir, 13, "result callback", "reached only from the result callback of an action goal this node sent", 16, "feedback callback")
 }
 
 // TestR27OnRequestSaysWhy: a window in a service server's callback is info
@@ -87,6 +62,15 @@ class Srv(Node):
     def on_timer(self):
         self.last = self.get_clock().now() - Duration(seconds=0.1)
 `)
+	checkR27InfoBesideWarning(t, dir, 13, "service callback", "runs on request, after the first /clock", 17, "timer callback")
+}
+
+// checkR27InfoBesideWarning lints dir on every distribution and wants R27
+// at info on infoLine (the callback named infoWhat), its message giving
+// reason, and R27 as a warning on warnLine (warnWhat), where the same
+// window still fails the run.
+func checkR27InfoBesideWarning(t *testing.T, dir string, infoLine int, infoWhat, reason string, warnLine int, warnWhat string) {
+	t.Helper()
 	for _, distro := range Distros {
 		res, err := Run(t.Context(), []string{dir}, Config{RosDistro: distro})
 		if err != nil {
@@ -99,18 +83,18 @@ class Srv(Node):
 			}
 			got[f.Line] = true
 			switch f.Line {
-			case 13:
-				if f.Severity != rules.Info || !strings.Contains(f.Message, "runs on request, after the first /clock") {
-					t.Errorf("%s: service callback: got %s %q, want info with the reason", distro, f.Severity, f.Message)
+			case infoLine:
+				if f.Severity != rules.Info || !strings.Contains(f.Message, reason) {
+					t.Errorf("%s: %s: got %s %q, want info with the reason", distro, infoWhat, f.Severity, f.Message)
 				}
-			case 17:
+			case warnLine:
 				if f.Severity != rules.Warning {
-					t.Errorf("%s: timer callback: got %s %q, want a warning", distro, f.Severity, f.Message)
+					t.Errorf("%s: %s: got %s %q, want a warning", distro, warnWhat, f.Severity, f.Message)
 				}
 			}
 		}
-		if !got[13] || !got[17] {
-			t.Errorf("%s: want R27 on lines 13 and 17, got %+v", distro, res.Findings)
+		if !got[infoLine] || !got[warnLine] {
+			t.Errorf("%s: want R27 on lines %d and %d, got %+v", distro, infoLine, warnLine, res.Findings)
 		}
 	}
 }
