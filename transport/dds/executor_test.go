@@ -108,20 +108,7 @@ func TestExecutorWaitsInCyclone(t *testing.T) {
 	e.RemoveQueue(tq)
 	tq.Close()
 
-	// Stop ends a spin waiting in the waitset.
-	time.Sleep(20 * time.Millisecond) // usually waiting by now; the result is the same if not
-	e.Stop()
-	if err := <-spun; err != nil {
-		t.Fatalf("Spin after Stop = %v", err)
-	}
-	// So does the end of the context.
-	sctx, scancel := context.WithCancel(ctx)
-	go func() { spun <- e.Spin(sctx) }()
-	time.Sleep(20 * time.Millisecond)
-	scancel()
-	if err := <-spun; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Spin after cancel = %v, want context.Canceled", err)
-	}
+	stopThenCancel(ctx, t, e, spun)
 	// A sample published while nobody spins is handled by the next spin.
 	publish(3)
 	if ran, err := e.SpinOnce(ctx, -1); !ran || err != nil {
@@ -168,21 +155,11 @@ func TestExecutorTimersWaitInTransportWaitSet(t *testing.T) {
 	spun := make(chan error, 1)
 	go func() { spun <- e.Spin(ctx) }()
 	// Stop ends only a spin in progress (a Stop before the spin starts does
-	// nothing), so wait until it spins; then it is waiting, or about to.
+	// nothing), so wait until it spins.
 	for !e.IsSpinning() {
 		time.Sleep(time.Millisecond)
 	}
-	e.Stop()
-	if err := <-spun; err != nil {
-		t.Fatalf("Spin after Stop = %v", err)
-	}
-	sctx, scancel := context.WithCancel(ctx)
-	go func() { spun <- e.Spin(sctx) }()
-	time.Sleep(20 * time.Millisecond)
-	scancel()
-	if err := <-spun; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Spin after cancel = %v, want context.Canceled", err)
-	}
+	stopThenCancel(ctx, t, e, spun)
 
 	const topic = "/executor_wait_set" // not /clock: the test before used it on this domain
 	pub, err := tr.Publisher(topic, timemsg.ClockTypeName, transport.ClockPublisherQoS)
@@ -217,5 +194,24 @@ func TestExecutorTimersWaitInTransportWaitSet(t *testing.T) {
 	}
 	if got[0] != 7 {
 		t.Fatalf("received %d, want 7", got[0])
+	}
+}
+
+// stopThenCancel checks that Stop ends the spin in progress (it sends its
+// result on spun), waiting in the waitset by then, and that the end of the
+// context ends a new one.
+func stopThenCancel(ctx context.Context, t *testing.T, e *executor.Executor, spun chan error) {
+	t.Helper()
+	time.Sleep(20 * time.Millisecond) // usually waiting by now; the result is the same if not
+	e.Stop()
+	if err := <-spun; err != nil {
+		t.Fatalf("Spin after Stop = %v", err)
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	go func() { spun <- e.Spin(sctx) }()
+	time.Sleep(20 * time.Millisecond)
+	scancel()
+	if err := <-spun; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Spin after cancel = %v, want context.Canceled", err)
 	}
 }
