@@ -216,7 +216,8 @@ func Markdown(stats []Stats, env Env) string {
 		"(wall time would also count the time a loaded machine kept it off a core, a share of a 2 ms segment that " +
 		"changes from one segment to the next), the lint rows the CPU time of the process " +
 		"(both sides run on every core: wall time would say how busy the shared machine was), the doctor watch row " +
-		"each tool's CPU time per sample it received (a short and a long watch a round, so that start-up cancels out), " +
+		"each tool's CPU time per sample it received (a short and a long watch a round: the long watch's CPU after the short one's length, " +
+		"read from /proc at that moment, over the samples it received beyond the short one's, so that start-up is left out), " +
 		"the others wall time (Now() with 8 readers; inspect, which decodes chunks on several goroutines; " +
 		"the sqlite3 tool, DDS and doctor's report, which involve other processes). Baselines do the same kind of work as the figure: Now() is divided by " +
 		"rcl's read (an atomic flag, then an atomic time) written in Go, and timer dispatch by a bare " +
