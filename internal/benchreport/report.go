@@ -180,6 +180,9 @@ func median(xs []float64) float64 {
 type Env struct {
 	Date, Machine, CPU, Load, Go string
 	Repetitions                  int
+	// Check is the line comparing this run with the previous report
+	// (Check.Summary); empty when there was none.
+	Check string
 }
 
 // Header is the first line of the table; the README check matches rows
@@ -199,6 +202,9 @@ func Markdown(stats []Stats, env Env) string {
 			num(slices.Min(st.Ratios)), num(median(st.Ratios)), num(slices.Max(st.Ratios)),
 			st.Row.Target, absText(st))
 	}
+	if env.Check != "" {
+		b.WriteString("\n" + env.Check + "\n")
+	}
 	fmt.Fprintf(&b, "\n%d repetitions, %s; %s, %s; load average %s; %s.\n",
 		env.Repetitions, env.Date, env.Machine, env.CPU, env.Load, env.Go)
 	b.WriteString("Min, median and max are over the repetitions. Within a repetition a figure and its baselines " +
@@ -210,12 +216,17 @@ func Markdown(stats []Stats, env Env) string {
 		"(wall time would also count the time a loaded machine kept it off a core, a share of a 2 ms segment that " +
 		"changes from one segment to the next), the lint rows the CPU time of the process " +
 		"(both sides run on every core: wall time would say how busy the shared machine was), the doctor watch row " +
-		"each tool's CPU time per sample it received (a short and a long watch a round, so that start-up cancels out), " +
+		"each tool's CPU time per sample it received (a short and a long watch a round: the long watch's CPU after the short one's length, " +
+		"read from /proc at that moment, over the samples it received beyond the short one's, so that start-up is left out), " +
 		"the others wall time (Now() with 8 readers; inspect, which decodes chunks on several goroutines; " +
 		"the sqlite3 tool, DDS and doctor's report, which involve other processes). Baselines do the same kind of work as the figure: Now() is divided by " +
 		"rcl's read (an atomic flag, then an atomic time) written in Go, and timer dispatch by a bare " +
 		"container/heap calling the same callbacks on a virtual clock (until December 2026 an atomic load and a " +
-		"heap without callbacks, which moved with the CPU more than the figures did).\n")
+		"heap without callbacks, which moved with the CPU more than the figures did). " +
+		"The line under the table counts the rows whose median lies inside the previous report's min–max: " +
+		"scripts/bench reads the docs/bench.md it replaces with the reader of this table (benchreport.ParseTable), " +
+		"compares the numbers as printed, and prints each row's verdict; a row that reproduces stays inside " +
+		"(issue 26), and `scripts/bench -check OLD.md NEW.md` repeats the check on any two reports.\n")
 	return b.String()
 }
 

@@ -7,6 +7,7 @@
 //
 //	scripts/bench            # 5 repetitions
 //	scripts/bench -n 3 -run dds   # print only the rows of packages matching "dds"
+//	scripts/bench -check old.md new.md ...   # each report's medians against the one before's min-max, no run
 package main
 
 import (
@@ -33,7 +34,15 @@ func main() {
 	out := flag.String("o", "docs/bench.md", "report file")
 	readme := flag.String("readme", "README.md", "README to update between its bench markers (empty: none)")
 	benchtime := flag.String("benchtime", "", "override every row's -benchtime (1x: a quick check that the rows still run)")
+	check := flag.Bool("check", false, "run nothing: check each report file named as an argument against the one before it")
 	flag.Parse()
+	if *check {
+		if err := checkFiles(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*n, *only, *out, *readme, *benchtime); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -125,7 +134,23 @@ func run(n int, only, out, readme, benchtime string) error {
 	if sel != nil {
 		rows = slices.DeleteFunc(slices.Clone(rows), func(r benchreport.Row) bool { return !sel.MatchString(r.Pkg) })
 	}
-	report := benchreport.Markdown(benchreport.Summarise(rows, runs), environment(n, loads))
+	stats, env := benchreport.Summarise(rows, runs), environment(n, loads)
+	report := benchreport.Markdown(stats, env)
+	// The check against the previous run reads the file this run is about
+	// to replace, and the new table as written, with the same reader.
+	if prevText, err := os.ReadFile(out); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: no previous report to check against: %v\n", err)
+	} else if prev, err := benchreport.ParseTable(string(prevText)); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: previous report %s: %v\n", out, err)
+	} else if cur, err := benchreport.ParseTable(report); err != nil {
+		return err
+	} else {
+		check := benchreport.Compare(prev, cur)
+		fmt.Fprintf(os.Stderr, "bench: medians against the min-max of %s (run of %s):\n", out, prev.Date)
+		check.Print(os.Stderr)
+		env.Check = check.Summary()
+		report = benchreport.Markdown(stats, env)
+	}
 	fmt.Print(report)
 	if sel != nil {
 		return nil // a partial report replaces neither the report nor the README
@@ -145,6 +170,31 @@ func run(n int, only, out, readme, benchtime string) error {
 		return fmt.Errorf("%s: %w", readme, err)
 	}
 	return os.WriteFile(readme, []byte(updated), 0o644)
+}
+
+// checkFiles prints, for each report after the first, each row's median
+// against the previous report's min-max.
+func checkFiles(files []string) error {
+	if len(files) < 2 {
+		return fmt.Errorf("-check needs two reports or more")
+	}
+	var prev benchreport.Table
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		t, err := benchreport.ParseTable(string(b))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if i > 0 {
+			fmt.Printf("%s (run of %s) against %s:\n", f, t.Date, files[i-1])
+			benchreport.Compare(prev, t).Print(os.Stdout)
+		}
+		prev = t
+	}
+	return nil
 }
 
 func sh(dir, name string, args ...string) error {
