@@ -52,7 +52,14 @@ func (c *cppFront) class(n *node) {
 		c.top(n.child("body"), nil)
 		return
 	}
-	cls := c.classes.get(c.u.text(nameNode))
+	var cls *class
+	if n.child("body") != nil && isCPPSource(c.u.path) {
+		// Defined in a source file: this file's own class (another
+		// file's same-named class is another one).
+		cls = c.classes.local(c.u.path, c.u.text(nameNode))
+	} else {
+		cls = c.classes.get(c.u.text(nameNode))
+	}
 	c.u.classes = append(c.u.classes, cls)
 	for _, ch := range n.children {
 		if ch.kind == "base_class_clause" {
@@ -220,7 +227,7 @@ func (c *cppFront) function(n *node, cls *class) {
 		parts := strings.Split(q, ".")
 		name = parts[len(parts)-1]
 		if len(parts) >= 2 {
-			cls = c.classes.get(parts[len(parts)-2])
+			cls = c.classes.of(u.path, parts[len(parts)-2])
 		}
 	}
 	f := &fn{name: name, cls: cls, u: u, n: n, params: map[string]string{}}

@@ -51,3 +51,13 @@ func langOf(name string) lang {
 	}
 	return langNone
 }
+
+// isCPPSource reports whether a C++ file is a source file (.cpp, .cc, .cxx,
+// .c++), compiled on its own, not a header another file includes.
+func isCPPSource(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".cpp", ".cc", ".cxx", ".c++":
+		return true
+	}
+	return false
+}

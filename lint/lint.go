@@ -475,7 +475,9 @@ func (r *run) group(g group, loaded []*unit, errs []fileError) (out groupResult)
 
 // classTable merges C++ classes by name across the files of one package in
 // a run, so a method defined in src/x.cpp sees the members declared in
-// include/pkg/x.hpp.
+// include/pkg/x.hpp. A class defined in a source file is that file's own
+// (local): two executables each defining a Controller, or a copy kept in
+// deprecated/, do not share member facts.
 type classTable struct {
 	byName map[string]*class
 	order  []*class // every class, in creation order
@@ -483,7 +485,25 @@ type classTable struct {
 }
 
 func (t *classTable) get(name string) *class {
-	key := t.scope + "\x00" + name
+	return t.keyed(t.scope+"\x00"+name, name)
+}
+
+// local is the class name defined in the source file path.
+func (t *classTable) local(path, name string) *class {
+	return t.keyed(t.scope+"\x00"+path+"\x00"+name, name)
+}
+
+// of is the class a method X::m defined in path belongs to: the file's own
+// X when the file defines one (above the method, as C++ requires), else
+// the package's.
+func (t *classTable) of(path, name string) *class {
+	if c := t.byName[t.scope+"\x00"+path+"\x00"+name]; c != nil {
+		return c
+	}
+	return t.get(name)
+}
+
+func (t *classTable) keyed(key, name string) *class {
 	c := t.byName[key]
 	if c == nil {
 		c = &class{name: name, lang: langCPP, fields: map[string]*field{}}

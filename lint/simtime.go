@@ -435,17 +435,31 @@ func (c *checker) requestCallback(g *fn, state map[*fn]int) bool {
 }
 
 // handedTo reports whether g is handed to a call whose callee isName
-// accepts, by a function of g's class: as an argument (self.cb,
-// std::bind(&C::cb, this, _1), a keyword argument) or as a lambda written
-// in the call; and lists the class's other functions that refer to g
-// outside such calls (a lambda has none: it is only where it is written).
+// accepts, by a function of g's class or a free function of g's file (a
+// main() or setup function given the node and the object): as an argument
+// (self.cb, std::bind(&C::cb, this, _1), std::bind(&C::cb, obj, _1), a
+// keyword argument) or as a lambda written in the call; and lists the
+// other functions that refer to g outside such calls (a lambda has none:
+// it is only where it is written). A free function handed on by name is
+// not followed.
 func (c *checker) handedTo(g *fn, isName func(string) bool) (bool, []*fn) {
-	if g.cls == nil {
+	if g.cls == nil && g.outer == nil {
 		return false, nil
+	}
+	var fns []*fn
+	if g.cls != nil {
+		fns = g.cls.fns
+	}
+	if g.u != nil {
+		for _, h := range g.u.fns {
+			if h.cls == nil && h.outer == nil {
+				fns = append(fns, h)
+			}
+		}
 	}
 	reg := false
 	var others []*fn
-	for _, h := range g.cls.fns {
+	for _, h := range fns {
 		if h == g {
 			continue
 		}
@@ -467,7 +481,9 @@ func (c *checker) handedTo(g *fn, isName func(string) bool) (bool, []*fn) {
 					for _, a := range args {
 						walkExpr(a, func(x *expr) {
 							inCall[x] = true
-							if g.outer == nil && g.name != "" && c.refersTo(x, g) {
+							// A free function names a method qualified
+							// (&C::cb): a bare cb there is not the method.
+							if g.outer == nil && g.name != "" && c.refersTo(x, g) && (h.cls != nil || x.name != g.name) {
 								reg = true
 							}
 						})
@@ -497,16 +513,23 @@ func (c *checker) handedTo(g *fn, isName func(string) bool) (bool, []*fn) {
 // isServerName reports whether a callee creates a service or action
 // server, or registers one of an action server's callbacks: rclcpp's and
 // rclpy's create_service, rclcpp_action::create_server, rclpy's
-// ActionServer and its register_*_callback methods.
+// ActionServer and its register_*_callback methods; Navigation2's
+// SimpleActionServer (nav2_util:: or nav2::, or an alias named
+// ActionServer), constructed (new, std::make_unique, std::make_shared) or
+// by create_action_server of Kilted's nav2::LifecycleNode, runs its
+// execute callback when a goal arrives.
 func isServerName(n string) bool {
+	base, targ := n, ""
 	if i := strings.IndexByte(n, '<'); i >= 0 {
-		n = n[:i]
+		base, targ = n[:i], strings.TrimSuffix(n[i+1:], ">")
 	}
-	n = n[strings.LastIndexAny(n, ".:")+1:]
-	switch n {
-	case "create_service", "create_server", "ActionServer",
+	base = base[strings.LastIndexAny(base, ".:")+1:]
+	switch base {
+	case "create_service", "create_server", "ActionServer", "SimpleActionServer", "create_action_server",
 		"register_goal_callback", "register_cancel_callback", "register_handle_accepted_callback", "register_execute_callback":
 		return true
+	case "make_unique", "make_shared":
+		return targ != "" && isServerName(strings.TrimSpace(targ))
 	}
 	return false
 }
