@@ -226,7 +226,7 @@ func Markdown(stats []Stats, env Env) string {
 		"The line under the table counts the rows whose median lies inside the previous report's min–max: " +
 		"scripts/bench reads the docs/bench.md it replaces with the reader of this table (benchreport.ParseTable), " +
 		"compares the numbers as printed, and prints each row's verdict; a row that reproduces stays inside " +
-		"(issue 26), and `scripts/bench -check OLD.md NEW.md` repeats the check on any two reports.\n")
+		"it, and `scripts/bench -check OLD.md NEW.md` repeats the check on any two reports.\n")
 	return b.String()
 }
 
