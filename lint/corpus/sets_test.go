@@ -59,9 +59,10 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // each measured on main's rules at its pin and on its round's frozen rules;
 // round 21's eval21.tsv and round 22's eval22.tsv, a second and a third unseen
 // set for round 20, measured the same way; round 24's eval24.tsv, leftover
-// mirrors measured for rounds 20 and 23's rules): each is checked as eval.tsv is
+// mirrors measured for rounds 20 and 23's rules; round 26's eval26.tsv, an
+// unseen set for round 25's rules, measured the same way): each is checked as eval.tsv is
 // while it exists, and is empty but for its header once moved to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24"}
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval26"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
