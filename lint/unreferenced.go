@@ -21,13 +21,14 @@ var pyNodeCalled = map[string]bool{
 // method a lambda or nested def of f is written in) is one nothing in the
 // package can run: a Python method, not decorated, not a dunder and not a
 // name the framework calls (pyNodeCalled), of a class whose only bases are
-// rclpy's Node or LifecycleNode, whose name appears nowhere in the files of
-// its package (the directory holding package.xml; any file, launch files,
-// setup.py and strings included; comments excluded) but in its own def.
-// Round 27: a window in a real-robot node's helper whose only call, in the
-// constructor, was commented out. A package too large to scan, or a file
-// too large to read, is taken to refer to it. The name is read as a word,
-// whatever its receiver, so a same-named method of another object counts.
+// rclpy's Node or LifecycleNode (imported by those names from rclpy),
+// whose name appears nowhere in the files of its package (the directory
+// holding package.xml; any file, launch files, setup.py and strings
+// included; comments excluded) but in its own def. Round 27: a window in a
+// real-robot node's helper whose only call, in the constructor, was
+// commented out. A package too large to scan, or a file too large to
+// read, is taken to refer to it. The name is read as a word, whatever its
+// receiver, so a same-named method of another object counts.
 func (c *checker) unreferenced(f *fn) bool {
 	for f.outer != nil {
 		f = f.outer
@@ -37,8 +38,8 @@ func (c *checker) unreferenced(f *fn) bool {
 		return false
 	}
 	for _, b := range f.cls.bases {
-		if b != "Node" && b != "LifecycleNode" {
-			return false
+		if b != "Node" && b != "LifecycleNode" || !strings.HasPrefix(f.u.imports[b], "rclpy.") {
+			return false // another Node, or written qualified (rclpy.node.Node): left out
 		}
 	}
 	if c.dead == nil {
