@@ -48,6 +48,8 @@ type checker struct {
 	// seen records (function, key) pairs already reported, for rules that
 	// report one finding per baseline and function.
 	seen map[seenKey]bool
+	// dead caches unreferenced per method.
+	dead map[*fn]bool
 }
 
 type seenKey struct {

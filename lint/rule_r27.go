@@ -147,11 +147,22 @@ func detectR27(c *checker, e *expr, f *fn, _ []cond) {
 		msg += "; info: reached only from the result callback of an action goal this node sent, which runs once the goal has ended, long after the first /clock"
 	case !stamp && c.requestOnly(f):
 		msg += "; info: reached only from a service or action server callback, which runs on request, after the first /clock"
+	case c.unreferenced(f):
+		msg += "; info: nothing in the package calls " + outermost(f).name + "()"
 	default:
 		c.report(f.u, e, rules.R27, msg, why, fix, nil)
 		return
 	}
 	c.reportInfo(f.u, e, rules.R27, msg, why, fix, nil)
+}
+
+// outermost is the function f is written in: f, or the method enclosing
+// its lambda or nested def.
+func outermost(f *fn) *fn {
+	for f.outer != nil {
+		f = f.outer
+	}
+	return f
 }
 
 // goalResultOnly reports whether f runs only once an action goal this
