@@ -30,9 +30,7 @@ var pyNodeCalled = map[string]bool{
 // read, is taken to refer to it. The name is read as a word, whatever its
 // receiver, so a same-named method of another object counts.
 func (c *checker) unreferenced(f *fn) bool {
-	for f.outer != nil {
-		f = f.outer
-	}
+	f = outermost(f)
 	if c.root == "" || f.u == nil || f.u.lang != langPython || f.cls == nil || !f.cls.isNode || f.ctor || f.n == nil ||
 		f.name == "" || strings.HasPrefix(f.name, "__") || pyNodeCalled[f.name] {
 		return false
