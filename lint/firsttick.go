@@ -207,46 +207,13 @@ func (c *checker) calledFrom(f *fn) map[*fn]bool {
 
 // subscriptionCallback reports whether g is a subscription's callback:
 // handed to create_subscription (or a message_filters Subscriber) by a
-// method of its class, as self.cb, std::bind(&C::cb, this, _1) or a lambda
-// written in the call.
+// method of its class or a free function of its file, as handedTo reads a
+// registration (self.cb, callback=self.cb, std::bind(&C::cb, this, _1), a
+// lambda written in the call).
 func (c *checker) subscriptionCallback(g *fn) bool {
 	if g.cls == nil {
 		return false
 	}
-	found := false
-	for _, h := range g.cls.fns {
-		eachStmt(h.body, func(s *stmt) {
-			for _, e := range []*expr{s.e, s.value} {
-				walkExpr(e, func(call *expr) {
-					if found || call.kind != eCall || call.recv == nil || !isSubscribeName(call.recv.name) {
-						return
-					}
-					if g.outer != nil && g.n != nil && call.n != nil && g.n.start >= call.n.start && g.n.end <= call.n.end {
-						found = true // a lambda written in the call
-						return
-					}
-					if g.outer != nil || g.name == "" {
-						return
-					}
-					for _, a := range call.args {
-						walkExpr(a, func(x *expr) {
-							if x.n != nil && c.refersTo(x, g) {
-								found = true
-							}
-						})
-					}
-				})
-			}
-		})
-	}
-	return found
-}
-
-// isSubscribeName reports whether a callee creates a subscription.
-func isSubscribeName(n string) bool {
-	if i := strings.IndexByte(n, '<'); i >= 0 {
-		n = n[:i]
-	}
-	n = n[strings.LastIndexByte(n, '.')+1:]
-	return n == "create_subscription" || n == "Subscriber" || n == "subscribe"
+	reg, _ := c.handedTo(g, isSubscriptionName)
+	return reg
 }

@@ -534,6 +534,16 @@ func isServerName(n string) bool {
 	return false
 }
 
+// isSubscriptionName reports whether a callee creates a subscription:
+// create_subscription, a message_filters Subscriber, subscribe.
+func isSubscriptionName(n string) bool {
+	if i := strings.IndexByte(n, '<'); i >= 0 {
+		n = n[:i]
+	}
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	return n == "create_subscription" || n == "Subscriber" || n == "subscribe"
+}
+
 // onlyReachedFrom reports whether f runs only as a function that root
 // accepts, or only from such functions: f or a function enclosing it (a
 // lambda's) is one, or f is a method whose class refers to it only from
