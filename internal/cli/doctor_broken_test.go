@@ -429,7 +429,23 @@ func TestDoctorEmptyDomain(t *testing.T) {
 		defer cancel()
 		peer := fastpeer.Start(ctx, t, domainDoctorOtherDomain, fastpeer.WithNodes(
 			fastpeer.Node{Name: "/sim/gazebo", Clock: &fastpeer.ClockPublisher{Start: 1000 * time.Second, Rate: 50, Step: 20 * time.Millisecond}}))
-		r := runDoctorJSON(t, bin, domainDoctorEmpty, "--duration", "3s")
+		// DDSI keeps domains apart only by their ports (7400 + 250*domain
+		// + ...; Cyclone's manual: the discovery data carries no domain
+		// port), and Linux hands out ephemeral ports (32768-60999) inside
+		// the test domains' ranges, so a socket that happens to hold a
+		// port of the peer's domain can carry it across. Seen once, in
+		// one of three suites run at once (2026-12-04: this doctor on 116
+		// reported the peer's /sim/gazebo at 50 Hz from 117). A doctor
+		// that ignored its domain would see the peer every time: a run
+		// that saw it is tried again, three runs at most.
+		var r doctorRun
+		for attempt := 1; ; attempt++ {
+			r = runDoctorJSON(t, bin, domainDoctorEmpty, "--duration", "3s")
+			if _, seen := r.nodes["/sim/gazebo"]; !seen || attempt == 3 {
+				break
+			}
+			t.Logf("attempt %d saw domain %d's peer from domain %d (a port shared across domains); again", attempt, domainDoctorOtherDomain, domainDoctorEmpty)
+		}
 		f, ok := r.finding(doctor.CodeNothingDiscovered, "")
 		if !ok || r.exit != ExitFailure || r.summary.OK || len(r.nodes) != 0 {
 			t.Fatalf("exit %d:\n%s", r.exit, r.raw)
