@@ -27,37 +27,33 @@ type Table struct {
 // would count.
 func ParseTable(report string) (Table, error) {
 	var t Table
-	in := false
-	for line := range strings.Lines(report) {
-		line = strings.TrimSpace(line)
-		switch {
-		case line == Header:
-			in = true
-		case in && strings.HasPrefix(line, "|---"):
-		case in && strings.HasPrefix(line, "| "):
-			cells := strings.Split(strings.TrimSuffix(line[2:], " |"), " | ")
-			if len(cells) < 4 {
-				return Table{}, fmt.Errorf("benchreport: row %q: %d cells", line, len(cells))
-			}
-			if cells[2] == "–" {
-				continue // not measured
-			}
-			s := Span{Figure: strings.TrimSpace(cells[0])}
-			for i, p := range []*float64{&s.Min, &s.Median, &s.Max} {
-				v, err := strconv.ParseFloat(cells[1+i], 64)
-				if err != nil {
-					return Table{}, fmt.Errorf("benchreport: row %q: %w", s.Figure, err)
-				}
-				*p = v
-			}
-			t.Rows = append(t.Rows, s)
-		case in:
-			in = false
+	for _, r := range tableRows(report) {
+		if len(r.cells) < 4 {
+			return Table{}, fmt.Errorf("benchreport: row %q: %d cells", r.line, len(r.cells))
 		}
-		// The environment line: "5 repetitions, 2026-12-04 19:41 UTC; linux/amd64, ..."
-		if _, rest, ok := strings.Cut(line, " repetitions, "); ok && !in {
-			if d, _, ok := strings.Cut(rest, ";"); ok && t.Date == "" {
+		if r.cells[2] == "–" {
+			continue // not measured
+		}
+		s := Span{Figure: strings.TrimSpace(r.cells[0])}
+		for i, p := range []*float64{&s.Min, &s.Median, &s.Max} {
+			v, err := strconv.ParseFloat(r.cells[1+i], 64)
+			if err != nil {
+				return Table{}, fmt.Errorf("benchreport: row %q: %w", s.Figure, err)
+			}
+			*p = v
+		}
+		t.Rows = append(t.Rows, s)
+	}
+	// The environment line, after the table: "5 repetitions, 2026-12-04
+	// 19:41 UTC; linux/amd64, ...".
+	for line := range strings.Lines(report) {
+		if strings.HasPrefix(strings.TrimSpace(line), "|") {
+			continue
+		}
+		if _, rest, ok := strings.Cut(line, " repetitions, "); ok {
+			if d, _, ok := strings.Cut(rest, ";"); ok {
 				t.Date = d
+				break
 			}
 		}
 	}

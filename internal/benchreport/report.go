@@ -285,6 +285,24 @@ func Embedded(readme string) (string, error) {
 // shape.
 func Figures(report string) []string {
 	var out []string
+	for _, r := range tableRows(report) {
+		out = append(out, strings.TrimSpace(r.cells[0]))
+	}
+	return out
+}
+
+// A tableRow is one row of the report's table: the line as written and
+// its cells.
+type tableRow struct {
+	line  string
+	cells []string
+}
+
+// tableRows returns the rows of the table Markdown writes, after Header
+// and its separator, up to the first line that is not a row. Figures and
+// ParseTable read the table through it.
+func tableRows(report string) []tableRow {
+	var rows []tableRow
 	in := false
 	for line := range strings.Lines(report) {
 		line = strings.TrimSpace(line)
@@ -293,10 +311,10 @@ func Figures(report string) []string {
 			in = true
 		case in && strings.HasPrefix(line, "|---"):
 		case in && strings.HasPrefix(line, "| "):
-			out = append(out, strings.TrimSpace(strings.Split(line[1:], " | ")[0]))
+			rows = append(rows, tableRow{line, strings.Split(strings.TrimSuffix(line[2:], " |"), " | ")})
 		case in:
-			return out
+			return rows
 		}
 	}
-	return out
+	return rows
 }
