@@ -3,7 +3,6 @@
 package lint
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,10 +15,7 @@ import (
 // keyword argument); its twin, set by a timer registered the same way,
 // keeps the dt form.
 func TestR29ZeroedByKeywordSubscription(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>odom</name></package>\n")
-	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
-	writeFile(t, filepath.Join(dir, "odom", "odom.py"), `from geometry_msgs.msg import Twist
+	dir := simTimePackage(t, "odom", `from geometry_msgs.msg import Twist
 from rclpy.node import Node
 
 

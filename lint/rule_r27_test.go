@@ -14,10 +14,7 @@ import (
 // goal the node sent is info on every distribution, and the message says
 // why; the same window in the feedback callback still fails the run.
 func TestR27GoalResultSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>goals</name></package>\n")
-	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
-	writeFile(t, filepath.Join(dir, "goals", "goals.py"), `from rclpy.duration import Duration
+	dir := simTimePackage(t, "goals", `from rclpy.duration import Duration
 from rclpy.node import Node
 
 
@@ -41,10 +38,7 @@ class Goals(Node):
 // on every distribution, and the message says why; the same window in a
 // timer callback still fails the run.
 func TestR27OnRequestSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>srv</name></package>\n")
-	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
-	writeFile(t, filepath.Join(dir, "srv", "srv.py"), `from rclpy.duration import Duration
+	dir := simTimePackage(t, "srv", `from rclpy.duration import Duration
 from rclpy.node import Node
 from std_srvs.srv import Trigger
 
@@ -97,4 +91,17 @@ func checkR27InfoBesideWarning(t *testing.T, dir string, infoLine int, infoWhat,
 			t.Errorf("%s: want R27 on lines %d and %d, got %+v", distro, infoLine, warnLine, res.Findings)
 		}
 	}
+}
+
+// simTimePackage writes a package named name whose parameters set
+// use_sim_time (so its code runs on sim time, docs/rules.md "Runs on sim
+// time") and one Python file, name/name.py, holding src; it returns the
+// package's directory.
+func simTimePackage(t *testing.T, name, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "package.xml"), "<package format=\"3\"><name>"+name+"</name></package>\n")
+	writeFile(t, filepath.Join(dir, "config", "sim.yaml"), "/**:\n  ros__parameters:\n    use_sim_time: true\n")
+	writeFile(t, filepath.Join(dir, name, name+".py"), src)
+	return dir
 }
