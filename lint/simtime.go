@@ -626,11 +626,19 @@ const (
 	pkgScanBytes = 1 << 20
 )
 
+// notPackageDir reports whether a directory met walking the package at
+// root holds none of its files: a hidden directory (the linter skips them)
+// or a nested package (its own package.xml: its files are its own). Every
+// walk over a package's files skips these.
+func notPackageDir(root, path string, e fs.DirEntry) bool {
+	return path != root && (strings.HasPrefix(e.Name(), ".") || fileExists(filepath.Join(path, "package.xml")))
+}
+
 // packageSetsSimTime reports whether any source, launch or parameter file
 // of the package at root (holding package.xml) turns use_sim_time on.
-// Hidden directories are skipped, as the linter skips them, and so are
-// nested packages: their files are theirs. The files in known are counted
-// but not read: the caller has read them and they do not.
+// Directories that are not the package's are skipped (notPackageDir).
+// The files in known are counted but not read: the caller has read them
+// and they do not.
 func packageSetsSimTime(root string, known map[string]bool) bool {
 	if root == "" || !fileExists(filepath.Join(root, "package.xml")) {
 		return false
@@ -644,7 +652,7 @@ func packageSetsSimTime(root string, known map[string]bool) bool {
 			return nil // unreadable: no evidence
 		}
 		if e.IsDir() {
-			if path != root && (strings.HasPrefix(e.Name(), ".") || fileExists(filepath.Join(path, "package.xml"))) {
+			if notPackageDir(root, path, e) {
 				return filepath.SkipDir
 			}
 			return nil

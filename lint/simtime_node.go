@@ -72,7 +72,7 @@ func nodeOnWallTime(root, path string) bool {
 		case undecided || err != nil:
 			return nil
 		case e.IsDir():
-			if p != root && (strings.HasPrefix(e.Name(), ".") || fileExists(filepath.Join(p, "package.xml"))) {
+			if notPackageDir(root, p, e) {
 				return filepath.SkipDir
 			}
 			return nil

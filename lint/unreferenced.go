@@ -75,7 +75,7 @@ func (c *checker) scanUnreferenced(f *fn) bool {
 			return filepath.SkipAll
 		}
 		if e.IsDir() {
-			if path != c.root && (strings.HasPrefix(e.Name(), ".") || fileExists(filepath.Join(path, "package.xml"))) {
+			if notPackageDir(c.root, path, e) {
 				return filepath.SkipDir
 			}
 			return nil
