@@ -490,14 +490,19 @@ func (t *classTable) get(name string) *class {
 
 // local is the class name defined in the source file path.
 func (t *classTable) local(path, name string) *class {
-	return t.keyed(t.scope+"\x00"+path+"\x00"+name, name)
+	return t.keyed(t.localKey(path, name), name)
+}
+
+// localKey is the key of the class name defined in the source file path.
+func (t *classTable) localKey(path, name string) string {
+	return t.scope + "\x00" + path + "\x00" + name
 }
 
 // of is the class a method X::m defined in path belongs to: the file's own
 // X when the file defines one (above the method, as C++ requires), else
 // the package's.
 func (t *classTable) of(path, name string) *class {
-	if c := t.byName[t.scope+"\x00"+path+"\x00"+name]; c != nil {
+	if c := t.byName[t.localKey(path, name)]; c != nil {
 		return c
 	}
 	return t.get(name)
