@@ -72,6 +72,7 @@ func (c *cppFront) class(n *node) {
 					cls.isNode = true
 				}
 				cls.bases = append(cls.bases, simpleTypeName(t))
+				cls.baseTypes = append(cls.baseTypes, t)
 			}
 		}
 	}

@@ -156,10 +156,12 @@ type class struct {
 	isNode bool // derives from rclpy/rclcpp Node or LifecycleNode
 	// bases are the simple names of the base classes, so that a class
 	// deriving from a Node subclass of the same package is a node too.
-	bases  []string
-	lang   lang
-	fields map[string]*field
-	fns    []*fn // every function whose class this is, lambdas included
+	bases []string
+	// baseTypes are the base classes' normalised names (rclcpp.Node).
+	baseTypes []string
+	lang      lang
+	fields    map[string]*field
+	fns       []*fn // every function whose class this is, lambdas included
 }
 
 // field is a C++ data member declaration.

@@ -127,6 +127,11 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	} else if sys == e.l {
 		verb = "subtracted by"
 	}
+	// R5 in a method nothing in its package names (unreferenced, as R27):
+	// the subtraction cannot run.
+	if rule == rules.R5 && undecided == "" && c.unreferenced(f) {
+		undecided = "nothing in the package calls " + outermost(f).name + "()"
+	}
 	rosWhat := "ROS_TIME " + shorten(ros.text())
 	msg := fmt.Sprintf("SYSTEM_TIME value %s is %s %s: raises on clock-type mismatch", shorten(sys.text()), verb, rosWhat)
 	if rule == rules.R5 && sys == e.l {

@@ -23,6 +23,8 @@ public:
   Window() : Node("window") {}
   rclcpp::Time recent() const { return now() - rclcpp::Duration::from_seconds(1.0); }
 };
+
+rclcpp::Time report(const Window & w) { return w.recent(); }
 `
 	for _, tc := range []struct {
 		name   string
