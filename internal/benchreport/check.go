@@ -132,6 +132,9 @@ func (c Check) Summary() string {
 }
 
 func pct(p float64) string {
+	if p < 1e-4 {
+		return "< 0.01 %"
+	}
 	return num(100*p) + " %"
 }
 

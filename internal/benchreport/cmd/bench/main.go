@@ -5,7 +5,7 @@
 // root. It runs the benchmarks with -test.short, in which they skip
 // measurements that no row reads:
 //
-//	scripts/bench            # 5 repetitions
+//	scripts/bench            # 15 repetitions
 //	scripts/bench -n 3 -run dds   # print only the rows of packages matching "dds"
 //	scripts/bench -check old.md new.md ...   # each report's medians against the one before's min-max, no run
 package main
@@ -26,10 +26,11 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/internal/benchreport"
+	"github.com/simclock/simclock/internal/benchround"
 )
 
 func main() {
-	n := flag.Int("n", 5, "repetitions")
+	n := flag.Int("n", 15, "repetitions")
 	only := flag.String("run", "", "only rows whose package matches this regexp, printed and not written (the report keeps every row)")
 	out := flag.String("o", "docs/bench.md", "report file")
 	readme := flag.String("readme", "README.md", "README to update between its bench markers (empty: none)")
@@ -69,6 +70,10 @@ func run(n int, only, out, readme, benchtime string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	cache := filepath.Join(tmp, "cache")
+	if err := os.Mkdir(cache, 0o755); err != nil {
+		return err
+	}
 	var groups []*group
 	index := map[string]*group{}
 	for _, row := range benchreport.Rows {
@@ -115,6 +120,13 @@ func run(n int, only, out, readme, benchtime string) error {
 			cmd := exec.Command(g.bin, "-test.run=^$", "-test.bench=^("+strings.Join(g.tops, "|")+")$",
 				"-test.benchtime="+g.benchtime, "-test.benchmem", "-test.short")
 			cmd.Dir = g.pkg
+			// The sides' order alternates between repetitions too: a row
+			// measured in one round a repetition runs its figure first in
+			// one and last in the next.
+			// SIMCLOCK_BENCH_CACHE keeps what every repetition would build
+			// or generate alike (the simclock and C peer binaries, the
+			// seeded bags) for the next: process start-up, not measurement.
+			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", benchround.FirstRoundEnv, i), "SIMCLOCK_BENCH_CACHE="+cache)
 			cmd.Stdout, cmd.Stderr = &buf, os.Stderr
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("%s: %w\n%s", g.pkg, err, buf.String())
