@@ -147,6 +147,16 @@ func run(n int, only, out, readme, benchtime string) error {
 		rows = slices.DeleteFunc(slices.Clone(rows), func(r benchreport.Row) bool { return !sel.MatchString(r.Pkg) })
 	}
 	stats, env := benchreport.Summarise(rows, runs), environment(n, loads)
+	// Each row's ratio in every repetition, in order, so that a row that
+	// leaves the previous run's min–max can be read as moved or chance.
+	fmt.Fprintln(os.Stderr, "bench: each row's ratio by repetition:")
+	for _, st := range stats {
+		vals := make([]string, len(st.Ratios))
+		for i, r := range st.Ratios {
+			vals[i] = strconv.FormatFloat(r, 'g', 3, 64)
+		}
+		fmt.Fprintf(os.Stderr, "  %s: %s\n", strings.Join(vals, " "), st.Row.Figure)
+	}
 	report := benchreport.Markdown(stats, env)
 	// The check against the previous run reads the file this run is about
 	// to replace, and the new table as written, with the same reader.
