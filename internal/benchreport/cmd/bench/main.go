@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/simclock/simclock/internal/benchreport"
-	"github.com/simclock/simclock/internal/benchround"
 )
 
 func main() {
@@ -49,6 +48,11 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// firstRoundEnv is benchround.FirstRoundEnv, which numbers a benchmark
+// process's first round (this command does not link package testing,
+// which benchround needs).
+const firstRoundEnv = "SIMCLOCK_BENCH_FIRST_ROUND"
 
 // group is one test binary run: a package at one benchtime.
 type group struct {
@@ -126,7 +130,7 @@ func run(n int, only, out, readme, benchtime string) error {
 			// SIMCLOCK_BENCH_CACHE keeps what every repetition would build
 			// or generate alike (the simclock and C peer binaries, the
 			// seeded bags) for the next: process start-up, not measurement.
-			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", benchround.FirstRoundEnv, i), "SIMCLOCK_BENCH_CACHE="+cache)
+			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", firstRoundEnv, i), "SIMCLOCK_BENCH_CACHE="+cache)
 			cmd.Stdout, cmd.Stderr = &buf, os.Stderr
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("%s: %w\n%s", g.pkg, err, buf.String())
