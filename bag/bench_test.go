@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -59,6 +60,10 @@ func benchBag(b *testing.B, mode string, mb int) string {
 	key := mode + "/" + strconv.Itoa(mb)
 	if p, ok := benchBags.Load(key); ok {
 		return p.(string)
+	}
+	if p, ok := keptBag(key, "bench_0.mcap"); ok {
+		benchBags.Store(key, p)
+		return p
 	}
 	dir, err := os.MkdirTemp("", "simclock-bench")
 	if err != nil {
@@ -114,12 +119,41 @@ func benchBag(b *testing.B, mode string, mb int) string {
 		must(err)
 		must(os.WriteFile(p, stripSummary(b, data), 0o644))
 	}
+	keepBag(key, p)
 	benchBags.Store(key, p)
 	benchDirs = append(benchDirs, dir)
 	return p
 }
 
 var benchDirs []string
+
+// benchCacheEnv names a directory in which generated benchmark files
+// outlive the process: scripts/bench sets it to a directory of its own
+// run, so that its repetitions, one process each, generate each bag once
+// (the generators are seeded: every process would write the same bytes).
+const benchCacheEnv = "SIMCLOCK_BENCH_CACHE"
+
+// keptBag returns the path key's bag has in the cache, and whether it
+// is there; "" when there is no cache.
+func keptBag(key, name string) (string, bool) {
+	dir := os.Getenv(benchCacheEnv)
+	if dir == "" {
+		return "", false
+	}
+	p := filepath.Join(dir, "bag-"+strings.ReplaceAll(key, "/", "-"), name)
+	_, err := os.Stat(p)
+	return p, err == nil
+}
+
+// keepBag links the bag just written at p into the cache, when there is
+// one; a bag it cannot keep is written again by the next process.
+func keepBag(key, p string) {
+	if kept, _ := keptBag(key, filepath.Base(p)); kept != "" {
+		if os.MkdirAll(filepath.Dir(kept), 0o755) == nil {
+			_ = os.Link(p, kept)
+		}
+	}
+}
 
 func fileSize(b *testing.B, p string) int64 {
 	st, err := os.Stat(p)

@@ -3,6 +3,7 @@ package benchreport
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -18,7 +19,10 @@ type Span struct {
 // and the date of its run.
 type Table struct {
 	Date string // "2026-12-04 19:41 UTC"; empty when the report has none
-	Rows []Span // rows that were measured; "not measured" rows are left out
+	// Repetitions is the count the report's environment line gives ("15
+	// repetitions, ..."); 0 when it has none.
+	Repetitions int
+	Rows        []Span // rows that were measured; "not measured" rows are left out
 }
 
 // ParseTable reads the table that Markdown writes. It is the writer's
@@ -50,9 +54,10 @@ func ParseTable(report string) (Table, error) {
 		if strings.HasPrefix(strings.TrimSpace(line), "|") {
 			continue
 		}
-		if _, rest, ok := strings.Cut(line, " repetitions, "); ok {
+		if count, rest, ok := strings.Cut(line, " repetitions, "); ok {
 			if d, _, ok := strings.Cut(rest, ";"); ok {
 				t.Date = d
+				t.Repetitions, _ = strconv.Atoi(strings.TrimSpace(count))
 				break
 			}
 		}
@@ -75,13 +80,17 @@ type RowCheck struct {
 // counted.
 type Check struct {
 	PrevDate string
-	Rows     []RowCheck
-	Inside   int
+	// PrevReps and Reps are the two reports' repetition counts (0:
+	// unknown), from which Summary gives the count a row that has not
+	// moved expects (InsideChance).
+	PrevReps, Reps int
+	Rows           []RowCheck
+	Inside         int
 }
 
 // Compare checks cur's medians against prev's min–max, row by row.
 func Compare(prev, cur Table) Check {
-	c := Check{PrevDate: prev.Date}
+	c := Check{PrevDate: prev.Date, PrevReps: prev.Repetitions, Reps: cur.Repetitions}
 	old := map[string]Span{}
 	for _, s := range prev.Rows {
 		old[s.Figure] = s
@@ -106,7 +115,82 @@ func (c Check) Summary() string {
 	if date == "" {
 		date = "unknown date"
 	}
-	return fmt.Sprintf("%d of %d medians inside the previous run's min–max (run of %s).", c.Inside, len(c.Rows), date)
+	line := fmt.Sprintf("%d of %d medians inside the previous run's min–max (run of %s)", c.Inside, len(c.Rows), date)
+	lo, hi := InsideChance(c.PrevReps, c.Reps)
+	if math.IsNaN(lo) {
+		return line + "."
+	}
+	rows := float64(len(c.Rows))
+	expect, per, all := fmt.Sprintf("%.1f", lo*rows), num(lo), pct(math.Pow(lo, rows))
+	if hi != lo { // an even count: the median of the two middle values
+		expect += "–" + fmt.Sprintf("%.1f", hi*rows)
+		per += "–" + num(hi)
+		all += "–" + pct(math.Pow(hi, rows))
+	}
+	return fmt.Sprintf("%s; a report that has not moved expects %s of %d (%s per row, %d and %d repetitions; all %d with probability %s).",
+		line, expect, len(c.Rows), per, c.PrevReps, c.Reps, len(c.Rows), all)
+}
+
+func pct(p float64) string {
+	if p < 1e-4 {
+		return "< 0.01 %"
+	}
+	return num(100*p) + " %"
+}
+
+// InsideChance is the probability that a row that has not moved, every
+// repetition of both runs drawn independently from one continuous
+// distribution, has the median of m new repetitions inside the min–max of
+// n old ones. It depends only on the ranks: the n+m values' order is a
+// uniformly random arrangement of n old and m new. For odd m the median
+// is the new values' k-th smallest, k = (m+1)/2; it lies below the old
+// minimum exactly when the k smallest of all n+m are new, which has
+// probability C(m,k)/C(n+m,k), and above the old maximum exactly when the
+// k largest are new, the same by symmetry, so
+//
+//	p = 1 − 2·C(m,k)/C(n+m,k)
+//
+// (0.833 for n = m = 5, 0.998 for n = m = 15). lo and hi are then equal.
+// For even m the median is the mean of the k-th and (k+1)-th smallest new
+// values, k = m/2, and whether a mean that straddles an end of the range
+// falls inside depends on the distribution, not on ranks alone: lo is the
+// probability that both middle values lie inside, hi that they are neither
+// both below the minimum nor both above the maximum (1 −
+// 2·C(m,k+1)/C(n+m,k+1)), and the chance is between them. Both are NaN for n or m below 1. Printed
+// numbers can tie, which only raises the chance.
+func InsideChance(n, m int) (lo, hi float64) {
+	if n < 1 || m < 1 {
+		return math.NaN(), math.NaN()
+	}
+	// allNew is C(m,j)/C(n+m,j): the j smallest (or largest) of all n+m
+	// values are all new.
+	allNew := func(j int) float64 {
+		p := 1.0
+		for i := range j {
+			p *= float64(m-i) / float64(n+m-i)
+		}
+		return p
+	}
+	if m%2 == 1 {
+		p := 1 - 2*allNew((m+1)/2)
+		return p, p
+	}
+	k := m / 2
+	// Both middle values inside: neither the k smallest nor the k largest
+	// of all are all new; both at once is the one arrangement with every
+	// old value between the new ones' halves, 1/C(n+m,n).
+	lo = 1 - 2*allNew(k) + 1/binomial(n+m, n)
+	hi = 1 - 2*allNew(k+1)
+	return lo, hi
+}
+
+// binomial is C(n,k) as a float64.
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := range k {
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return c
 }
 
 // Print writes one line per row: inside or outside, the new median and

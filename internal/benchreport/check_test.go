@@ -1,7 +1,11 @@
 package benchreport
 
 import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +41,10 @@ func TestCheckRealReports(t *testing.T) {
 	if c.Inside != 19 || len(c.Rows) != 31 {
 		t.Errorf("%d of %d inside, want 19 of 31", c.Inside, len(c.Rows))
 	}
-	if want := "19 of 31 medians inside the previous run's min–max (run of " + prev.Date + ")."; c.Summary() != want {
+	if prev.Repetitions != 5 || cur.Repetitions != 5 {
+		t.Errorf("repetitions %d and %d, want 5 and 5", prev.Repetitions, cur.Repetitions)
+	}
+	if want := "19 of 31 medians inside the previous run's min–max (run of " + prev.Date + "); a report that has not moved expects 25.8 of 31 (0.833 per row, 5 and 5 repetitions; all 31 with probability 0.351 %)."; c.Summary() != want {
 		t.Errorf("Summary = %q, want %q", c.Summary(), want)
 	}
 	// The /clock analysis row went from its slow mode (3.42) back to its
@@ -85,5 +92,94 @@ func TestParseTableReadsMarkdown(t *testing.T) {
 	}
 	if _, err := ParseTable("no table"); err == nil {
 		t.Error("a file without the table parsed")
+	}
+}
+
+// InsideChance against cases counted by hand, against every arrangement
+// of old and new ranks for small counts, and against a seeded
+// simulation.
+func TestInsideChance(t *testing.T) {
+	near := func(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+	// By hand. n=2, m=1: of three values the new one is the middle one
+	// with probability 1/3. n=3, m=3: of the 20 arrangements of OOO and
+	// NNN, the new median (2nd new) is below the old minimum in the 4
+	// that start NN and above the maximum in the 4 that end NN: 12/20.
+	// n=1: the min–max is one point, which a continuous median misses.
+	for _, c := range []struct {
+		n, m int
+		want float64
+	}{{2, 1, 1.0 / 3}, {3, 3, 12.0 / 20}, {1, 5, 0}, {5, 5, 1 - 2*10.0/120}} {
+		lo, hi := InsideChance(c.n, c.m)
+		if !near(lo, c.want, 1e-12) || lo != hi {
+			t.Errorf("InsideChance(%d, %d) = %v, %v, want %v", c.n, c.m, lo, hi, c.want)
+		}
+	}
+	if lo, _ := InsideChance(0, 5); !math.IsNaN(lo) {
+		t.Errorf("InsideChance(0, 5) = %v, want NaN", lo)
+	}
+	// Every arrangement of n old and m new ranks, equally likely.
+	for n := 1; n <= 6; n++ {
+		for m := 1; m <= 6; m++ {
+			var total, sure, possible float64
+			for mask := range 1 << (n + m) {
+				if bits.OnesCount(uint(mask)) != m {
+					continue // bit i set: the i-th smallest value is new
+				}
+				total++
+				var newRanks []int
+				minOld, maxOld := -1, -1
+				for i := range n + m {
+					if mask&(1<<i) != 0 {
+						newRanks = append(newRanks, i)
+					} else {
+						if minOld < 0 {
+							minOld = i
+						}
+						maxOld = i
+					}
+				}
+				a, z := newRanks[(m-1)/2], newRanks[m/2] // the middle one, or two
+				if a > minOld && z < maxOld {
+					sure++
+				}
+				if !(z < minOld || a > maxOld) {
+					possible++
+				}
+			}
+			lo, hi := InsideChance(n, m)
+			if m%2 == 1 && (sure != possible || !near(lo, sure/total, 1e-12) || lo != hi) {
+				t.Errorf("InsideChance(%d, %d) = %v, %v; counted %v of %v", n, m, lo, hi, sure, total)
+			}
+			if m%2 == 0 && (!near(lo, sure/total, 1e-12) || !near(hi, possible/total, 1e-12)) {
+				t.Errorf("InsideChance(%d, %d) = %v, %v; counted %v and %v of %v", n, m, lo, hi, sure, possible, total)
+			}
+		}
+	}
+	// A seeded simulation: normal values, the median of m new against the
+	// min–max of n old; within 4 standard errors.
+	rng := rand.New(rand.NewPCG(26, 37))
+	const trials = 200_000
+	for _, c := range [][2]int{{5, 5}, {5, 15}, {15, 15}, {9, 9}, {15, 5}} {
+		n, m := c[0], c[1]
+		inside := 0
+		old, cur := make([]float64, n), make([]float64, m)
+		for range trials {
+			for i := range old {
+				old[i] = rng.NormFloat64()
+			}
+			for i := range cur {
+				cur[i] = rng.NormFloat64()
+			}
+			slices.Sort(cur)
+			if med := cur[m/2]; slices.Min(old) <= med && med <= slices.Max(old) {
+				inside++
+			}
+		}
+		p, _ := InsideChance(n, m)
+		got := float64(inside) / trials
+		if se := math.Sqrt(p * (1 - p) / trials); !near(got, p, 4*se+1e-9) {
+			t.Errorf("n=%d m=%d: simulated %.5f, InsideChance %.5f (se %.5f)", n, m, got, p, se)
+		}
+		t.Logf("n=%d m=%d: InsideChance %.5f, simulated %.5f", n, m, p, got)
 	}
 }

@@ -208,8 +208,9 @@ func Markdown(stats []Stats, env Env) string {
 	fmt.Fprintf(&b, "\n%d repetitions, %s; %s, %s; load average %s; %s.\n",
 		env.Repetitions, env.Date, env.Machine, env.CPU, env.Load, env.Go)
 	b.WriteString("Min, median and max are over the repetitions. Within a repetition a figure and its baselines " +
-		"run alternately, in alternating order, in segments of equal length (2 ms in one process, 300 rounds; " +
-		"one whole pass each for inspect, lint and doctor, 2 to 9 rounds; 2 s between processes for DDS, 3 rounds), " +
+		"run alternately, in alternating order (from round to round and from one repetition to the next), " +
+		"in segments of equal length (2 ms in one process, 100 rounds; one whole pass each for inspect, lint and " +
+		"doctor, 1 round, 3 for doctor's report; 2 s between processes for DDS, 1 round), " +
 		"and the figure is the median of the per-round ratios, so that a load spike lands on one segment of one " +
 		"round rather than on one side. The rows whose sides each run on one goroutine (Now() with 1 reader, " +
 		"/clock ingest, timer dispatch, /clock analysis) compare the CPU time of the thread that ran each segment " +
@@ -223,10 +224,17 @@ func Markdown(stats []Stats, env Env) string {
 		"rcl's read (an atomic flag, then an atomic time) written in Go, and timer dispatch by a bare " +
 		"container/heap calling the same callbacks on a virtual clock (until December 2026 an atomic load and a " +
 		"heap without callbacks, which moved with the CPU more than the figures did). " +
-		"The line under the table counts the rows whose median lies inside the previous report's min–max: " +
+		"The line under the table counts the rows whose median lies inside the previous report's min–max, beside " +
+		"the count a report that has not moved expects: if every repetition of both runs comes from one distribution, " +
+		"the median of m repetitions lies inside the min–max of n with probability 1 − 2·C(m,k)/C(n+m,k), " +
+		"k = (m+1)/2 (benchreport.InsideChance): 0.833 for 5 and 5, so that 31 rows that did not move all stay " +
+		"inside 0.35 % of the time, and 0.998 for 15 and 15 (all 31: 93 %). Hence 15 repetitions of a third of the rounds (a fifth for inspect and lint) " +
+		"(until December 2026, 5 of 300 rounds in one process, 2 to 9 passes, 3 DDS rounds): about as many " +
+		"rounds in all, so the medians are about as precise, but a repetition's figure is the median of fewer " +
+		"rounds (one for DDS, inspect, lint and doctor's watch), so that min–max spans wider, and each repetition " +
+		"starts its processes anew (the bags and binaries they would each make are kept for the run). " +
 		"scripts/bench reads the docs/bench.md it replaces with the reader of this table (benchreport.ParseTable), " +
-		"compares the numbers as printed, and prints each row's verdict; a row that reproduces stays inside " +
-		"it, and `scripts/bench -check OLD.md NEW.md` repeats the check on any two reports.\n")
+		"compares the numbers as printed, and prints each row's verdict; `scripts/bench -check OLD.md NEW.md` repeats the check on any two reports.\n")
 	return b.String()
 }
 

@@ -24,8 +24,10 @@
 package benchround
 
 import (
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -84,9 +86,26 @@ type Config struct {
 // for thousands of nanosecond operations.
 const DefaultSegment = 2 * time.Millisecond
 
+// FirstRoundEnv names the environment variable that numbers a process's
+// first round (default 0). scripts/bench sets it to the repetition's
+// index, so that a row measured in one round a repetition (a DDS row, a
+// lint pass) still runs its figure first in one repetition and last in
+// the next.
+const FirstRoundEnv = "SIMCLOCK_BENCH_FIRST_ROUND"
+
+// FirstRound is the number of the process's first round: FirstRoundEnv,
+// or 0.
+func FirstRound() int {
+	n, err := strconv.Atoi(os.Getenv(FirstRoundEnv))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
 // Run measures figure against each baseline in b.N rounds. In each
 // round every side runs for one segment, the figure first in even rounds
-// and last in odd ones. Operations run in batches sized before the first
+// and last in odd ones (rounds numbered from FirstRound). Operations run in batches sized before the first
 // round so that a batch lasts about a tenth of a segment; a side whose
 // one operation outlasts the segment runs one operation per round.
 //
@@ -128,12 +147,12 @@ func Run(b *testing.B, cfg Config, figure Side, baselines ...Side) Result {
 	}
 	perOp := make([][]float64, len(sides)) // ns/op, one per round
 	order := make([]int, len(sides))
-	round := 0
+	round, first := 0, FirstRound()
 	for b.Loop() {
 		for i := range order {
 			order[i] = i
 		}
-		if round%2 == 1 {
+		if (first+round)%2 == 1 {
 			slices.Reverse(order)
 		}
 		for _, i := range order {

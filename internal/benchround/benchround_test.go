@@ -102,6 +102,28 @@ func TestRunCost(t *testing.T) {
 	}
 }
 
+// FirstRoundEnv numbers the process's first round: scripts/bench sets it
+// to the repetition's index, and an odd one runs the baseline first, so
+// that a row of one round a repetition alternates between repetitions.
+func TestRunFirstRound(t *testing.T) {
+	for _, c := range []struct{ env, first string }{{"", "fig"}, {"0", "fig"}, {"1", "base"}, {"14", "fig"}, {"x", "fig"}} {
+		t.Setenv(benchround.FirstRoundEnv, c.env)
+		var order []string
+		testing.Benchmark(func(b *testing.B) {
+			order = order[:0]
+			benchround.Run(b, benchround.Config{Once: true},
+				benchround.Side{Cost: func() float64 { order = append(order, "fig"); return 3 }},
+				benchround.Side{Name: "base", Cost: func() float64 { order = append(order, "base"); return 1 }})
+		})
+		if len(order) < 2 || order[0] != c.first {
+			t.Errorf("%s=%q: order %v, want %s first", benchround.FirstRoundEnv, c.env, order, c.first)
+		}
+		if len(order) >= 4 && order[2] == order[0] {
+			t.Errorf("%s=%q: rounds 1 and 2 ran %v in the same order", benchround.FirstRoundEnv, c.env, order[:4])
+		}
+	}
+}
+
 // With ThreadCPU a side is measured in the CPU time of its thread, which
 // excludes time off a core: a side that sleeps 1 ms an operation takes at
 // least 1 ms of wall time an operation (time.Sleep's promise) but costs

@@ -37,6 +37,7 @@ import (
 
 	"github.com/simclock/simclock"
 	"github.com/simclock/simclock/executor"
+	"github.com/simclock/simclock/internal/benchround"
 	"github.com/simclock/simclock/internal/testdomain"
 	"github.com/simclock/simclock/timemsg"
 	"github.com/simclock/simclock/timesource"
@@ -350,7 +351,7 @@ func benchRoundTrip(b *testing.B, cpeer string, every time.Duration, rate string
 	}
 
 	var r rounds
-	round := 0
+	round := benchround.FirstRound() // the order alternates between repetitions too
 	for b.Loop() {
 		var own, c, perf, cNode, ownSwitches, cSwitches, cPongSwitches, nodeSwitches, ownWrite, cWrite, longest float64
 		resent, echoes := rt.resends, rt.echoes()
@@ -738,7 +739,7 @@ func BenchmarkClockRate(b *testing.B) {
 		return n
 	}
 	var r rounds
-	round := 0
+	round := benchround.FirstRound() // the order alternates between repetitions too
 	var sec int32
 	for b.Loop() {
 		var own, c float64

@@ -44,6 +44,16 @@ func buildCPeer(t testing.TB) string {
 	t.Helper()
 	idlc, gcc := requireTool(t, "idlc"), requireTool(t, "gcc")
 	dir := t.TempDir()
+	// scripts/bench's repetitions (one process each) build it once.
+	if cache := os.Getenv("SIMCLOCK_BENCH_CACHE"); cache != "" {
+		dir = filepath.Join(cache, "cpeer")
+		if _, err := os.Stat(filepath.Join(dir, "clock_peer")); err == nil {
+			return filepath.Join(dir, "clock_peer")
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	src, err := filepath.Abs("testdata/cpeer")
 	if err != nil {
 		t.Fatal(err)

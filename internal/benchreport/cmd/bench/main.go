@@ -5,7 +5,7 @@
 // root. It runs the benchmarks with -test.short, in which they skip
 // measurements that no row reads:
 //
-//	scripts/bench            # 5 repetitions
+//	scripts/bench            # 15 repetitions
 //	scripts/bench -n 3 -run dds   # print only the rows of packages matching "dds"
 //	scripts/bench -check old.md new.md ...   # each report's medians against the one before's min-max, no run
 package main
@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 5, "repetitions")
+	n := flag.Int("n", 15, "repetitions")
 	only := flag.String("run", "", "only rows whose package matches this regexp, printed and not written (the report keeps every row)")
 	out := flag.String("o", "docs/bench.md", "report file")
 	readme := flag.String("readme", "README.md", "README to update between its bench markers (empty: none)")
@@ -48,6 +48,11 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// firstRoundEnv is benchround.FirstRoundEnv, which numbers a benchmark
+// process's first round (this command does not link package testing,
+// which benchround needs).
+const firstRoundEnv = "SIMCLOCK_BENCH_FIRST_ROUND"
 
 // group is one test binary run: a package at one benchtime.
 type group struct {
@@ -69,6 +74,10 @@ func run(n int, only, out, readme, benchtime string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	cache := filepath.Join(tmp, "cache")
+	if err := os.Mkdir(cache, 0o755); err != nil {
+		return err
+	}
 	var groups []*group
 	index := map[string]*group{}
 	for _, row := range benchreport.Rows {
@@ -115,6 +124,13 @@ func run(n int, only, out, readme, benchtime string) error {
 			cmd := exec.Command(g.bin, "-test.run=^$", "-test.bench=^("+strings.Join(g.tops, "|")+")$",
 				"-test.benchtime="+g.benchtime, "-test.benchmem", "-test.short")
 			cmd.Dir = g.pkg
+			// The sides' order alternates between repetitions too: a row
+			// measured in one round a repetition runs its figure first in
+			// one and last in the next.
+			// SIMCLOCK_BENCH_CACHE keeps what every repetition would build
+			// or generate alike (the simclock and C peer binaries, the
+			// seeded bags) for the next: process start-up, not measurement.
+			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", firstRoundEnv, i), "SIMCLOCK_BENCH_CACHE="+cache)
 			cmd.Stdout, cmd.Stderr = &buf, os.Stderr
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("%s: %w\n%s", g.pkg, err, buf.String())
@@ -135,6 +151,16 @@ func run(n int, only, out, readme, benchtime string) error {
 		rows = slices.DeleteFunc(slices.Clone(rows), func(r benchreport.Row) bool { return !sel.MatchString(r.Pkg) })
 	}
 	stats, env := benchreport.Summarise(rows, runs), environment(n, loads)
+	// Each row's ratio in every repetition, in order, so that a row that
+	// leaves the previous run's min–max can be read as moved or chance.
+	fmt.Fprintln(os.Stderr, "bench: each row's ratio by repetition:")
+	for _, st := range stats {
+		vals := make([]string, len(st.Ratios))
+		for i, r := range st.Ratios {
+			vals[i] = strconv.FormatFloat(r, 'g', 3, 64)
+		}
+		fmt.Fprintf(os.Stderr, "  %s: %s\n", strings.Join(vals, " "), st.Row.Figure)
+	}
 	report := benchreport.Markdown(stats, env)
 	// The check against the previous run reads the file this run is about
 	// to replace, and the new table as written, with the same reader.
