@@ -202,7 +202,7 @@ func versusLibrary(b *testing.B, p string) {
 		}
 	}
 	inspect(1) // warm the buffer pool
-	res := benchround.Run(b, benchround.Config{Once: true},
+	res := benchround.Run(b, benchround.Config{Once: true, WarmRound: true},
 		benchround.Side{Run: inspect},
 		benchround.Side{Name: "lib", Run: func(int) { mcapLoop(b, p) }})
 	reportSpeeds(b, res, "lib", fileSize(b, p))

@@ -81,7 +81,7 @@ func BenchmarkInspectDB3(b *testing.B) {
 	}
 	scan(1) // warm the page cache
 	inspect(1)
-	res := benchround.Run(b, benchround.Config{Once: true},
+	res := benchround.Run(b, benchround.Config{Once: true, WarmRound: true},
 		benchround.Side{Run: inspect},
 		benchround.Side{Name: "sqlite3", Run: scan})
 	if r, ok := res.Ratio["sqlite3"]; ok {

@@ -210,7 +210,9 @@ func Markdown(stats []Stats, env Env) string {
 	b.WriteString("Min, median and max are over the repetitions. Within a repetition a figure and its baselines " +
 		"run alternately, in alternating order (from round to round and from one repetition to the next), " +
 		"in segments of equal length (2 ms in one process, 100 rounds; one whole pass each for inspect, lint and " +
-		"doctor, 1 round, 3 for doctor's report; 2 s between processes for DDS, 1 round), " +
+		"doctor, 1 round for lint and doctor's watch, 3 for doctor's report, 9 for inspect, whose passes last 30 to 100 ms, " +
+		"after one unmeasured round of both sides in the same order, so that each measured pass follows the other side's; " +
+		"2 s between processes for DDS, 1 round), " +
 		"and the figure is the median of the per-round ratios, so that a load spike lands on one segment of one " +
 		"round rather than on one side. The rows whose sides each run on one goroutine (Now() with 1 reader, " +
 		"/clock ingest, timer dispatch, /clock analysis) compare the CPU time of the thread that ran each segment " +

@@ -62,8 +62,8 @@ func equal(a, b []string) bool {
 	return true
 }
 
-// With Once, each side runs exactly one operation a round, and nothing
-// before the first round.
+// With Once, each side runs exactly one operation a round, and (without
+// WarmRound) nothing before the first round.
 func TestRunOnce(t *testing.T) {
 	var fig, base int
 	var n int
@@ -120,6 +120,36 @@ func TestRunFirstRound(t *testing.T) {
 		}
 		if len(order) >= 4 && order[2] == order[0] {
 			t.Errorf("%s=%q: rounds 1 and 2 ran %v in the same order", benchround.FirstRoundEnv, c.env, order[:4])
+		}
+	}
+}
+
+// WarmRound runs one unmeasured round first, in the first round's order,
+// so that the first measured operation of each side follows the other
+// side's: the figure's first operation costs 100 (a cold start) and is
+// the warm round's, so no measured ratio sees it.
+func TestRunWarmRound(t *testing.T) {
+	for _, c := range []struct{ env, first string }{{"0", "fig"}, {"1", "base"}} {
+		t.Setenv(benchround.FirstRoundEnv, c.env)
+		var order []string
+		var res benchround.Result
+		testing.Benchmark(func(b *testing.B) {
+			order = order[:0]
+			res = benchround.Run(b, benchround.Config{Once: true, WarmRound: true},
+				benchround.Side{Cost: func() float64 {
+					order = append(order, "fig")
+					if len(order) <= 2 {
+						return 100
+					}
+					return 3
+				}},
+				benchround.Side{Name: "base", Cost: func() float64 { order = append(order, "base"); return 1 }})
+		})
+		if len(order) < 4 || order[0] != c.first || order[2] != c.first || order[1] == order[0] {
+			t.Errorf("%s=%q: order %v, want the warm round and the first round both %s first", benchround.FirstRoundEnv, c.env, order, c.first)
+		}
+		if res.Ratio["base"] != 3 {
+			t.Errorf("%s=%q: ratio %v, want 3 (the warm round's 100 left out)", benchround.FirstRoundEnv, c.env, res.Ratio["base"])
 		}
 	}
 }
