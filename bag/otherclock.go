@@ -1,5 +1,11 @@
 package bag
 
+import (
+	"strings"
+
+	"github.com/simclock/simclock/ros2msg"
+)
+
 // An otherClock is a Time field that by design does not carry the graph's
 // clock (the ROS clock that /clock drives), wherever its type is nested.
 // Its values are counted and shown, and checked for what a Time is in any
@@ -40,4 +46,34 @@ func otherClockOf(owner string) *otherClock {
 		}
 	}
 	return nil
+}
+
+// staticTransforms stands for every Time field of a topic of static
+// transforms (isStaticTF): tf2 keeps a static transform for all time,
+// whatever its stamp, and a latched transform reaches a recorder that
+// subscribes hours after it was sent. Its stamps are shown, never judged,
+// as simclock doctor never judges a static broadcaster's.
+var staticTransforms = otherClock{Field: "tf2_msgs/TFMessage (static)", Clock: "static",
+	Why: "tf2's BufferCore stores a static transform in a TimeCacheStatic, which answers every lookup whatever " +
+		"the time (ros2/geometry2 tf2/src/static_cache.cpp); StaticTransformBroadcaster publishes transient local, " +
+		"so the recorder receives transforms sent long before it started"}
+
+// isStaticTF reports whether a channel carries static transforms: its
+// type is tf2_msgs/msg/TFMessage and every publisher offered it transient
+// local (StaticTransformBroadcaster's QoS), or, where the recorder kept no
+// QoS (metadata before version 4), the topic is named tf_static.
+func isStaticTF(ch *channel) bool {
+	if ros2msg.Canonical(ch.Type) != "tf2_msgs/TFMessage" {
+		return false
+	}
+	profiles, err := ParseQoSProfiles(ch.OfferedQoS)
+	if err != nil || len(profiles) == 0 {
+		return ch.Topic == "tf_static" || strings.HasSuffix(ch.Topic, "/tf_static")
+	}
+	for _, p := range profiles {
+		if p.Durability != "transient_local" {
+			return false
+		}
+	}
+	return true
 }

@@ -208,8 +208,8 @@ type TimeFieldReport struct {
 	WindowNegative int64  `json:"window_negative"`
 	WindowZero     int64  `json:"window_zero"`
 	// OtherClock, for a field that by design carries another clock than
-	// the graph's ("system", "external": docs/rules.md lists them), says
-	// which; its values are not judged against any clock.
+	// the graph's ("system", "external", "static": docs/rules.md lists
+	// them), says which; its values are not judged against any clock.
 	OtherClock string `json:"other_clock,omitempty"`
 }
 

@@ -80,6 +80,7 @@ type topicTally struct {
 	fixedFields []*fieldTally
 	parseErr    error // why the topic could not be decoded
 	isClock     bool  // the topic is /clock
+	staticTF    bool  // its transforms are static (isStaticTF): stamps not judged
 	clockType   bool  // its type is rosgraph_msgs/msg/Clock
 	fields      map[string]*fieldTally
 	byPos       []*fieldTally // fields by position in the last message, a cache of fields
@@ -235,6 +236,7 @@ func (t *tally) newChannel(ch *channel) *topicTally {
 		tt.rep.Type, tt.rep.Encoding = ch.Type, ch.SchemaEncoding
 		tt.isClock = ch.Topic == timemsg.ClockTopic
 		tt.clockType = ch.Type != "" && ros2msg.Canonical(ch.Type) == ros2msg.Canonical(timemsg.ClockTypeName)
+		tt.staticTF = isStaticTF(ch)
 		var src string
 		tt.schema, src, tt.parseErr = t.schemaOf(ch)
 		if tt.schema != nil {
@@ -393,7 +395,11 @@ func (t *tally) decodeError(tt *topicTally, logNS, idx int64, err error) {
 func (tt *topicTally) field(path string, header bool, owner string) *fieldTally {
 	f := tt.fields[path]
 	if f == nil {
-		f = &fieldTally{topic: tt.rep.Topic, path: path, header: header, min: math.MaxInt64, max: math.MinInt64, other: otherClockOf(owner)}
+		other := otherClockOf(owner)
+		if other == nil && tt.staticTF {
+			other = &staticTransforms
+		}
+		f = &fieldTally{topic: tt.rep.Topic, path: path, header: header, min: math.MaxInt64, max: math.MinInt64, other: other}
 		f.log.maxLead, f.clock.maxLead = math.MinInt64, math.MinInt64
 		tt.fields[path] = f
 		tt.order = append(tt.order, path)
