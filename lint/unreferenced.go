@@ -175,21 +175,7 @@ func (c *checker) scanUnreferenced(f *fn) bool {
 // namedIn reports whether name appears in src as a whole word outside a
 // comment, other than at offset skip.
 func namedIn(src []byte, name string, l lang, skip int) bool {
-	word := func(b byte) bool {
-		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-	}
-	for i := 0; ; {
-		k := bytes.Index(src[i:], []byte(name))
-		if k < 0 {
-			return false
-		}
-		at := i + k
-		i = at + len(name)
-		if at == skip || at > 0 && word(src[at-1]) || i < len(src) && word(src[i]) || inComment(src, at, l) {
-			continue
-		}
-		return true
-	}
+	return wordWhere(src, name, l, func(at, _ int) bool { return at != skip })
 }
 
 // cppNamedIn reports whether name appears in C++ src as a whole word
@@ -197,9 +183,15 @@ func namedIn(src []byte, name string, l lang, skip int) bool {
 // or a definition declares (cppDeclaration). A virtual, override or pure
 // declaration names it: something may call it through a base.
 func cppNamedIn(src []byte, name string) bool {
-	word := func(b byte) bool {
-		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-	}
+	return wordWhere(src, name, langCPP, func(at, end int) bool {
+		decl, virtual := cppDeclaration(src, at, end)
+		return !decl || virtual
+	})
+}
+
+// wordWhere reports whether name appears in src as a whole word outside
+// a comment at some src[at:end] that counts says counts.
+func wordWhere(src []byte, name string, l lang, counts func(at, end int) bool) bool {
 	for i := 0; ; {
 		k := bytes.Index(src[i:], []byte(name))
 		if k < 0 {
@@ -207,10 +199,10 @@ func cppNamedIn(src []byte, name string) bool {
 		}
 		at := i + k
 		i = at + len(name)
-		if at > 0 && word(src[at-1]) || i < len(src) && word(src[i]) || inComment(src, at, langCPP) {
+		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) || inComment(src, at, l) {
 			continue
 		}
-		if decl, virtual := cppDeclaration(src, at, i); !decl || virtual {
+		if counts(at, i) {
 			return true
 		}
 	}
