@@ -63,12 +63,12 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // 26's eval26.tsv and round 27's eval27.tsv, unseen repositories with time code measured on
 // main's rules at their pins and on round 25's frozen rules; round 28's
 // eval28.tsv, leftover mirrors of rounds 25 to 27 measured on main's rules at its
-// pin and on round 28's frozen rules; round 30's eval30.tsv, round 31's eval31.tsv, round 32's eval32.tsv, round 34's eval34.tsv, round 35's eval35.tsv: unseen repositories with time
+// pin and on round 28's frozen rules; round 30's eval30.tsv, round 31's eval31.tsv, round 32's eval32.tsv, round 34's eval34.tsv, round 35's eval35.tsv, round 40's eval40.tsv (drawn by name, kept by pattern, on main's rules at 16a5bd3): unseen repositories with time
 // code measured on main's rules at their pins and on round 33's frozen rules, or
 // drawn after that freeze and measured on it): each is checked
 // as eval.tsv is while it exists, and is empty but for its header once moved
 // to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35"}
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35", "eval40"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
