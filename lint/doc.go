@@ -59,6 +59,9 @@
 //     on_activate (init/on_init before them) comes before update() and the
 //     callbacks, also under a preprocessor #if; a local flag guard counts
 //     the flag's sets in lambdas of the function that declares it.
+//   - A local's initial value (rclcpp::Time t;, rclpy t = Time()) is not
+//     what a read sees when another assignment always precedes the read
+//     (afterLocalSet): a copy assignment copies the clock type.
 //   - A default member initialiser written "= v" reads as "{v}" (cppFront
 //     field): t_ = now() is now(), not a default-constructed SYSTEM_TIME.
 //   - A member that is SYSTEM_TIME only by its initialiser

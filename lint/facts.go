@@ -84,6 +84,14 @@ type dataflow struct {
 	// same function always precedes sees only the later facts.
 	firstSet map[*class]map[string]bool
 	later    map[*class]map[string]fact
+	// localInit holds, per function, the statements that give its locals
+	// their initial value: a C++ declaration (rclcpp::Time t; is SYSTEM_TIME
+	// 0), the first assignment of a Python local. localLater holds the
+	// facts of every other assignment of the local. A read that such an
+	// assignment always precedes sees only those (afterLocalSet): a copy
+	// assignment carries the clock type of what it copies.
+	localInit  map[*fn]map[*stmt]bool
+	localLater map[*fn]map[string]fact
 	// setOutside holds, per class, the members another class assigns
 	// (odom_.current_scan_time = msg->header.stamp): their reads may all
 	// come after it.
@@ -149,6 +157,7 @@ func newDataflow(units []*unit, classes []*class) *dataflow {
 	d := &dataflow{units: units, classes: classes, agoLevel: map[*expr]int{}, insts: map[*fn][]instSite{}}
 	d.declared = map[*fn]map[string]bool{}
 	d.localTypes = map[*fn]map[string]string{}
+	d.localInit = map[*fn]map[*stmt]bool{}
 	for _, u := range units {
 		for _, f := range u.fns {
 			decl := map[string]bool{}
@@ -157,9 +166,13 @@ func newDataflow(units []*unit, classes []*class) *dataflow {
 				decl[p] = true
 				types[p] = typ
 			}
+			init := map[*stmt]bool{}
 			eachStmt(f.body, func(s *stmt) {
 				if s.kind == sAssign && s.target != nil && s.target.kind == eName &&
 					(s.decl || u.lang == langPython) {
+					if s.decl || !decl[s.target.name] {
+						init[s] = true
+					}
 					decl[s.target.name] = true
 					if s.decl && s.typ != "" {
 						types[s.target.name] = s.typ
@@ -168,6 +181,7 @@ func newDataflow(units []*unit, classes []*class) *dataflow {
 			})
 			d.declared[f] = decl
 			d.localTypes[f] = types
+			d.localInit[f] = init
 		}
 	}
 	d.findStartup()
@@ -195,6 +209,7 @@ func (d *dataflow) solve() {
 	d.elemVals = map[*class]map[string][]memberAssign{}
 	d.firstSet = map[*class]map[string]bool{}
 	d.later = map[*class]map[string]fact{}
+	d.localLater = map[*fn]map[string]fact{}
 	for _, c := range d.classes {
 		d.members[c] = map[string]fact{}
 		d.memberVals[c] = map[string][]memberAssign{}
@@ -205,6 +220,7 @@ func (d *dataflow) solve() {
 		for _, f := range u.fns {
 			d.locals[f] = map[string]fact{}
 			d.localVals[f] = map[string][]*expr{}
+			d.localLater[f] = map[string]fact{}
 			for p, typ := range f.params {
 				d.locals[f][p] = typeFacts(typ)
 			}
@@ -326,6 +342,9 @@ func (d *dataflow) solve() {
 						ft = fSysClock
 					default:
 						ft = typeFacts(typ)
+					}
+					if !d.localInit[f][s] {
+						d.localLater[f][p] |= ft
 					}
 					if old := d.locals[f][p]; old|ft != old {
 						d.locals[f][p] = old | ft
@@ -1571,42 +1590,88 @@ func (d *dataflow) initialOnlyMembers(c *class) map[string]bool {
 // the read sees only what methods store.
 func (d *dataflow) afterFirstSet(ft fact, e *expr, p string, f *fn) fact {
 	m, ok := strings.CutPrefix(p, "self.")
-	if !ok || f == nil || f.cls == nil || f.ctor || ft&(fSystem|fUnset) == 0 || !d.firstSet[f.cls][m] || e.n == nil {
+	if !ok {
+		return d.afterLocalSet(ft, e, p, f)
+	}
+	if f == nil || f.cls == nil || f.ctor || ft&(fSystem|fUnset) == 0 || !d.firstSet[f.cls][m] || e.n == nil {
 		return ft
 	}
-	if !d.setBefore(f.body, e, p, f) {
+	if !d.setBefore(f.body, e, p, f, nil) {
 		return ft
 	}
 	return ft&^(fSystem|fUnset|fZero) | d.later[f.cls][m]&(fSystem|fZero)
+}
+
+// afterLocalSet narrows the facts ft of a read e of local p in f the same
+// way: when an assignment other than p's declaration (C++) or first
+// assignment (Python) always precedes e, the initial value is never what e
+// sees. rclcpp::Time t; ... { t = stamp_; } ... now() - t reads the clock
+// type of stamp_, as operator= copies it (rclpy: a name rebound to another
+// Time); an assignment of unknown clock type leaves none. Assignments
+// reached only on some paths (under an if, in a loop) keep the initial
+// value's facts.
+func (d *dataflow) afterLocalSet(ft fact, e *expr, p string, f *fn) fact {
+	if f == nil || e == nil || e.n == nil || ft&fSystem == 0 || p == "" || strings.Contains(p, ".") {
+		return ft
+	}
+	if _, param := f.params[p]; param {
+		return ft
+	}
+	declared := false
+	for s := range d.localInit[f] {
+		if d.path(s.target, f) == p {
+			declared = true
+			break
+		}
+	}
+	if !declared || !d.setBefore(f.body, e, p, f, d.localInit[f]) {
+		return ft
+	}
+	return ft&^(fSystem|fZero) | d.localLater[f][p]&(fSystem|fZero)
 }
 
 // setBefore reports whether a statement of stmts (or of the blocks that
 // hold e) before e assigns p on every path to e: an assignment at the top
 // of such a block, both branches of an if, or a first-call branch (an if
 // whose branch assigns p and a member its condition reads, the flag that
-// closes it, or that leaves).
-func (d *dataflow) setBefore(stmts []*stmt, e *expr, p string, f *fn) bool {
+// closes it, or that leaves), or a plain block ({ lock; t = v; }, Python's
+// with) that does so. Statements in skip (a local's declaration) do not count.
+func (d *dataflow) setBefore(stmts []*stmt, e *expr, p string, f *fn, skip map[*stmt]bool) bool {
 	for _, s := range stmts {
 		if s.n == nil {
 			continue
 		}
 		if s.n.start <= e.n.start && e.n.end <= s.n.end {
-			return d.setBefore(s.then, e, p, f) || d.setBefore(s.els, e, p, f) || d.setBefore(s.body, e, p, f)
+			return d.setBefore(s.then, e, p, f, skip) || d.setBefore(s.els, e, p, f, skip) || d.setBefore(s.body, e, p, f, skip)
 		}
 		if s.n.end > e.n.start {
 			return false
 		}
-		if d.assigns(s, p, f) ||
-			s.kind == sIf && d.assignsTop(s.then, p, f) && (d.assignsTop(s.els, p, f) || d.firstCallBranch(s, f)) {
+		if d.setIn(s, p, f, skip) {
 			return true
 		}
 	}
 	return false
 }
 
+// setIn reports whether statement s assigns p on every path through it.
+func (d *dataflow) setIn(s *stmt, p string, f *fn, skip map[*stmt]bool) bool {
+	switch {
+	case d.assigns(s, p, f):
+		return !skip[s]
+	case s.kind == sIf:
+		// A first-call branch closes itself for a member; a local is new
+		// on every call.
+		return d.assignsTop(s.then, p, f, skip) && (d.assignsTop(s.els, p, f, skip) || strings.HasPrefix(p, "self.") && d.firstCallBranch(s, f))
+	case s.kind == sBlock && s.n != nil && (s.n.kind == "compound_statement" || s.n.kind == "with_statement"):
+		return slices.ContainsFunc(s.body, func(t *stmt) bool { return d.setIn(t, p, f, skip) })
+	}
+	return false
+}
+
 // assignsTop reports whether a block assigns p in one of its own statements.
-func (d *dataflow) assignsTop(stmts []*stmt, p string, f *fn) bool {
-	return slices.ContainsFunc(stmts, func(s *stmt) bool { return d.assigns(s, p, f) })
+func (d *dataflow) assignsTop(stmts []*stmt, p string, f *fn, skip map[*stmt]bool) bool {
+	return slices.ContainsFunc(stmts, func(s *stmt) bool { return d.assigns(s, p, f) && !skip[s] })
 }
 
 // assigns reports whether statement s stores a value in p.

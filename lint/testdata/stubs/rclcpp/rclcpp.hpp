@@ -126,6 +126,8 @@ public:
   Time now() const;
   Clock::SharedPtr get_clock();
 };
+
+bool ok();
 }  // namespace rclcpp
 
 #define RCLCPP_INFO(logger, ...) ((void)(logger), std::printf(__VA_ARGS__))
