@@ -65,14 +65,12 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // eval28.tsv, leftover mirrors of rounds 25 to 27 measured on main's rules at its
 // pin and on round 28's frozen rules; round 30's eval30.tsv, round 31's eval31.tsv, round 32's eval32.tsv, round 34's eval34.tsv, round 35's eval35.tsv: unseen repositories with time
 // code measured on main's rules at their pins and on round 33's frozen rules, or
-// drawn after that freeze and measured on it; round 36's eval36.tsv, round 37's
-// eval37.tsv and round 38's eval38.tsv, drawn by exact code pattern, and rounds 39 and
-// 40's eval39.tsv and eval40.tsv, drawn by name and kept by pattern, measured on main's rules as at
-// fd2158a; round 42's eval42.tsv, drawn by exact code pattern during round 41 and
-// measured on main's rules as at fd2158a and on round 41's frozen rules): each is checked
-// as eval.tsv is while it exists, and is empty but for its header once moved
-// to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35", "eval36", "eval37", "eval38", "eval39", "eval40", "eval42"}
+// drawn after that freeze and measured on it; rounds 36 to 43's sets, drawn by
+// exact code pattern (36, 37, 38, 42) or by name and kept by pattern (39, 40,
+// 43), measured on main's rules as at fd2158a and, for 38 to 43, on round 41's
+// frozen rules): each is checked as eval.tsv is while it exists, and is empty
+// but for its header once moved to dev.tsv.
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35", "eval36", "eval37", "eval38", "eval39", "eval40", "eval42", "eval43"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
