@@ -432,7 +432,9 @@ func (c *checker) condLevel(e *expr, neg bool, now map[string]bool, f *fn) int {
 	return guardNone
 }
 
-// allIfConds returns every if-condition in f and its enclosing functions.
+// allIfConds returns every if-condition in f and its enclosing functions,
+// and every loop condition (while, do ... while, for (;cond;)): a loop
+// that waits while a baseline is unset checks it as an if does.
 func (c *checker) allIfConds(f *fn) []*expr {
 	if got, ok := c.ifConds[f]; ok {
 		return got
@@ -440,13 +442,28 @@ func (c *checker) allIfConds(f *fn) []*expr {
 	var out []*expr
 	for g := f; g != nil; g = g.outer {
 		eachStmt(g.body, func(s *stmt) {
-			if s.kind == sIf {
+			if s.kind == sIf || s.kind == sExpr && loopCond(s.n) {
 				out = append(out, s.e)
 			}
 		})
 	}
 	c.ifConds[f] = out
 	return out
+}
+
+// loopCond reports whether n is the condition of a loop: the front ends
+// lower a loop into an sBlock whose body starts with its condition (and a
+// C++ for's initialiser and update) as statements, so every rule reads it
+// as it reads any statement's expression.
+func loopCond(n *node) bool {
+	if n == nil || n.field != "condition" || n.parent == nil {
+		return false
+	}
+	switch n.parent.kind {
+	case "while_statement", "do_statement", "for_statement":
+		return true
+	}
+	return false
 }
 
 // check runs the detectors of every enabled rule on u.
@@ -555,6 +572,19 @@ func shorten(s string) string {
 // escaped it a first time.
 func quote(s string) string { return `"` + s + `"` }
 
+// forUpdateAround reports whether a is (in) the update of a C++ for loop
+// whose body holds site: written before the body, it runs after it, so the
+// first iteration reads what came before the loop.
+func forUpdateAround(a, site *node) bool {
+	for n := a; n != nil && n.parent != nil; n = n.parent {
+		if n.field == "update" && n.parent.kind == "for_statement" {
+			body := n.parent.child("body")
+			return body != nil && body.start <= site.start && site.end <= body.end
+		}
+	}
+	return false
+}
+
 // stateGuarded recognises two ways code makes sure a baseline was set
 // before it is read, which a flow-insensitive analysis would otherwise
 // report:
@@ -575,7 +605,7 @@ func (c *checker) stateGuardedBy(site *expr, p string, f *fn, conds []cond, ctor
 	ros := fNow | fROS
 	found := false
 	eachStmt(f.body, func(s *stmt) {
-		if s.kind == sAssign && s.value != nil && s.n != nil && s.n.start < site.n.start &&
+		if s.kind == sAssign && s.value != nil && s.n != nil && s.n.start < site.n.start && !forUpdateAround(s.n, site.n) &&
 			c.d.path(s.target, f) == p && c.d.assignFacts(s, p, f)&ros != 0 {
 			found = true
 		}

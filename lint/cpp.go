@@ -425,9 +425,21 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 	case "for_statement", "for_range_loop", "while_statement", "do_statement", "try_statement",
 		"switch_statement", "case_statement", "catch_clause", "labeled_statement":
 		s := &stmt{kind: sBlock, n: n}
+		var update []*stmt
 		for _, ch := range n.children {
 			switch {
 			case ch.kind == "comment":
+			case n.kind == "for_statement" && (ch.field == "initializer" || ch.field == "update") && !strings.HasSuffix(ch.kind, "_statement") && ch.kind != "declaration":
+				// for (t = now(); ...; t = t + p): the initialiser and the
+				// update are expression statements (assignments the
+				// dataflow sees); the update runs after the body, so it
+				// comes after it.
+				st := c.stmt(&node{kind: "expression_statement", children: []*node{ch}, start: ch.start, end: ch.end}, f)
+				if ch.field == "update" {
+					update = append(update, st...)
+				} else {
+					s.body = append(s.body, st...)
+				}
 			case ch.kind == "compound_statement" || ch.field == "body" || ch.kind == "catch_clause" || ch.kind == "case_statement":
 				s.body = append(s.body, c.stmt(ch, f)...)
 			case strings.HasSuffix(ch.kind, "_statement") || ch.kind == "declaration":
@@ -436,6 +448,7 @@ func (c *cppFront) stmt(n *node, f *fn) []*stmt {
 				s.body = append(s.body, &stmt{kind: sExpr, n: ch, e: c.expr(ch, f)})
 			}
 		}
+		s.body = append(s.body, update...)
 		return []*stmt{s}
 	case "function_definition", "class_specifier", "struct_specifier":
 		c.top(&node{children: []*node{n}}, f.cls)

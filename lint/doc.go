@@ -47,8 +47,10 @@
 //     member a method assigns (a flag, a counter, a has-data pointer) or a
 //     method's answer ("if (!cmd_ || now() - cmd_time_ > 1s)",
 //     "if (!isDataReady()) return;"). Configuration set once is not state.
-//   - A check anywhere in the function that reads the baseline counts as
-//     handling it.
+//   - A check anywhere in the function (an if or a loop condition) that
+//     reads the baseline counts as handling it; a comparison or
+//     subtraction of it with ROS time does not (checksBaseline): it
+//     throws as the reported site does.
 //   - Guards may be written in a helper that returns the comparison
 //     ("if (!clock_started(now, W)) return;") or as a difference
 //     ("now.nanoseconds - W.nanoseconds <= 0").

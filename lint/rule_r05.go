@@ -77,7 +77,7 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 	if p := c.d.path(sys, f); p != "" {
 		set := map[string]bool{p: true}
 		for _, ce := range c.allIfConds(f) {
-			if !containsExpr(ce, e) && c.mentions(ce, set, f, false) {
+			if !containsExpr(ce, e) && c.checksBaseline(ce, set, f) {
 				return
 			}
 		}
@@ -86,7 +86,7 @@ func (c *checker) checkClockTypes(e *expr, f *fn, conds []cond) {
 			return
 		}
 		for _, cd := range conds {
-			if c.mentions(cd.e, set, f, false) {
+			if c.checksBaseline(cd.e, set, f) {
 				return // prev.seconds() > 0.0 && now - prev < W
 			}
 		}
@@ -685,6 +685,61 @@ func (c *checker) setInEarlierTransition(f *fn, m string) bool {
 // does not count as a condition.
 func assignedUnconditionally(g *fn, m string) bool {
 	return firstUnconditionalAssign(g, m, false) != nil
+}
+
+// checksBaseline reports whether condition ce reads the baseline (a path
+// in set) other than as an operand of a comparison or subtraction with a
+// ROS time: "if (now() < deadline_)" elsewhere in the function throws as
+// the reported site does, it does not handle an unset baseline
+// ("if deadline.nanoseconds == 0" or "if (!last_)" does).
+func (c *checker) checksBaseline(ce *expr, set map[string]bool, f *fn) bool {
+	if ce == nil {
+		return false
+	}
+	if ce.kind == eCompare || ce.kind == eBinary && ce.op == "-" {
+		direct := func(x *expr) bool {
+			if x == nil || x.kind != eName && x.kind != eAttr {
+				return false
+			}
+			p := c.d.path(x, f)
+			return p != "" && set[p]
+		}
+		rosOnly := func(x *expr) bool {
+			ft := c.d.facts(x, f)
+			return ft&(fNow|fROS) != 0 && ft&(fSystem|fUnset) == 0
+		}
+		if direct(ce.l) && rosOnly(ce.r) && !c.mentions(ce.r, set, f, false) ||
+			direct(ce.r) && rosOnly(ce.l) && !c.mentions(ce.l, set, f, false) {
+			return false
+		}
+	}
+	for _, x := range []*expr{ce.recv, ce.l, ce.r} {
+		if c.checksBaseline(x, set, f) {
+			return true
+		}
+	}
+	for _, a := range ce.args {
+		if c.checksBaseline(a, set, f) {
+			return true
+		}
+	}
+	for _, k := range ce.kwargs {
+		if c.checksBaseline(k.value, set, f) {
+			return true
+		}
+	}
+	for _, s := range ce.subs {
+		if c.checksBaseline(s, set, f) {
+			return true
+		}
+	}
+	switch ce.kind {
+	case eName, eAttr:
+		if p := c.d.path(ce, f); p != "" && set[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // firstUnconditionalAssign returns the first assignment to member m
