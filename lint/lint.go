@@ -602,8 +602,13 @@ func Fix(res *Result) (int, error) {
 	return n, nil
 }
 
-// finding builds a Finding at node n.
+// finding builds a Finding at node n. Its edits are dropped when they would
+// lengthen a line past what ament's linters accept (fitsLineLimit): the
+// finding and its fix text stand, the fix is not applied.
 func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Finding {
+	if !fitsLineLimit(u.src, edits, lineLimit(u.lang)) {
+		edits = nil
+	}
 	f := Finding{Finding: rules.Finding{Code: rules.Code(r.Name), Severity: r.Severity, Rules: rules.IDs{r.ID},
 		Subject: rules.Subject{File: u.path}, Message: msg, Why: why, Fix: fix}, Edits: edits}
 	if n != nil {
@@ -611,6 +616,45 @@ func (u *unit) finding(n *node, r Rule, msg, why, fix string, edits []Edit) Find
 		f.EndLine, f.EndCol = u.position(n.end)
 	}
 	return f
+}
+
+// lineLimit is the longest line the linters `colcon test` runs accept in a
+// file of language l, 0 where none applies: ament_cpplint's default of 100
+// columns, and the 99 of ament_flake8's configuration.
+func lineLimit(l lang) int {
+	switch l {
+	case langCPP:
+		return 100
+	case langPython:
+		return 99
+	}
+	return 0
+}
+
+// fitsLineLimit reports whether src with edits applied has no more lines
+// longer than limit than src has. A fix that makes ament_cpplint,
+// ament_uncrustify or ament_flake8 fail is not one a user can merge, and
+// breaking the line as uncrustify would is its job, not ours.
+func fitsLineLimit(src []byte, edits []Edit, limit int) bool {
+	if limit == 0 || len(edits) == 0 {
+		return true
+	}
+	out, err := ApplyEdits(src, edits)
+	if err != nil {
+		return false
+	}
+	return longLines(out, limit) <= longLines(src, limit)
+}
+
+// longLines counts the lines of src longer than limit code points.
+func longLines(src []byte, limit int) int {
+	n := 0
+	for line := range bytes.Lines(src) {
+		if utf8.RuneCount(bytes.TrimRight(line, "\r\n")) > limit {
+			n++
+		}
+	}
+	return n
 }
 
 // position converts a byte offset to a 1-based line and code-point column.
