@@ -68,9 +68,11 @@ func readSet(t *testing.T, path string) (names, repos map[string]string) {
 // drawn after that freeze and measured on it; rounds 36 to 43's sets, drawn by
 // exact code pattern (36, 37, 38, 42) or by name and kept by pattern (39, 40,
 // 43), measured on main's rules as at fd2158a and, for 38 to 43, on round 41's
-// frozen rules): each is checked as eval.tsv is while it exists, and is empty
+// frozen rules; round 45's eval45.tsv, drawn by exact loop-condition pattern
+// after round 44 and measured on round 41's frozen rules and main's after round
+// 44): each is checked as eval.tsv is while it exists, and is empty
 // but for its header once moved to dev.tsv.
-var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35", "eval36", "eval37", "eval38", "eval39", "eval40", "eval42", "eval43"}
+var confirmationSets = []string{"eval15", "eval18", "eval19", "eval20", "eval21", "eval22", "eval24", "eval25", "eval26", "eval27", "eval28", "eval30", "eval31", "eval32", "eval34", "eval35", "eval36", "eval37", "eval38", "eval39", "eval40", "eval42", "eval43", "eval45"}
 
 // existingConfirmationSets returns the confirmation sets whose file exists.
 func existingConfirmationSets(t *testing.T) []string {
