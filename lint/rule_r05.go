@@ -696,50 +696,30 @@ func (c *checker) checksBaseline(ce *expr, set map[string]bool, f *fn) bool {
 	if ce == nil {
 		return false
 	}
-	if ce.kind == eCompare || ce.kind == eBinary && ce.op == "-" {
-		direct := func(x *expr) bool {
-			if x == nil || x.kind != eName && x.kind != eAttr {
-				return false
-			}
-			p := c.d.path(x, f)
-			return p != "" && set[p]
+	// isBaseline: ce names the baseline itself (a name or member path).
+	isBaseline := func(x *expr) bool {
+		if x == nil || x.kind != eName && x.kind != eAttr {
+			return false
 		}
+		p := c.d.path(x, f)
+		return p != "" && set[p]
+	}
+	if isBaseline(ce) {
+		return true
+	}
+	if ce.kind == eCompare || ce.kind == eBinary && ce.op == "-" {
 		rosOnly := func(x *expr) bool {
 			ft := c.d.facts(x, f)
 			return ft&(fNow|fROS) != 0 && ft&(fSystem|fUnset) == 0
 		}
-		if direct(ce.l) && rosOnly(ce.r) && !c.mentions(ce.r, set, f, false) ||
-			direct(ce.r) && rosOnly(ce.l) && !c.mentions(ce.l, set, f, false) {
+		if isBaseline(ce.l) && rosOnly(ce.r) && !c.mentions(ce.r, set, f, false) ||
+			isBaseline(ce.r) && rosOnly(ce.l) && !c.mentions(ce.l, set, f, false) {
 			return false
 		}
 	}
-	for _, x := range []*expr{ce.recv, ce.l, ce.r} {
-		if c.checksBaseline(x, set, f) {
-			return true
-		}
-	}
-	for _, a := range ce.args {
-		if c.checksBaseline(a, set, f) {
-			return true
-		}
-	}
-	for _, k := range ce.kwargs {
-		if c.checksBaseline(k.value, set, f) {
-			return true
-		}
-	}
-	for _, s := range ce.subs {
-		if c.checksBaseline(s, set, f) {
-			return true
-		}
-	}
-	switch ce.kind {
-	case eName, eAttr:
-		if p := c.d.path(ce, f); p != "" && set[p] {
-			return true
-		}
-	}
-	return false
+	found := false
+	eachChild(ce, func(x *expr) { found = found || c.checksBaseline(x, set, f) })
+	return found
 }
 
 // firstUnconditionalAssign returns the first assignment to member m
