@@ -59,6 +59,35 @@ func extract(t testing.TB, a archive, dir string) {
 	}
 }
 
+// writeFiles writes files (name to source) into a new temporary directory
+// and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	var a archive
+	for name, src := range files {
+		a.files = append(a.files, archiveFile{name: name, data: []byte(src)})
+	}
+	dir := t.TempDir()
+	extract(t, a, dir)
+	return dir
+}
+
+// lintAndFix lints dir as `simclock lint --fix` does: it runs the linter
+// and applies the findings' edits, returning the findings and how many
+// were fixed.
+func lintAndFix(t testing.TB, dir string, cfg Config) (*Result, int) {
+	t.Helper()
+	res, err := Run(t.Context(), []string{dir}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Fix(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, n
+}
+
 // wants collects the "want: R27 R28" annotations of the files: each names
 // the rules expected on its line. Files whose name starts with "ok_" are
 // the corrected versions and must carry no annotation.

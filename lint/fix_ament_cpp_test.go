@@ -97,12 +97,7 @@ private:
 };
 `,
 	}
-	dir := t.TempDir()
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeFiles(t, files)
 	check := func(when string) {
 		for _, tool := range tools {
 			c := exec.Command(tool, ".")
@@ -113,14 +108,7 @@ private:
 		}
 	}
 	check("before")
-	res, err := Run(t.Context(), []string{dir}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := Fix(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, n := lintAndFix(t, dir, Config{})
 	if n != 2 {
 		t.Fatalf("%d findings fixed, want the 2 of window_node.cpp: %+v", n, res.Findings)
 	}

@@ -3,7 +3,6 @@
 package lint
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -119,12 +118,7 @@ class Fused(Node):
         return scale(self.get_clock().now() - self.prev)
 `,
 	}
-	dir := t.TempDir()
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeFiles(t, files)
 	check := func(when string) {
 		c := exec.Command(cmd[0], append(cmd[1:], "--config", config, ".")...)
 		c.Dir = dir
@@ -133,14 +127,7 @@ class Fused(Node):
 		}
 	}
 	check("before")
-	res, err := Run(t.Context(), []string{dir}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := Fix(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, n := lintAndFix(t, dir, Config{})
 	if n != len(files) {
 		t.Fatalf("%d findings fixed, want one per file (%d): %+v", n, len(files), res.Findings)
 	}

@@ -265,16 +265,10 @@ func TestMaxFileSize(t *testing.T) {
 // analysed: a Python file mid-edit, a C++ file whose macro the parser
 // cannot expand.
 func TestSyntaxErrorSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"mid_edit.py": "import rclpy\n\ndef on_tick(self:\n    x = self.get_clock().now()\n",
 		"driver.cpp":  "#include <x.h>\nMY_PLUGIN_EXPORT(Foo, Bar)\nclass Foo {\n  int f( { return 0; }\n};\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	res, err := Run(t.Context(), []string{dir}, Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -70,14 +70,7 @@ func TestR16Fix(t *testing.T) {
 	dir := t.TempDir()
 	extract(t, parseArchive(data), dir)
 	checkParses(t, dir)
-	res, err := Run(t.Context(), []string{dir}, Config{Rules: []rules.ID{rules.R16}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := Fix(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, n := lintAndFix(t, dir, Config{Rules: []rules.ID{rules.R16}})
 	if n == 0 {
 		t.Fatal("nothing fixed")
 	}
