@@ -1617,14 +1617,8 @@ func (d *dataflow) afterLocalSet(ft fact, e *expr, p string, f *fn) fact {
 	if _, param := f.params[p]; param {
 		return ft
 	}
-	declared := false
-	for s := range d.localInit[f] {
-		if d.path(s.target, f) == p {
-			declared = true
-			break
-		}
-	}
-	if !declared || !d.setBefore(f.body, e, p, f, d.localInit[f]) {
+	// A local of f (params are out above): declared in C++, bound in Python.
+	if !d.declared[f][p] || !d.setBefore(f.body, e, p, f, d.localInit[f]) {
 		return ft
 	}
 	return ft&^(fSystem|fZero) | d.localLater[f][p]&(fSystem|fZero)
